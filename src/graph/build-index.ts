@@ -1,0 +1,108 @@
+import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { messageIdOf, type Entry } from './entry.ts';
+
+/**
+ * The message graph of a session's files, indexed for the walk.
+ *
+ * `progress` rows are not in it: each is an alias for its nearest non-progress ancestor, and every
+ * `parent` in the index is already bridged (transcript-format §8.1 step 2).
+ */
+export interface GraphIndex {
+  /** Non-progress entries in file order, one per uuid. */
+  ordered: Entry[];
+  byUuid: Map<string, Entry>;
+  /** Entries by their (bridged) parent uuid, in file order. */
+  children: Map<string, Entry[]>;
+  /** Assistant entries by `message.id`, in file order. */
+  byMessageId: Map<string, Entry[]>;
+  /** Position of each entry in `ordered`. */
+  position: Map<Entry, number>;
+  /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
+  duplicates: Entry[];
+  /**
+   * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
+   * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor
+   * (`null` when that chain ends at a root).
+   */
+  alias(uuid: string): string | null;
+}
+
+/**
+ * Builds the graph index from every uuid-bearing line of a session.
+ *
+ * - A uuid written twice in one file: the later line's content wins, the first line's position is kept
+ *   (Claude Code's loader, 2.1.112); `DUPLICATE_UUID` (info).
+ * - A uuid in several files (resume or fork copies): the copy in the earliest file is the entry; the
+ *   others are listed in `duplicates`, with no diagnostic: that is how forks are written.
+ *
+ * @param entries every uuid-bearing line (progress rows included), in the session's file order;
+ *   `parent` holds the raw `parentUuid`
+ * @param onDiagnostic receives `DUPLICATE_UUID`
+ * @returns the index
+ */
+export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphIndex {
+  const progressParent = new Map<string, string | null>();
+  for (const e of entries) if (e.type === 'progress') progressParent.set(e.uuid, e.parent);
+  const memo = new Map<string, string | null>();
+  const alias = (uuid: string): string | null => {
+    if (!progressParent.has(uuid)) return uuid;
+    const cached = memo.get(uuid);
+    if (cached !== undefined) return cached;
+    const seen: string[] = [];
+    let cur: string | null = uuid;
+    while (cur !== null && progressParent.has(cur) && !memo.has(cur) && seen.length <= progressParent.size) {
+      seen.push(cur);
+      cur = progressParent.get(cur) ?? null;
+    }
+    const target = cur !== null && memo.has(cur) ? (memo.get(cur) ?? null) : cur;
+    const result = target !== null && progressParent.has(target) ? null : target; // a progress cycle ends as a root
+    for (const s of seen) memo.set(s, result);
+    return result;
+  };
+
+  const byUuid = new Map<string, Entry>();
+  const duplicates: Entry[] = [];
+  const ordered: Entry[] = [];
+  const slot = new Map<string, number>();
+  for (const e of entries) {
+    if (e.type === 'progress') continue;
+    e.parent = e.parent === null ? null : alias(e.parent);
+    const first = byUuid.get(e.uuid);
+    if (first === undefined) {
+      byUuid.set(e.uuid, e);
+      slot.set(e.uuid, ordered.push(e) - 1);
+    } else if (first.fsid === e.fsid) {
+      onDiagnostic(
+        diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; this later line's content is used`, {
+          file: e.file,
+          line: e.line,
+          byteOffset: e.byteOffset,
+          uuid: e.uuid,
+        }),
+      );
+      const merged: Entry = { ...e, seq: first.seq };
+      byUuid.set(e.uuid, merged);
+      ordered[slot.get(e.uuid) ?? 0] = merged;
+      duplicates.push(first);
+    } else {
+      duplicates.push(e);
+    }
+  }
+
+  const children = new Map<string, Entry[]>();
+  const byMessageId = new Map<string, Entry[]>();
+  const position = new Map<Entry, number>();
+  ordered.forEach((e, i) => {
+    position.set(e, i);
+    if (e.parent !== null) push(children, e.parent, e);
+    const mid = messageIdOf(e);
+    if (mid !== undefined) push(byMessageId, mid, e);
+  });
+  return { ordered, byUuid, children, byMessageId, position, duplicates, alias };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

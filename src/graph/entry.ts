@@ -1,0 +1,63 @@
+import type { RawRecord } from '../read/parse-line.ts';
+
+/** The record types that carry `uuid`/`parentUuid` and form Claude Code's message graph. */
+export const CHAIN_TYPES: ReadonlySet<string> = new Set(['user', 'assistant', 'attachment', 'system', 'progress']);
+
+/**
+ * One uuid-bearing transcript line, as the graph stage sees it.
+ *
+ * `parent` is the line's `parentUuid` with `progress` rows bridged over (transcript-format §8.1 step 2):
+ * a line whose parent is a progress row points at that row's nearest non-progress ancestor instead.
+ */
+export interface Entry {
+  uuid: string;
+  /** Bridged parent uuid; `null` for a root. May name a uuid that was never written (a phantom). */
+  parent: string | null;
+  type: string;
+  subtype: string | undefined;
+  isSidechain: boolean;
+  /** `timestamp` in epoch ms; `NaN` when missing or unreadable. */
+  t: number;
+  fsid: string;
+  /** The file path as given. */
+  file: string;
+  line: number;
+  byteOffset: number;
+  /** Position in the session's file order (files ordered by their first timestamp). */
+  seq: number;
+  /** The line itself. */
+  record: RawRecord;
+}
+
+/**
+ * The `message.id` of an assistant line, shared by every line of one split API response.
+ * @param entry a graph entry
+ * @returns the id, or `undefined` for other lines
+ */
+export function messageIdOf(entry: Entry): string | undefined {
+  if (entry.type !== 'assistant') return undefined;
+  const message = entry.record['message'];
+  if (typeof message !== 'object' || message === null) return undefined;
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * Whether a line is a `system` / `compact_boundary`.
+ * @param entry a graph entry
+ * @returns true for compaction boundaries
+ */
+export function isCompactBoundary(entry: Entry): boolean {
+  return entry.type === 'system' && entry.subtype === 'compact_boundary';
+}
+
+/**
+ * Whether a user line carries a `tool_result` block (the harness's answer to a `tool_use`).
+ * @param entry a graph entry
+ * @returns true for tool-result user lines
+ */
+export function hasToolResult(entry: Entry): boolean {
+  if (entry.type !== 'user') return false;
+  const content = (entry.record['message'] as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'tool_result');
+}

@@ -1,0 +1,69 @@
+import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { GraphIndex } from './build-index.ts';
+import type { Entry } from './entry.ts';
+
+/** A `last-prompt` record carrying `leafUuid` (Claude Code 2.1.200+): a leaf checkpoint. */
+export interface Checkpoint {
+  leafUuid: string | null;
+  /** `leafUuid: null` with `explicit: true` means the conversation was cleared to empty. */
+  explicit: boolean;
+  /** Position in the session's file order, comparable with `Entry.seq`. */
+  seq: number;
+  file: string;
+  line: number;
+  byteOffset: number;
+}
+
+/**
+ * Chooses where the walk starts, as Claude Code's resume does (transcript-format §8.1 step 4, §8.2).
+ *
+ * - Default: the last non-sidechain line in file order (a sidechain-only file: its last line). Starting
+ *   there, not at the nearest user/assistant above it, keeps trailing rows (`turn_duration`, attachments)
+ *   that 2.1.200+ append after the leaf.
+ * - A `last-prompt` checkpoint written after that line wins: its `leafUuid` is the leaf (a rewind
+ *   exited without sending), unless the last line descends from it. `leafUuid: null` with `explicit`
+ *   means cleared: `SESSION_CLEARED`, no leaf. A leaf uuid that is not in the files gives
+ *   `LEAF_CHECKPOINT_UNRESOLVED` and the default.
+ *
+ * @param index the graph index
+ * @param checkpoints the session's checkpoints in file order
+ * @param onDiagnostic receives the diagnostics above
+ * @returns the entry to start the walk at, or `undefined` for an empty conversation
+ */
+export function pickLeaf(index: GraphIndex, checkpoints: Checkpoint[], onDiagnostic: OnDiagnostic): Entry | undefined {
+  const last = lastLine(index.ordered);
+  const checkpoint = checkpoints.at(-1);
+  if (checkpoint === undefined || (last !== undefined && checkpoint.seq < last.seq)) return last;
+  const place = { file: checkpoint.file, line: checkpoint.line, byteOffset: checkpoint.byteOffset };
+  if (checkpoint.leafUuid === null) {
+    if (!checkpoint.explicit) return last;
+    onDiagnostic(diagnostic('SESSION_CLEARED', 'last-prompt checkpoint says the conversation was cleared', place));
+    return undefined;
+  }
+  const target = index.alias(checkpoint.leafUuid);
+  const leaf = target === null ? undefined : index.byUuid.get(target);
+  if (leaf === undefined) {
+    onDiagnostic(
+      diagnostic('LEAF_CHECKPOINT_UNRESOLVED', `checkpoint leaf ${checkpoint.leafUuid} is not in the files`, {
+        ...place,
+        uuid: checkpoint.leafUuid,
+      }),
+    );
+    return last;
+  }
+  return last !== undefined && descends(index, last, leaf) ? last : leaf;
+}
+
+function lastLine(ordered: Entry[]): Entry | undefined {
+  for (let i = ordered.length - 1; i >= 0; i--) if (ordered[i]?.isSidechain === false) return ordered[i];
+  return ordered.at(-1);
+}
+
+function descends(index: GraphIndex, from: Entry, ancestor: Entry): boolean {
+  let cur: Entry | undefined = from;
+  for (let steps = 0; cur !== undefined && steps <= index.ordered.length; steps++) {
+    if (cur === ancestor) return true;
+    cur = cur.parent === null ? undefined : index.byUuid.get(cur.parent);
+  }
+  return false;
+}

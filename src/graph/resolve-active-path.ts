@@ -1,0 +1,113 @@
+import { diagnostic, type DiagnosticCode, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { GraphIndex } from './build-index.ts';
+import { isCompactBoundary, type Entry } from './entry.ts';
+import { findPreviousInFileOrder, findTimeFallback } from './find-fallback-parent.ts';
+import { pickLeaf, type Checkpoint } from './pick-leaf.ts';
+import { recoverParallel } from './recover-parallel.ts';
+import { relinkPreserved } from './relink-preserved.ts';
+
+/**
+ * Which history the path holds after a compaction (transcript-format §9):
+ * - `full`: everything, each `compact_boundary` stitched to the history before it;
+ * - `context`: what the model sees after resume: from the last boundary on, preserved messages relinked.
+ */
+export type View = 'full' | 'context';
+
+/** The active path: the lines of the conversation the user actually had, in conversation order. */
+export interface ActivePath {
+  /** Root → leaf; parallel tool results and sibling blocks put back after their response. */
+  entries: Entry[];
+  /** The line the walk started at (`undefined` for an empty or cleared session). */
+  leaf: Entry | undefined;
+}
+
+/**
+ * The graph stage: resolves the active path of a session (seed, "The file adapter", step 2).
+ *
+ * Starts at the leaf (`pickLeaf`) and walks `parentUuid` to the root; rewound branches are never
+ * reached, and a `/clear` (a root with `parentUuid: null`) stops the walk by itself. Along the way:
+ * - a parent that was never written (a phantom) is bridged by Claude Code's 5-second timestamp
+ *   fallback (`PHANTOM_PARENT`, info), else by the previous line in file order (`HISTORY_GAP`,
+ *   warning: history may be missing there); at the start of the files the walk stops (`HISTORY_GAP`);
+ * - a link back to a line already walked stops the walk (`CYCLE`);
+ * - `full` view: a `compact_boundary` continues at its `logicalParentUuid`; where that was never
+ *   written, at `compactMetadata.preservedSegment.tailUuid`, else at the previous non-sidechain line in
+ *   file order (`COMPACT_PARENT_FALLBACK`, info), else it is the root (`COMPACT_PARENT_MISSING`);
+ * - `context` view: the boundary is the root, after the preserved-messages relink (`relinkPreserved`).
+ * Then the off-walk lines of parallel tool calls are put back (`recoverParallel`).
+ *
+ * @param index the graph index
+ * @param checkpoints `last-prompt` leaf checkpoints in file order
+ * @param view `full` or `context`
+ * @param onDiagnostic receives the diagnostics above
+ * @returns the active path
+ */
+export function resolveActivePath(
+  index: GraphIndex,
+  checkpoints: Checkpoint[],
+  view: View,
+  onDiagnostic: OnDiagnostic,
+): ActivePath {
+  const leaf = pickLeaf(index, checkpoints, onDiagnostic);
+  const overrides = view === 'context' ? relinkPreserved(index, onDiagnostic) : new Map<string, string>();
+  const visited = new Set<string>();
+  const walked: Entry[] = [];
+  const report = (code: DiagnosticCode, message: string, at: Entry): void =>
+    onDiagnostic(diagnostic(code, message, { file: at.file, line: at.line, byteOffset: at.byteOffset, uuid: at.uuid }));
+
+  const parentOf = (e: Entry): Entry | undefined => {
+    const parent = overrides.get(e.uuid) ?? e.parent;
+    if (parent === null) return isCompactBoundary(e) && view === 'full' ? compactParent(e) : undefined;
+    const found = index.byUuid.get(parent);
+    if (found !== undefined) return found;
+    const near = findTimeFallback(index, e, visited);
+    if (near !== undefined) {
+      report('PHANTOM_PARENT', `parent ${parent} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
+      return near;
+    }
+    const previous = findPreviousInFileOrder(index, e, visited);
+    report(
+      'HISTORY_GAP',
+      previous === undefined
+        ? `parent ${parent} was never written; history before this line is missing`
+        : `parent ${parent} was never written; continuing at the previous line in file order, ${previous.uuid}`,
+      e,
+    );
+    return previous;
+  };
+
+  const compactParent = (boundary: Entry): Entry | undefined => {
+    const record = boundary.record;
+    const logical = record['logicalParentUuid'];
+    const target = typeof logical === 'string' ? index.alias(logical) : null;
+    const found = target === null ? undefined : index.byUuid.get(target);
+    if (found !== undefined) return found;
+    const segment = (record['compactMetadata'] as { preservedSegment?: { tailUuid?: unknown } } | undefined)
+      ?.preservedSegment;
+    const tail = typeof segment?.tailUuid === 'string' ? index.byUuid.get(segment.tailUuid) : undefined;
+    const stated = typeof logical === 'string' ? `logicalParentUuid ${logical} is not in the files` : 'no logicalParentUuid';
+    if (tail !== undefined) {
+      report('COMPACT_PARENT_FALLBACK', `${stated}; stitched to preservedSegment.tailUuid`, boundary);
+      return tail;
+    }
+    const previous = findPreviousInFileOrder(index, boundary, visited);
+    if (previous !== undefined) {
+      report('COMPACT_PARENT_FALLBACK', `${stated}; stitched to the previous line in file order, ${previous.uuid}`, boundary);
+      return previous;
+    }
+    report('COMPACT_PARENT_MISSING', `${stated}, and nothing precedes the boundary: history before it is missing`, boundary);
+    return undefined;
+  };
+
+  for (let cur = leaf; cur !== undefined; ) {
+    visited.add(cur.uuid);
+    walked.push(cur);
+    const next = parentOf(cur);
+    if (next !== undefined && visited.has(next.uuid)) {
+      report('CYCLE', `parent link back to ${next.uuid}, already on the path; walk stopped`, cur);
+      break;
+    }
+    cur = next;
+  }
+  return { entries: recoverParallel(walked.reverse(), index, visited), leaf };
+}

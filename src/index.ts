@@ -1,0 +1,31 @@
+/**
+ * romp: Claude Code sessions as one model, `Session → Turn → Atom → ContentBlock`.
+ *
+ * The facade is `parseSession`; each stage is exported on its own: read (`readTranscript`,
+ * `readTranscriptLines`, `LineDecoder`, `parseLine`), graph (`buildIndex`, `resolveActivePath`),
+ * tree (`toAtom`, `deriveAuthor`, `buildTurns`). See docs/pipeline.md.
+ */
+export type * from './model/types.ts';
+export { diagnostic, formatDiagnostic, SEVERITY } from './diagnostics/diagnostic.ts';
+export type { Diagnostic, DiagnosticCode, OnDiagnostic, Severity } from './diagnostics/diagnostic.ts';
+export { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './read/line-decoder.ts';
+export { parseLine } from './read/parse-line.ts';
+export type { RawRecord, LineResult } from './read/parse-line.ts';
+export { splitGlued } from './read/split-glued.ts';
+export { readTranscript, readTranscriptLines } from './read/read-transcript.ts';
+export type { ReadOptions, ReadResult, ReadRecord, ReadStats } from './read/read-transcript.ts';
+export { buildIndex } from './graph/build-index.ts';
+export type { GraphIndex } from './graph/build-index.ts';
+export type { Entry } from './graph/entry.ts';
+export { resolveActivePath } from './graph/resolve-active-path.ts';
+export type { ActivePath, View } from './graph/resolve-active-path.ts';
+export type { Checkpoint } from './graph/pick-leaf.ts';
+export { toAtom } from './tree/to-atom.ts';
+export { deriveAuthor } from './tree/derive-author.ts';
+export type { ResolvePeer } from './tree/derive-author.ts';
+export { buildTurns, isOpenerAuthor } from './tree/build-turns.ts';
+export type { TurnEndMarker } from './tree/build-turns.ts';
+export { collectFiles } from './session/collect-files.ts';
+export { buildSession } from './session/build-session.ts';
+export { parseSession } from './session/parse-session.ts';
+export type { ParseOptions, ParseResult } from './session/parse-session.ts';

@@ -1,0 +1,186 @@
+/**
+ * The romp event model: `Session → Turn → Atom → ContentBlock`.
+ *
+ * Field names are the seed's (`../shared/seed/event-model.md`, "Schema") and the streaming API's,
+ * verbatim. The whole tree is plain JSON: no classes, no `Map`s, no `Date`s; times are epoch
+ * milliseconds. `docs/model.md` is the spec of every field.
+ */
+import type { BetaContentBlock, BetaStopReason, BetaUsage } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
+
+/**
+ * A content block we do not know. Claude Code and the API add block types over time; they pass
+ * through unchanged, with whatever fields they carry.
+ */
+export interface UnknownBlock {
+  type: string;
+  [field: string]: unknown;
+}
+
+/**
+ * One block of a message's `content`: the Messages API's own shapes (`text`, `thinking`,
+ * `redacted_thinking`, `tool_use` on assistant messages; `text`, `image`, `tool_result`, ... on user
+ * messages), or an unknown block passed through.
+ */
+export type ContentBlock = BetaContentBlock | ContentBlockParam | UnknownBlock;
+
+/**
+ * Token usage of one API response, as the API reports it (tokens). Transcripts omit some of the
+ * optional counters depending on the Claude Code version, so only the two the seed names are required.
+ */
+export type Usage = Partial<BetaUsage> & { input_tokens: number; output_tokens: number };
+
+/** Why the model stopped: the API's `stop_reason`, or `null` while unknown. */
+export type StopReason = BetaStopReason | (string & {}) | null;
+
+/**
+ * The Anthropic message an `assistant` or `user` atom carries. On assistant atoms this is the API
+ * message verbatim (one content block per transcript line, sharing `id` across the lines of one
+ * response); on user atoms a string `content` is normalised to one `text` block.
+ */
+export interface ApiMessage {
+  role: 'assistant' | 'user';
+  content: ContentBlock[];
+  /** API message id (`msg_…`), shared by every line of one split response. Assistant only. */
+  id?: string;
+  model?: string;
+  usage?: Usage;
+  stop_reason?: StopReason;
+}
+
+/**
+ * Who wrote a user atom: the one field romp adds over the stream (seed, "Authorship").
+ * `{peer}` is a romp postal message; `peer` is the sender's rompUuid, or `null` when the message id
+ * is not in romp's postal log.
+ */
+export type Author = 'human' | 'sdk' | 'system' | { peer: string | null };
+
+/** `compact_metadata` of a `system:compact_boundary` atom, in the stream's snake_case. */
+export interface CompactMetadata {
+  trigger: 'auto' | 'manual' | (string & {});
+  /** Context size before compaction (tokens). */
+  pre_tokens: number;
+  /** Context size after compaction (tokens), where the version writes it. */
+  post_tokens?: number;
+  /** How long the compaction took (ms), where the version writes it. */
+  duration_ms?: number;
+  preserved_segment?: { head_uuid: string; anchor_uuid: string; tail_uuid: string };
+}
+
+/** The `result` payload of a `result` atom (stream substrate only; transcripts have none). */
+export interface ResultPayload {
+  subtype: 'success' | 'error_during_execution' | 'error_max_turns' | (string & {});
+  num_turns: number;
+  stop_reason: string | null;
+  usage: Usage;
+  /** USD. */
+  total_cost_usd: number;
+  /** Wall time of the turn (ms). */
+  duration_ms: number;
+  is_error: boolean;
+}
+
+/**
+ * One atom = one transcript line = one streaming message (seed, "Hierarchy").
+ *
+ * `type`/`subtype` are the streaming message's; `idle` is romp's one synthetic kind.
+ */
+export interface Atom {
+  type: 'assistant' | 'user' | 'system' | 'result' | 'idle';
+  subtype?: 'compact_boundary' | 'status' | 'task_notification' | (string & {});
+  /** The line's uuid (same value in stream and transcript). */
+  uuid: string;
+  /** The session's rompUuid. */
+  session_id: string;
+  /** assistant / user atoms: the Anthropic message. */
+  message?: ApiMessage;
+  /** `system:compact_boundary` atoms. */
+  compact_metadata?: CompactMetadata;
+  /** `result` atoms. */
+  result?: ResultPayload;
+  /** `idle` atoms: the idle span is `[t, end]` (epoch ms). */
+  end?: number;
+  /** Timestamp (epoch ms): the line's `timestamp`, or arrival time on a stream. */
+  t: number;
+  /** File substrate: the transcript file (its Claude session id) this line physically lives in. */
+  fsid?: string;
+  /** File substrate: the graph link as written, `parentUuid ?? logicalParentUuid`. */
+  parentUuid?: string;
+  /** File substrate: Claude Code's raw `promptSource` (2.1.200+), absent on hook and tool_result lines. */
+  promptSource?: 'typed' | 'queued' | 'sdk' | 'system' | (string & {});
+  /** user atoms: who wrote it; absent on tool_result-only user atoms (harness output). */
+  author?: Author;
+}
+
+/** The user atom that opened a turn (seed: "a trigger is simply a user message"). */
+export interface Trigger {
+  uuid: string;
+}
+
+/**
+ * A contiguous group of atoms from a trigger to the next turn boundary (`end_turn` / `result`).
+ * A turn has no kind: its character is its trigger.
+ */
+export interface Turn {
+  /** `${rompUuid}:${t}:${hash}`, hash of the trigger's uuid (else the first atom's): fork-stable. */
+  id: string;
+  /** The opener atom, or `null` for an autonomous / continuation turn. */
+  trigger: Trigger | null;
+  /** Start (epoch ms): the trigger's `t`, else the first atom's. */
+  t: number;
+  /** End (epoch ms): the latest `t` (or idle `end`) of its atoms. */
+  end: number;
+  /** Whether the turn reached its boundary (see docs/model.md, "ended"). */
+  ended: boolean;
+  /** Every atom of the turn, in order. */
+  atoms: Atom[];
+}
+
+/** One transcript file of a session. */
+export interface SessionFile {
+  /** The file's Claude session id: its name without `.jsonl` (made unique within the session). */
+  fsid: string;
+  /** The path as given to the parser. */
+  path: string;
+}
+
+/**
+ * A line that is not an atom but is kept reachable: metadata records (`summary`, `custom-title`,
+ * `file-history-snapshot`, `queue-operation`, ...), `progress`, attachments, system rows other than
+ * `compact_boundary`, and message lines off the active path (dead branches, sidechains, pre-clear).
+ */
+export interface RecordRef {
+  fsid: string;
+  /** 1-based line number in the file. */
+  line: number;
+  /** Byte offset of the line's first byte in the file. */
+  byteOffset: number;
+  /** The record's `type` (`"(missing)"` when it has none). */
+  type: string;
+  subtype?: string;
+  uuid?: string;
+  /** uuid-bearing records: whether the line lies on the active path. */
+  onPath?: boolean;
+}
+
+/**
+ * A session: everything romp knows of one conversation, keyed by its stable rompUuid.
+ */
+export interface Session {
+  /** The stable identity key; defaults to the `sessionId` of the first record read. */
+  rompUuid: string;
+  /** The last `custom-title`, else `ai-title`, else the `summary` for the leaf; `""` without one. */
+  name: string;
+  /** Working directory (`cwd`) of the leaf line. */
+  dir: string;
+  /** A `#rrggbb` colour derived from the rompUuid. */
+  color: string;
+  /** fsid of the file holding the leaf: the walk's start pointer. */
+  leafFsid: string;
+  /** Turns, oldest → newest. */
+  turns: Turn[];
+  /** The files read, in time order (by their first timestamp). */
+  files: SessionFile[];
+  /** Every non-atom record, in file order: nothing read is lost. */
+  records: RecordRef[];
+}

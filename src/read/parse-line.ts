@@ -1,0 +1,89 @@
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import { splitGlued } from './split-glued.ts';
+
+/** A JSON object read from one transcript line. Unknown fields are kept. */
+export type RawRecord = Record<string, unknown>;
+
+/** What one line yields: zero or more records, zero or more diagnostics (never neither). */
+export interface LineResult {
+  records: RawRecord[];
+  diagnostics: Diagnostic[];
+}
+
+const BOM = 0xfeff;
+
+/**
+ * Parses the text of one transcript line (its `\n` already removed).
+ *
+ * - A trailing `\r` (CRLF files) and, on line 1, a byte-order mark are removed.
+ * - A blank line gives `BLANK_LINE` (info).
+ * - A JSON object gives one record; other JSON values give `NOT_AN_OBJECT`.
+ * - Otherwise recovery is tried: NUL padding (a crashed append) is removed (`NUL_BYTES`), and two
+ *   or more objects written on one line by concurrent appends are split at their top-level `}{`
+ *   (`GLUED_RECORDS`, one record each). What still fails is `INVALID_JSON`.
+ *
+ * @param text the line's text
+ * @param file the file path, for diagnostics
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte in the file
+ * @returns the records and diagnostics of the line; every line yields at least one of either
+ */
+export function parseLine(text: string, file: string, line: number, byteOffset: number): LineResult {
+  let source = text;
+  if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
+  if (line === 1 && source.charCodeAt(0) === BOM) source = source.slice(1);
+  const place = { file, line, byteOffset };
+  try {
+    const value: unknown = JSON.parse(source);
+    if (isObject(value)) return { records: [value], diagnostics: [] };
+    return { records: [], diagnostics: [diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, place)] };
+  } catch {
+    return recover(source, place);
+  }
+}
+
+function recover(source: string, place: { file: string; line: number; byteOffset: number }): LineResult {
+  const diagnostics: Diagnostic[] = [];
+  let text = source;
+  if (text.includes('\u0000')) {
+    text = text.replaceAll('\u0000', '');
+    diagnostics.push(diagnostic('NUL_BYTES', `${source.length - text.length} NUL bytes removed`, place));
+  }
+  if (text.trim() === '') {
+    if (diagnostics.length === 0) diagnostics.push(diagnostic('BLANK_LINE', 'blank line', place));
+    return { records: [], diagnostics };
+  }
+  const parts = splitGlued(text);
+  const records: RawRecord[] = [];
+  for (const part of parts) {
+    const value = tryParse(part);
+    if (isObject(value)) records.push(value);
+  }
+  if (parts.length > 1) {
+    diagnostics.push(diagnostic('GLUED_RECORDS', `${parts.length} records written on one line, split apart`, place));
+  }
+  if (records.length < parts.length) {
+    const cut = text.length > 80 ? `${text.slice(0, 40)}…${text.slice(-20)}` : text;
+    const what = parts.length > 1 ? `${parts.length - records.length} of its ${parts.length} parts are` : 'line is';
+    diagnostics.push(diagnostic('INVALID_JSON', `${what} not valid JSON (${text.length} chars: ${JSON.stringify(cut)})`, place));
+  }
+  return { records, diagnostics };
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is RawRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

@@ -1,0 +1,123 @@
+import { open } from 'node:fs/promises';
+import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
+import { parseLine, type RawRecord } from './parse-line.ts';
+
+/** Where a record came from: 1-based line number and the byte offset of that line in its file. */
+export interface LinePlace {
+  line: number;
+  byteOffset: number;
+}
+
+/** Receives each record as it is read. */
+export type OnRecord = (record: RawRecord, place: LinePlace) => void;
+
+/** Options of the read stage. */
+export interface ReadOptions {
+  /** Cap on one line's size in bytes; a longer line is a `LINE_TOO_LONG` diagnostic. Default 64 MiB. */
+  maxLineBytes?: number;
+  /** Size of each read from the file in bytes. Default 1 MiB. */
+  chunkBytes?: number;
+}
+
+/** Totals of one file read. */
+export interface ReadStats {
+  /** Lines in the file (a last line without `\n` counts). */
+  lines: number;
+  /** Bytes in the file. */
+  bytes: number;
+}
+
+const DEFAULT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * The read stage, streaming: reads a transcript file by bytes and hands over each record and each
+ * diagnostic as it goes, never holding the file as one string.
+ *
+ * Every line yields at least one record or one diagnostic (see `parseLine` for the rules: BOM, CRLF,
+ * glued records, NUL padding, blank and invalid lines). Lines over `maxLineBytes` give `LINE_TOO_LONG`.
+ * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before.
+ * Never throws for a file's content or absence.
+ *
+ * @param path the file
+ * @param onRecord receives each record with its line and byte offset
+ * @param onDiagnostic receives each diagnostic
+ * @param options `maxLineBytes`, `chunkBytes`
+ * @returns the number of lines and bytes read
+ */
+export async function readTranscriptLines(
+  path: string,
+  onRecord: OnRecord,
+  onDiagnostic: OnDiagnostic,
+  options: ReadOptions = {},
+): Promise<ReadStats> {
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const decoder = new LineDecoder(
+    (buf, start, end, line, byteOffset) => {
+      const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset);
+      for (const record of result.records) onRecord(record, { line, byteOffset });
+      for (const d of result.diagnostics) onDiagnostic(d);
+    },
+    (line, byteOffset, byteLength) =>
+      onDiagnostic(
+        diagnostic('LINE_TOO_LONG', `line of ${byteLength} bytes is over the ${maxLineBytes}-byte cap; skipped`, {
+          file: path,
+          line,
+          byteOffset,
+        }),
+      ),
+    maxLineBytes,
+  );
+  let bytes = 0;
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      bytes += bytesRead;
+      decoder.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+    }
+    decoder.flush();
+  } catch (error) {
+    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+  } finally {
+    await handle?.close();
+  }
+  return { lines: decoder.lineCount, bytes };
+}
+
+/** A record with its place in the file. */
+export interface ReadRecord extends LinePlace {
+  record: RawRecord;
+}
+
+/** The whole result of reading one file. */
+export interface ReadResult extends ReadStats {
+  records: ReadRecord[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The read stage, collected: every record and diagnostic of one transcript file, in file order.
+ *
+ * ```ts
+ * const { records, diagnostics, lines } = await readTranscript('~/.claude/projects/p/s.jsonl');
+ * ```
+ *
+ * @param path the file
+ * @param options as for `readTranscriptLines`
+ * @returns records and diagnostics in file order, with line and byte totals
+ */
+export async function readTranscript(path: string, options: ReadOptions = {}): Promise<ReadResult> {
+  const records: ReadRecord[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const stats = await readTranscriptLines(
+    path,
+    (record, place) => records.push({ record, ...place }),
+    (d) => diagnostics.push(d),
+    options,
+  );
+  return { records, diagnostics, ...stats };
+}

@@ -1,0 +1,105 @@
+import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { buildIndex } from '../graph/build-index.ts';
+import type { Entry } from '../graph/entry.ts';
+import { resolveActivePath, type View } from '../graph/resolve-active-path.ts';
+import type { Atom, RecordRef, Session } from '../model/types.ts';
+import { buildTurns, type TurnEndMarker } from '../tree/build-turns.ts';
+import type { ResolvePeer } from '../tree/derive-author.ts';
+import { toAtom } from '../tree/to-atom.ts';
+import type { Collected } from './collect-files.ts';
+import { colorOf } from './color-of.ts';
+
+/** Options of building a session from collected lines. */
+export interface BuildOptions {
+  /** `full` (default) or `context`: see `View`. */
+  view?: View;
+  /** The session's identity; default: the `sessionId` of the first record read. */
+  rompUuid?: string;
+  /** Looks up the sender of a postal message; default: none known (`peer: null`). */
+  resolvePeer?: ResolvePeer;
+}
+
+/**
+ * Builds the Session from what `collectFiles` read: graph (index, active path), atoms, order, turns.
+ *
+ * Order (seed, "The file adapter", step 3): in the `full` view atoms are sorted by timestamp, stable
+ * for ties; in the `context` view they keep the order the model sees (the relinked path). A line
+ * without a usable timestamp takes the previous atom's time.
+ *
+ * @param collected the session's lines
+ * @param options view, rompUuid, postal lookup
+ * @param onDiagnostic receives the graph stage's diagnostics
+ * @returns the session
+ */
+export function buildSession(collected: Collected, options: BuildOptions, onDiagnostic: OnDiagnostic): Session {
+  const view = options.view ?? 'full';
+  const index = buildIndex(collected.entries, onDiagnostic);
+  const path = resolveActivePath(index, collected.checkpoints, view, onDiagnostic);
+  const rompUuid = options.rompUuid ?? collected.firstSessionId ?? collected.files[0]?.fsid ?? '';
+  const ctx = { rompUuid, resolvePeer: options.resolvePeer ?? (() => null) };
+
+  const atomEntries = new Set<Entry>();
+  const items: Array<Atom | TurnEndMarker> = [];
+  for (const entry of path.entries) {
+    const atom = toAtom(entry, ctx);
+    if (atom !== undefined) {
+      atomEntries.add(entry);
+      items.push(atom);
+    } else if (entry.type === 'system' && entry.subtype === 'turn_duration') {
+      items.push({ type: 'turn_end', t: entry.t });
+    }
+  }
+  fillTimes(items);
+  if (view === 'full') items.sort((a, b) => a.t - b.t);
+
+  const onPath = new Set(path.entries);
+  const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
+  const records: RecordRef[] = [...collected.refs];
+  const refOf = (e: Entry, isOnPath: boolean): RecordRef => {
+    const ref: RecordRef = { fsid: e.fsid, line: e.line, byteOffset: e.byteOffset, type: e.type, uuid: e.uuid, onPath: isOnPath };
+    if (e.subtype !== undefined) ref.subtype = e.subtype;
+    return ref;
+  };
+  for (const e of index.ordered) if (!atomEntries.has(e)) records.push(refOf(e, onPath.has(e)));
+  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
+  for (const e of index.duplicates) records.push(refOf(e, false));
+  records.sort((a, b) => (rank.get(a.fsid) ?? 0) - (rank.get(b.fsid) ?? 0) || a.line - b.line);
+
+  const leaf = path.leaf;
+  return {
+    rompUuid,
+    name: collected.customTitle?.text ?? collected.aiTitle?.text ?? summaryFor(path.entries, collected) ?? '',
+    dir: cwdOf(path.entries),
+    color: colorOf(rompUuid),
+    leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
+    turns: buildTurns(items, rompUuid),
+    files: collected.files,
+    records,
+  };
+}
+
+/** Gives lines without a timestamp the previous line's time (the next one's at the start). */
+function fillTimes(items: Array<Atom | TurnEndMarker>): void {
+  let known = items.find((i) => !Number.isNaN(i.t))?.t ?? 0;
+  for (const item of items) {
+    if (Number.isNaN(item.t)) item.t = known;
+    else known = item.t;
+  }
+}
+
+/** The `summary` title keyed by the path line nearest the leaf (Claude Code ≤2.1.20 titles). */
+function summaryFor(path: Entry[], collected: Collected): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const title = collected.summaries.get(path[i]?.uuid ?? '');
+    if (title !== undefined) return title.text;
+  }
+  return undefined;
+}
+
+function cwdOf(path: Entry[]): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const cwd = path[i]?.record['cwd'];
+    if (typeof cwd === 'string') return cwd;
+  }
+  return '';
+}

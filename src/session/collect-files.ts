@@ -1,0 +1,201 @@
+import { basename } from 'node:path';
+import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { CHAIN_TYPES, type Entry } from '../graph/entry.ts';
+import type { Checkpoint } from '../graph/pick-leaf.ts';
+import type { RecordRef, SessionFile } from '../model/types.ts';
+import type { RawRecord } from '../read/parse-line.ts';
+import { readTranscriptLines, type LinePlace, type ReadOptions } from '../read/read-transcript.ts';
+
+/** A title record's text, with its position for "last one wins". */
+interface Title {
+  text: string;
+  seq: number;
+}
+
+/** Everything the later stages need from a session's files, in the session's file order. */
+export interface Collected {
+  files: SessionFile[];
+  /** uuid-bearing lines, including progress rows (whose `record` is dropped). */
+  entries: Entry[];
+  checkpoints: Checkpoint[];
+  /** Non-uuid records (metadata, queue operations, message lines without uuid). */
+  refs: RecordRef[];
+  /** `sessionId` of the first record that has one. */
+  firstSessionId: string | undefined;
+  customTitle: Title | undefined;
+  aiTitle: Title | undefined;
+  /** `summary` records by `leafUuid`. */
+  summaries: Map<string, Title>;
+  /** Lines and bytes read over all files. */
+  lines: number;
+  bytes: number;
+}
+
+const EMPTY: RawRecord = Object.freeze({}) as RawRecord;
+
+interface FileRead {
+  file: SessionFile;
+  entries: Entry[];
+  checkpoints: Checkpoint[];
+  refs: RecordRef[];
+  titles: { custom: Title | undefined; ai: Title | undefined; summaries: Map<string, Title> };
+  firstSessionId: string | undefined;
+  /** First and last timestamps of the file's lines (epoch ms), for ordering files. */
+  first: number;
+  last: number;
+  count: number;
+}
+
+/**
+ * Reads a session's files and sorts what they hold for the graph stage (seed, "The file adapter",
+ * steps 1 and 4).
+ *
+ * Files are put in time order (by their first, then last timestamp; ties keep the given order), and
+ * every record gets a `seq` in that order. Each file gets an `fsid`: its name without `.jsonl`, made
+ * unique with a `~N` suffix when two given files share a name (`FSID_COLLISION`, info).
+ * Message lines without a uuid give `MISSING_UUID` and are kept as references; an unreadable
+ * `timestamp` gives `BAD_TIMESTAMP`.
+ *
+ * @param paths the transcript files
+ * @param onDiagnostic receives every diagnostic of reading and sorting
+ * @param options read options
+ * @returns the collected lines
+ */
+export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, options: ReadOptions = {}): Promise<Collected> {
+  const fsids = new Set<string>();
+  const reads: FileRead[] = [];
+  let lines = 0;
+  let bytes = 0;
+  for (const path of paths) {
+    const fsid = uniqueFsid(path, fsids, onDiagnostic);
+    const read = newFileRead({ fsid, path });
+    const stats = await readTranscriptLines(path, (record, place) => take(read, record, place, onDiagnostic), onDiagnostic, options);
+    lines += stats.lines;
+    bytes += stats.bytes;
+    reads.push(read);
+  }
+  reads.sort((a, b) => a.first - b.first || a.last - b.last);
+  let offset = 0;
+  const collected: Collected = {
+    files: reads.map((r) => r.file),
+    entries: [],
+    checkpoints: [],
+    refs: [],
+    firstSessionId: undefined,
+    customTitle: undefined,
+    aiTitle: undefined,
+    summaries: new Map(),
+    lines,
+    bytes,
+  };
+  for (const read of reads) {
+    for (const e of read.entries) e.seq += offset;
+    for (const c of read.checkpoints) c.seq += offset;
+    collected.entries.push(...read.entries);
+    collected.checkpoints.push(...read.checkpoints);
+    collected.refs.push(...read.refs);
+    collected.firstSessionId ??= read.firstSessionId;
+    collected.customTitle = later(collected.customTitle, read.titles.custom, offset);
+    collected.aiTitle = later(collected.aiTitle, read.titles.ai, offset);
+    for (const [leaf, title] of read.titles.summaries) collected.summaries.set(leaf, { text: title.text, seq: title.seq + offset });
+    offset += read.count;
+  }
+  return collected;
+}
+
+function newFileRead(file: SessionFile): FileRead {
+  return {
+    file,
+    entries: [],
+    checkpoints: [],
+    refs: [],
+    titles: { custom: undefined, ai: undefined, summaries: new Map() },
+    firstSessionId: undefined,
+    first: Number.POSITIVE_INFINITY,
+    last: Number.POSITIVE_INFINITY,
+    count: 0,
+  };
+}
+
+function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic: OnDiagnostic): void {
+  const seq = read.count++;
+  const type = typeof record['type'] === 'string' ? record['type'] : '(missing)';
+  const uuid = record['uuid'];
+  const { fsid, path } = read.file;
+  if (read.firstSessionId === undefined && typeof record['sessionId'] === 'string') read.firstSessionId = record['sessionId'];
+  if (CHAIN_TYPES.has(type) && typeof uuid === 'string') {
+    const t = timeOf(record['timestamp']);
+    if (Number.isNaN(t)) {
+      onDiagnostic(diagnostic('BAD_TIMESTAMP', `timestamp ${JSON.stringify(record['timestamp'])} is not a date`, { file: path, ...place, uuid }));
+    } else {
+      if (read.first === Number.POSITIVE_INFINITY) read.first = t;
+      read.last = t;
+    }
+    const parent = record['parentUuid'];
+    read.entries.push({
+      uuid,
+      parent: typeof parent === 'string' ? parent : null,
+      type,
+      subtype: typeof record['subtype'] === 'string' ? record['subtype'] : undefined,
+      isSidechain: record['isSidechain'] === true,
+      t,
+      fsid,
+      file: path,
+      line: place.line,
+      byteOffset: place.byteOffset,
+      seq,
+      record: type === 'progress' ? EMPTY : record,
+    });
+    return;
+  }
+  const ref: RecordRef = { fsid, line: place.line, byteOffset: place.byteOffset, type };
+  if (typeof record['subtype'] === 'string') ref.subtype = record['subtype'];
+  read.refs.push(ref);
+  if (CHAIN_TYPES.has(type)) {
+    onDiagnostic(diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, { file: path, ...place }));
+  }
+  noteMetadata(read, type, record, seq, place);
+}
+
+function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: number, place: LinePlace): void {
+  const text = (key: string): Title | undefined => {
+    const value = record[key];
+    return typeof value === 'string' && value.trim() !== '' ? { text: value, seq } : undefined;
+  };
+  if (type === 'custom-title') read.titles.custom = text('customTitle') ?? read.titles.custom;
+  else if (type === 'ai-title') read.titles.ai = text('aiTitle') ?? read.titles.ai;
+  else if (type === 'summary') {
+    const title = text('summary');
+    if (title !== undefined && typeof record['leafUuid'] === 'string') read.titles.summaries.set(record['leafUuid'], title);
+  } else if (type === 'last-prompt' && 'leafUuid' in record) {
+    const leaf = record['leafUuid'];
+    read.checkpoints.push({
+      leafUuid: typeof leaf === 'string' ? leaf : null,
+      explicit: record['explicit'] === true,
+      seq,
+      file: read.file.path,
+      ...place,
+    });
+  }
+}
+
+function later(current: Title | undefined, next: Title | undefined, offset: number): Title | undefined {
+  return next === undefined ? current : { text: next.text, seq: next.seq + offset };
+}
+
+function timeOf(value: unknown): number {
+  if (typeof value === 'string') return Date.parse(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return Number.NaN;
+}
+
+function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDiagnostic): string {
+  const stem = basename(path).replace(/\.jsonl$/i, '');
+  let fsid = stem;
+  for (let n = 2; taken.has(fsid); n++) fsid = `${stem}~${n}`;
+  if (fsid !== stem) {
+    onDiagnostic(diagnostic('FSID_COLLISION', `another file is also named ${stem}; this one's fsid is ${fsid}`, { file: path }));
+  }
+  taken.add(fsid);
+  return fsid;
+}

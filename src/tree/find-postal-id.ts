@@ -1,0 +1,12 @@
+/** The romp postal marker, whitespace tolerant: `<!-- romp-msg-id: ID -->`. */
+const POSTAL_MARKER = /<!--\s*romp-msg-id\s*:\s*([^\s>]+)\s*-->/;
+
+/**
+ * Finds the romp postal marker (seed, "Postal detection") anywhere in a text.
+ * @param text a user line's text
+ * @returns the message id, or `undefined` when the text carries no marker
+ */
+export function findPostalId(text: string): string | undefined {
+  if (!text.includes('romp-msg-id')) return undefined;
+  return POSTAL_MARKER.exec(text)?.[1];
+}

@@ -1,0 +1,102 @@
+import type { Entry } from '../graph/entry.ts';
+import type { ApiMessage, Atom, CompactMetadata, ContentBlock } from '../model/types.ts';
+import type { RawRecord } from '../read/parse-line.ts';
+import { deriveAuthor, type ResolvePeer } from './derive-author.ts';
+
+/** What turning lines into atoms needs to know. */
+export interface AtomContext {
+  rompUuid: string;
+  resolvePeer: ResolvePeer;
+}
+
+/**
+ * Turns one active-path line into its atom, or `undefined` when the line is not a streaming message
+ * (seed, "Atom"; issue #2, rule 7).
+ *
+ * - `user` → a user atom; string content becomes one `text` block; `author` from `deriveAuthor`.
+ * - `assistant` → an assistant atom carrying the API message verbatim (one block per line).
+ * - `system` / `compact_boundary` → a `system:compact_boundary` atom with `compact_metadata`
+ *   (`trigger`, `pre_tokens`, and `post_tokens`, `duration_ms`, `preserved_segment` where written).
+ * - `attachment` / `queued_command` (a prompt absorbed mid-turn, 2.1.112+) → a user atom with the
+ *   queued prompt; `author` system for a queued task notification, else as `deriveAuthor` says.
+ * - Everything else (other system subtypes, other attachments) → `undefined`.
+ *
+ * `t` is the line's timestamp (epoch ms, `NaN` when missing: the ordering step fills it).
+ *
+ * @param entry the line
+ * @param ctx the session's rompUuid and postal lookup
+ * @returns the atom or `undefined`
+ */
+export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
+  const record = entry.record;
+  switch (entry.type) {
+    case 'user':
+    case 'assistant':
+      return messageAtom(entry, record, normalise(entry.type, record['message']), ctx);
+    case 'attachment':
+      return queuedCommandAtom(entry, ctx);
+    case 'system':
+      return entry.subtype === 'compact_boundary'
+        ? { ...base(entry, ctx, 'system'), subtype: 'compact_boundary', compact_metadata: compactMetadata(record) }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function base(entry: Entry, ctx: AtomContext, type: Atom['type']): Atom {
+  const atom: Atom = { type, uuid: entry.uuid, session_id: ctx.rompUuid, t: entry.t, fsid: entry.fsid };
+  const link = entry.record['parentUuid'] ?? entry.record['logicalParentUuid'];
+  if (typeof link === 'string') atom.parentUuid = link;
+  return atom;
+}
+
+function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: AtomContext): Atom {
+  const atom = base(entry, ctx, message.role);
+  atom.message = message;
+  if (message.role === 'user') {
+    const source = record['promptSource'];
+    if (typeof source === 'string') atom.promptSource = source;
+    const author = deriveAuthor(record, message.content, ctx.resolvePeer);
+    if (author !== undefined) atom.author = author;
+  }
+  return atom;
+}
+
+function queuedCommandAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
+  const attachment = entry.record['attachment'] as RawRecord | undefined;
+  if (attachment?.['type'] !== 'queued_command') return undefined;
+  const message = normalise('user', { role: 'user', content: attachment['prompt'] });
+  const atom = messageAtom(entry, attachment, message, ctx);
+  if (attachment['commandMode'] === 'task-notification') atom.author = 'system';
+  return atom;
+}
+
+/** The line's message with `content` as a block array; a string becomes one `text` block. */
+function normalise(role: 'user' | 'assistant', raw: unknown): ApiMessage {
+  const message = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ApiMessage> & { content?: unknown };
+  const content = message.content;
+  if (Array.isArray(content) && message.role === role) return message as ApiMessage;
+  const blocks: ContentBlock[] = Array.isArray(content)
+    ? (content as ContentBlock[])
+    : typeof content === 'string'
+      ? [{ type: 'text', text: content }]
+      : [];
+  return { ...message, role, content: blocks };
+}
+
+function compactMetadata(record: RawRecord): CompactMetadata {
+  const m = (record['compactMetadata'] ?? {}) as Record<string, unknown>;
+  const metadata: CompactMetadata = {
+    trigger: typeof m['trigger'] === 'string' ? m['trigger'] : 'unknown',
+    pre_tokens: typeof m['preTokens'] === 'number' ? m['preTokens'] : 0,
+  };
+  if (typeof m['postTokens'] === 'number') metadata.post_tokens = m['postTokens'];
+  if (typeof m['durationMs'] === 'number') metadata.duration_ms = m['durationMs'];
+  const segment = m['preservedSegment'] as Record<string, unknown> | undefined;
+  const [head, anchor, tail] = [segment?.['headUuid'], segment?.['anchorUuid'], segment?.['tailUuid']];
+  if (typeof head === 'string' && typeof anchor === 'string' && typeof tail === 'string') {
+    metadata.preserved_segment = { head_uuid: head, anchor_uuid: anchor, tail_uuid: tail };
+  }
+  return metadata;
+}
