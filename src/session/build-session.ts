@@ -50,7 +50,7 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
     }
   }
   fillTimes(items);
-  if (view === 'full') items.sort((a, b) => a.t - b.t);
+  items.sort((a, b) => a.t - b.t);
 
   const onPath = new Set(path.entries);
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
