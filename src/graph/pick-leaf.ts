@@ -21,7 +21,7 @@ export interface Checkpoint {
  *   there, not at the nearest user/assistant above it, keeps trailing rows (`turn_duration`, attachments)
  *   that 2.1.200+ append after the leaf.
  * - A `last-prompt` checkpoint written after that line wins: its `leafUuid` is the leaf (a rewind
- *   exited without sending), unless the last line descends from it. `leafUuid: null` with `explicit`
+ *   exited without sending), unless the last line merely trails it (only non-message rows between). `leafUuid: null` with `explicit`
  *   means cleared: `SESSION_CLEARED`, no leaf. A leaf uuid that is not in the files gives
  *   `LEAF_CHECKPOINT_UNRESOLVED` and the default.
  *
@@ -51,7 +51,7 @@ export function pickLeaf(index: GraphIndex, checkpoints: Checkpoint[], onDiagnos
     );
     return last;
   }
-  return last !== undefined && descends(index, last, leaf) ? last : leaf;
+  return last !== undefined && trails(index, last, leaf) ? last : leaf;
 }
 
 function lastLine(ordered: Entry[]): Entry | undefined {
@@ -59,10 +59,12 @@ function lastLine(ordered: Entry[]): Entry | undefined {
   return ordered.at(-1);
 }
 
-function descends(index: GraphIndex, from: Entry, ancestor: Entry): boolean {
-  let cur: Entry | undefined = from;
+/** Whether `leaf` is reached from `last` through non-user/assistant rows only (trailing system rows). */
+function trails(index: GraphIndex, last: Entry, leaf: Entry): boolean {
+  let cur: Entry | undefined = last;
   for (let steps = 0; cur !== undefined && steps <= index.ordered.length; steps++) {
-    if (cur === ancestor) return true;
+    if (cur === leaf) return true;
+    if (cur.type === 'user' || cur.type === 'assistant') return false;
     cur = cur.parent === null ? undefined : index.byUuid.get(cur.parent);
   }
   return false;

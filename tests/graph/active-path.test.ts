@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseSession } from '../../src/session/parse-session.ts';
+import { codesOf, parseLines, uuidsOf } from '../helpers/parse.ts';
+import { assistant, compactBoundary, progress, system, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+
+const end = { mid: 'm-end', stop: 'end_turn' };
+
+test('a rewound branch is dropped: the branch holding the last line wins', async () => {
+  const r = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('u2', 'a1', 'abandoned prompt', 2),
+    assistant('a2', 'u2', text('abandoned answer'), 3, { mid: 'm2', stop: 'end_turn' }),
+    user('u3', 'a1', 'rewritten prompt', 40),
+    assistant('a3', 'u3', text('answer'), 41, { mid: 'm3', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'u3', 'a3']);
+  assert.deepEqual(
+    r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid),
+    ['u2', 'a2'],
+  );
+});
+
+test('/clear stops the walk: a root with parentUuid null hides what came before it', async () => {
+  const r = await parseLines([
+    user('u1', null, 'old', 0),
+    assistant('a1', 'u1', text('old answer'), 1, end),
+    user('c1', null, '<command-name>/clear</command-name>', 10),
+    user('u2', 'c1', 'new', 11),
+    assistant('a2', 'u2', text('new answer'), 12, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['c1', 'u2', 'a2']);
+});
+
+test('parallel tool calls: every sibling line and tool result is put back after its response', async () => {
+  const r = await parseLines([
+    user('u1', null, 'look', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Read'), 1, { mid: 'm1', stop: 'tool_use' }),
+    assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'one')], 2),
+    user('r2', 'a2', [toolResult('t2', 'two')], 2.5),
+    assistant('a3', 'r2', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'a2', 'r1', 'r2', 'a3']);
+  assert.equal(r.session.turns.length, 1);
+});
+
+test('progress rows are bridged: a line whose parent is a progress row hangs on its ancestor', async () => {
+  const r = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    progress('p1', 'a1', 1.5),
+    progress('p2', 'p1', 1.6),
+    user('r1', 'p2', [toolResult('t1', 'ok')], 2),
+    assistant('a2', 'r1', text('done'), 3, end),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a2']);
+  assert.deepEqual(codesOf(r), []);
+});
+
+test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a HISTORY_GAP continues in file order', async () => {
+  const near = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', text('hi'), 1, end),
+    user('u2', 'never-written', 'next', 3),
+  ]);
+  assert.deepEqual([uuidsOf(near), codesOf(near)], [['u1', 'a1', 'u2'], ['PHANTOM_PARENT']]);
+  const far = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', text('hi'), 1, end),
+    '{"type":"file-history-snapshot","messageId":"x","snapshot":{}}',
+    user('u2', 'never-written', 'next', 600),
+  ]);
+  assert.deepEqual([uuidsOf(far), codesOf(far)], [['u1', 'a1', 'u2'], ['HISTORY_GAP']]);
+  assert.equal(far.diagnostics[0]?.line, 4);
+});
+
+test('a parentUuid cycle stops the walk with CYCLE instead of looping', async () => {
+  const r = await parseLines([user('x', 'y', 'a', 0), user('y', 'x', 'b', 1)]);
+  assert.deepEqual([uuidsOf(r), codesOf(r)], [['x', 'y'], ['CYCLE']]);
+});
+
+test('full view stitches a compaction through logicalParentUuid; context view starts at the boundary', async () => {
+  const lines = [
+    user('u1', null, 'before', 0),
+    assistant('a1', 'u1', text('pre'), 1, end),
+    compactBoundary('b', 'a1', 10),
+    user('s', 'b', 'This session is being continued…', 10, { isCompactSummary: true }),
+    user('u2', 's', 'after', 20),
+    assistant('a2', 'u2', text('post'), 21, { mid: 'm2', stop: 'end_turn' }),
+  ];
+  const full = await parseLines(lines);
+  assert.deepEqual(uuidsOf(full), ['u1', 'a1', 'b', 's', 'u2', 'a2']);
+  const boundary = full.session.turns.flatMap((t) => t.atoms).find((a) => a.uuid === 'b');
+  assert.deepEqual([boundary?.type, boundary?.subtype, boundary?.compact_metadata], [
+    'system',
+    'compact_boundary',
+    { trigger: 'auto', pre_tokens: 150000 },
+  ]);
+  const context = await parseLines(lines, { view: 'context' });
+  assert.deepEqual(uuidsOf(context), ['b', 's', 'u2', 'a2']);
+});
+
+test('an unwritten logicalParentUuid falls back to preservedSegment.tailUuid, else to file order', async () => {
+  const head = [user('u1', null, 'before', 0), assistant('a1', 'u1', text('pre'), 1, end), user('u9', 'a1', 'dead end', 2)];
+  const tail = await parseLines([
+    ...head,
+    compactBoundary('b', 'ghost', 10, { preservedSegment: { headUuid: 'u1', anchorUuid: 's', tailUuid: 'a1' } }),
+    user('s', 'b', 'summary', 10, { isCompactSummary: true }),
+  ]);
+  assert.deepEqual([uuidsOf(tail), codesOf(tail)], [['u1', 'a1', 'b', 's'], ['COMPACT_PARENT_FALLBACK']]);
+  const order = await parseLines([...head, compactBoundary('b', 'ghost', 10), user('s', 'b', 'summary', 10, { isCompactSummary: true })]);
+  assert.deepEqual([uuidsOf(order), codesOf(order)], [['u1', 'a1', 'u9', 'b', 's'], ['COMPACT_PARENT_FALLBACK']]);
+});
+
+test('context view relinks preserved messages after the summary (preservedSegment)', async () => {
+  const r = await parseLines(
+    [
+      user('old', null, 'old history', 0),
+      assistant('a0', 'old', text('old answer'), 1, end),
+      user('h', 'a0', 'kept prompt', 2),
+      assistant('t', 'h', text('kept answer'), 3, { mid: 'm1', stop: 'end_turn' }),
+      compactBoundary('b', 't', 10, { preservedSegment: { headUuid: 'h', anchorUuid: 's', tailUuid: 't' } }),
+      user('s', 'b', 'summary', 10, { isCompactSummary: true }),
+      user('n', 's', 'new prompt', 20),
+      assistant('a9', 'n', text('new answer'), 21, { mid: 'm9', stop: 'end_turn' }),
+    ],
+    { view: 'context' },
+  );
+  assert.deepEqual(new Set(uuidsOf(r)), new Set(['b', 's', 'h', 't', 'n', 'a9']));
+});
+
+test('a last-prompt checkpoint written after the last line picks the leaf (rewind exited without sending)', async () => {
+  const r = await parseLines([
+    user('u1', null, 'one', 0),
+    assistant('a1', 'u1', text('one'), 1, end),
+    user('u2', 'a1', 'two', 2),
+    assistant('a2', 'u2', text('two'), 3, { mid: 'm2', stop: 'end_turn' }),
+    { type: 'last-prompt', lastPrompt: 'one', leafUuid: 'a1', rewound: true, sessionId: 's' },
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1']);
+  const cleared = await parseLines([user('u1', null, 'one', 0), { type: 'last-prompt', leafUuid: null, explicit: true }]);
+  assert.deepEqual([uuidsOf(cleared), codesOf(cleared)], [[], ['SESSION_CLEARED']]);
+});
+
+test('a uuid written twice in one file: later content, first position, DUPLICATE_UUID', async () => {
+  const r = await parseLines([
+    user('u1', null, 'first text', 0),
+    assistant('a1', 'u1', text('answer'), 1, end),
+    user('u1', null, 'rewritten text', 0),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1']);
+  assert.deepEqual(r.session.turns[0]?.atoms[0]?.message?.content, [{ type: 'text', text: 'rewritten text' }]);
+  assert.deepEqual(codesOf(r), ['DUPLICATE_UUID']);
+});
+
+test('several files: fork copies are one atom each, tagged with the earliest file that holds them', async () => {
+  const original = [user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end)];
+  const fork = [...original, user('u2', 'a1', 'two', 100), assistant('a2', 'u2', text('two'), 101, { mid: 'm2', stop: 'end_turn' })];
+  const r = await parseSession([writeJsonl(fork, 'fork-b.jsonl'), writeJsonl(original, 'orig-a.jsonl')]);
+  const atoms = r.session.turns.flatMap((t) => t.atoms);
+  assert.deepEqual(atoms.map((a) => [a.uuid, a.fsid]), [
+    ['u1', 'orig-a'],
+    ['a1', 'orig-a'],
+    ['u2', 'fork-b'],
+    ['a2', 'fork-b'],
+  ]);
+  assert.equal(r.session.leafFsid, 'fork-b');
+  assert.equal(r.session.turns.length, 2);
+});
+
+test('system rows other than compact_boundary are records on the path, not atoms', async () => {
+  const r = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', text('hi'), 1, end),
+    system('d1', 'a1', 'turn_duration', 1.5, { durationMs: 1500 }),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1']);
+  assert.deepEqual(r.session.records.map((x) => [x.type, x.subtype, x.onPath]), [['system', 'turn_duration', true]]);
+});

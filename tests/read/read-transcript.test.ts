@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { parseLine } from '../../src/read/parse-line.ts';
+import { readTranscript } from '../../src/read/read-transcript.ts';
+import { writeJsonl } from '../helpers/transcript.ts';
+
+test('a BOM on line 1 and CRLF endings are removed', () => {
+  assert.deepEqual(parseLine('\uFEFF{"type":"user"}\r', 'f', 1, 0).records, [{ type: 'user' }]);
+});
+
+test('two records glued on one line are split, with a GLUED_RECORDS warning', () => {
+  const r = parseLine('{"type":"summary","summary":"a}{b"}{"type":"file-history-snapshot"}', 'f', 7, 100);
+  assert.deepEqual(r.records, [{ type: 'summary', summary: 'a}{b' }, { type: 'file-history-snapshot' }]);
+  assert.deepEqual(
+    r.diagnostics.map((d) => [d.code, d.line, d.byteOffset]),
+    [['GLUED_RECORDS', 7, 100]],
+  );
+});
+
+test('NUL padding is removed; a line of NULs alone is a NUL_BYTES diagnostic', () => {
+  assert.deepEqual(parseLine('\u0000\u0000{"a":1}', 'f', 2, 0).records, [{ a: 1 }]);
+  const only = parseLine('\u0000\u0000\u0000', 'f', 3, 9);
+  assert.deepEqual([only.records, only.diagnostics.map((d) => d.code)], [[], ['NUL_BYTES']]);
+});
+
+test('non-objects, blank lines and broken JSON each give one diagnostic with its code', () => {
+  assert.deepEqual(parseLine('[1,2]', 'f', 1, 0).diagnostics.map((d) => d.code), ['NOT_AN_OBJECT']);
+  assert.deepEqual(parseLine('   ', 'f', 1, 0).diagnostics.map((d) => d.code), ['BLANK_LINE']);
+  assert.deepEqual(parseLine('{"type":"user","mess', 'f', 1, 0).diagnostics.map((d) => d.code), ['INVALID_JSON']);
+});
+
+test('a corrupt line in the middle is reported with line and byte offset, and the lines after it parse', async () => {
+  const path = writeJsonl(['{"type":"a"}', '{"type":"b","x":"cut', '{"type":"c"}']);
+  const r = await readTranscript(path);
+  assert.deepEqual(r.records.map((x) => [x.record['type'], x.line, x.byteOffset]), [
+    ['a', 1, 0],
+    ['c', 3, 34],
+  ]);
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.line, d.byteOffset]), [['INVALID_JSON', 2, 13]]);
+  assert.equal(r.lines, 3);
+});
+
+test('a line over maxLineBytes is LINE_TOO_LONG and the rest still parses', async () => {
+  const path = writeJsonl([`{"type":"big","pad":"${'x'.repeat(5000)}"}`, '{"type":"small"}']);
+  const r = await readTranscript(path, { maxLineBytes: 1024, chunkBytes: 512 });
+  assert.deepEqual(r.records.map((x) => x.record['type']), ['small']);
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.line]), [['LINE_TOO_LONG', 1]]);
+});
+
+test('an unreadable file is a FILE_UNREADABLE diagnostic, not an exception', async () => {
+  const r = await readTranscript('/nonexistent/romp/x.jsonl');
+  assert.deepEqual([r.records.length, r.diagnostics.map((d) => d.code)], [0, ['FILE_UNREADABLE']]);
+});
+
+test('a file without a trailing newline keeps its last line', async () => {
+  const path = writeJsonl([]);
+  writeFileSync(path, '{"type":"a"}\n{"type":"b"}');
+  const r = await readTranscript(path);
+  assert.deepEqual(r.records.map((x) => x.record['type']), ['a', 'b']);
+});
