@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseSession } from '../../src/session/parse-session.ts';
+import { parseLines } from '../helpers/parse.ts';
+import { assistant, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+
+const summary = (r: Awaited<ReturnType<typeof parseLines>>): Array<[string | null, boolean, string[]]> =>
+  r.session.turns.map((t) => [t.trigger?.uuid ?? null, t.ended, t.atoms.map((a) => a.uuid)]);
+
+test('prompts after end_turn open turns; system atoms fold in; ended from stop_reason', async () => {
+  const r = await parseLines([
+    user('u1', null, 'one', 0, { promptSource: 'typed' }),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+    user('n1', 'a2', '<task-notification><status>completed</status></task-notification>', 4, { promptSource: 'system' }),
+    user('u2', 'n1', 'two', 5, { promptSource: 'sdk' }),
+    assistant('a3', 'u2', toolUse('t2', 'Read'), 6, { mid: 'm3', stop: 'tool_use' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1', 'r1', 'a2', 'n1']],
+    ['u2', false, ['u2', 'a3']],
+  ]);
+  const first = r.session.turns[0];
+  assert.equal(first?.id, `${r.session.rompUuid}:${first?.t}:${first?.id.split(':').at(-1)}`);
+  assert.equal(first?.t, Date.parse('2026-03-01T10:00:00.000Z'));
+  assert.equal(first?.end, Date.parse('2026-03-01T10:00:04.000Z'));
+});
+
+test('a queued_command attachment is a human atom absorbed mid-turn, not an opener', async () => {
+  const r = await parseLines([
+    user('u1', null, 'refactor', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Edit'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    {
+      parentUuid: 'r1', isSidechain: false, type: 'attachment', uuid: 'q1', timestamp: '2026-03-01T10:00:02.500Z', sessionId: 'fixture-session',
+      attachment: { type: 'queued_command', prompt: 'also rename it', commandMode: 'prompt' },
+    },
+    assistant('a2', 'q1', text('done, and renamed'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
+  const q = r.session.turns[0]?.atoms[3];
+  assert.deepEqual([q?.type, q?.author, q?.message?.content], ['user', 'human', [{ type: 'text', text: 'also rename it' }]]);
+});
+
+test('stop_reason null on every line (≤2.1.20): a prompt with no pending tool_use opens a turn', async () => {
+  const old = { extra: { version: '1.0.98' } };
+  const r = await parseLines([
+    user('u1', null, 'one', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', ...old }),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', ...old }),
+    user('u2', 'a2', 'two', 4),
+    assistant('a3', 'u2', text('answer two'), 5, { mid: 'm3', ...old }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1', 'r1', 'a2']],
+    ['u2', false, ['u2', 'a3']],
+  ]);
+});
+
+test('an interrupt ends the turn; the next prompt opens a new one', async () => {
+  const r = await parseLines([
+    user('u1', null, 'long job', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', "The user doesn't want to proceed with this tool use.", true)], 2),
+    user('i1', 'r1', [{ type: 'text', text: '[Request interrupted by user for tool use]' }], 2),
+    user('u2', 'i1', 'do something else', 5),
+    assistant('a2', 'u2', text('ok'), 6, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1', 'r1', 'i1']],
+    ['u2', true, ['u2', 'a2']],
+  ]);
+});
+
+test('a reply after end_turn without a prompt is an autonomous turn that starts at what provoked it', async () => {
+  const r = await parseLines([
+    user('u1', null, 'start a background job', 0),
+    assistant('a1', 'u1', text('started'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('n1', 'a1', '<task-notification><status>completed</status></task-notification>', 60, { origin: { kind: 'task-notification' } }),
+    assistant('a2', 'n1', text('the job finished'), 61, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1']],
+    [null, true, ['n1', 'a2']],
+  ]);
+});
+
+test('turn ids are stable when the session is read again with one more file', async () => {
+  const lines = [user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, { mid: 'm1', stop: 'end_turn' })];
+  const alone = await parseSession([writeJsonl(lines)], { rompUuid: 'R' });
+  const more = await parseSession(
+    [writeJsonl(lines), writeJsonl([user('u2', 'a1', 'two', 100), assistant('a2', 'u2', text('two'), 101, { mid: 'm2', stop: 'end_turn' })], 'resume.jsonl')],
+    { rompUuid: 'R' },
+  );
+  assert.equal(more.session.turns[0]?.id, alone.session.turns[0]?.id);
+  assert.equal(more.session.turns.length, 2);
+});
