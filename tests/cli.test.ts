@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cli } from '../src/cli/cli.ts';
+import type { Session } from '../src/model/types.ts';
+import { writeJsonl } from './helpers/transcript.ts';
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  return { code, out, err };
+}
+
+test('romp show with no file outlines the bundled example: rewind dropped, compaction, parallel tools', async () => {
+  const { code, out } = await run(['show']);
+  assert.equal(code, 0);
+  assert.match(out, /^Fix the parser TODO {2}7f3c2a10-5b4e-4d8a-9c61-2e0f8b7d4a93$/m);
+  assert.match(out, /^4 turns, 22 atoms, 10 other records$/m);
+  assert.match(out, /^#1 {2}2026-03-01 10:00:00 {2}human {2}ended {2}10 atoms {2}tokens in 57026 out 273 {2}tools Grep, Read, Edit$/m);
+  assert.doesNotMatch(out, /Now add a test/, 'the rewound prompt is not on the active path');
+  assert.match(out, /compacted 1×/);
+});
+
+test('romp json prints the Session; --view context starts at the last compaction', async () => {
+  const full = await run(['json']);
+  const session = JSON.parse(full.out) as Session;
+  assert.deepEqual(session.turns.map((t) => [t.trigger === null ? null : t.atoms[0]?.author, t.ended, t.atoms.length]), [
+    ['human', true, 10],
+    ['human', true, 4],
+    ['human', true, 4],
+    ['human', true, 4],
+  ]);
+  const context = JSON.parse((await run(['json', '--view', 'context'])).out) as Session;
+  assert.deepEqual(context.turns.map((t) => t.atoms.length), [3, 4]);
+  assert.equal(context.turns[0]?.atoms[0]?.subtype, 'compact_boundary');
+});
+
+test('diagnostics go to stderr with file and line, and the exit code stays 0', async () => {
+  const path = writeJsonl(['{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}', '{broken']);
+  const { code, err } = await run(['json', path]);
+  assert.equal(code, 0);
+  assert.equal(err, `${path}:2: error INVALID_JSON line is not valid JSON (7 chars: "{broken")\n`);
+});
+
+test('an unreadable file or a bad option exits 2 with one line naming the problem', async () => {
+  const missing = await run(['show', '/nonexistent/x.jsonl']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /^romp: \/nonexistent\/x\.jsonl: cannot read: ENOENT/);
+  assert.equal((await run(['show', '--view', 'sideways'])).code, 2);
+  assert.equal((await run(['--help'])).code, 0);
+});
