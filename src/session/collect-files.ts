@@ -91,9 +91,9 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
   for (const read of reads) {
     for (const e of read.entries) e.seq += offset;
     for (const c of read.checkpoints) c.seq += offset;
-    collected.entries.push(...read.entries);
-    collected.checkpoints.push(...read.checkpoints);
-    collected.refs.push(...read.refs);
+    append(collected.entries, read.entries);
+    append(collected.checkpoints, read.checkpoints);
+    append(collected.refs, read.refs);
     collected.firstSessionId ??= read.firstSessionId;
     collected.customTitle = later(collected.customTitle, read.titles.custom, offset);
     collected.aiTitle = later(collected.aiTitle, read.titles.ai, offset);
@@ -101,6 +101,11 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
     offset += read.count;
   }
   return collected;
+}
+
+/** Appends in place; no spread, which overflows the stack on arrays of millions. */
+function append<T>(target: T[], items: T[]): void {
+  for (const item of items) target.push(item);
 }
 
 function newFileRead(file: SessionFile): FileRead {

@@ -84,7 +84,7 @@ export function buildTurns(items: ReadonlyArray<Atom | TurnEndMarker>, rompUuid:
   const settleWaiting = (): void => {
     if (waiting.length === 0) return;
     if (current === undefined) current = open(null, waiting);
-    else current.atoms.push(...waiting);
+    else for (const atom of waiting) current.atoms.push(atom);
     waiting = [];
   };
 
@@ -99,7 +99,8 @@ export function buildTurns(items: ReadonlyArray<Atom | TurnEndMarker>, rompUuid:
       settleWaiting();
       current = open(atom, [atom]);
     } else if (closed && atom.type === 'assistant' && atom.message?.id !== current?.lastMessageId) {
-      current = open(null, [...waiting, atom]);
+      waiting.push(atom);
+      current = open(null, waiting);
       waiting = [];
     } else if (closed || current === undefined) {
       waiting.push(atom);

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: the file adapter's speed and memory against the floor measured in the same run.
+ *
+ * Floor = read the same bytes, split lines, `JSON.parse` each line, keep nothing. Ours = `parseSession`
+ * (the whole model). Each is run 3 times, alternating, and the median is reported. Peak memory is the
+ * child process's peak resident set (VmHWM) over the file's size.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineDecoder } from '../src/read/line-decoder.ts';
+import { parseSession } from '../src/session/parse-session.ts';
+import { generateTranscript } from './generate.ts';
+
+const HERE = fileURLToPath(import.meta.url);
+const MB = 1024 * 1024;
+
+async function floor(path: string): Promise<number> {
+  let parsed = 0;
+  const decoder = new LineDecoder(
+    (buf, start, end) => {
+      try {
+        if (JSON.parse(buf.toString('utf8', start, end)) !== null) parsed++;
+      } catch {
+        parsed--;
+      }
+    },
+    () => {},
+  );
+  const handle = await open(path, 'r');
+  const buffer = Buffer.allocUnsafe(MB);
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    decoder.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+  }
+  decoder.flush();
+  await handle.close();
+  return parsed;
+}
+
+async function ours(path: string): Promise<number> {
+  const { session } = await parseSession([path]);
+  return session.turns.length;
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function compare(label: string, files: string[], bytes: number): Promise<void> {
+  const f: number[] = [];
+  const o: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    globalThis.gc?.();
+    f.push(await time(async () => { for (const p of files) await floor(p); }));
+    globalThis.gc?.();
+    o.push(await time(async () => { for (const p of files) await ours(p); }));
+  }
+  const [fm, om] = [median(f), median(o)];
+  const rate = (ms: number): string => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
+  console.log(`${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files`);
+  console.log(`  floor (split + JSON.parse)  ${fm.toFixed(0)} ms  ${rate(fm)}`);
+  console.log(`  romp parseSession            ${om.toFixed(0)} ms  ${rate(om)}  = ${(om / fm).toFixed(2)}x the floor (target <= 1.3x)`);
+}
+
+/** In a child process: parse one file and print the peak resident set in bytes. */
+async function peakChild(path: string): Promise<void> {
+  await ours(path);
+  const status = await (await open('/proc/self/status', 'r')).readFile('utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  console.log(kb * 1024);
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.jsonl') ? [path] : [];
+  });
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === '--peak') return peakChild(process.argv[3] ?? '');
+  const corpus = resolve(HERE, '../../../../shared/corpus/transcripts');
+  if (existsSync(corpus)) {
+    const files = walk(corpus);
+    await compare('corpus', files, files.reduce((n, p) => n + statSync(p).size, 0));
+  }
+  const big = join(tmpdir(), 'romp-bench-200mb.jsonl');
+  if (!existsSync(big) || statSync(big).size < 200 * MB) {
+    process.stdout.write('generating a 200 MB transcript… ');
+    await generateTranscript(big, 200 * MB);
+    console.log('done');
+  }
+  const size = statSync(big).size;
+  await compare('generated', [big], size);
+  const peak = Number(execFileSync(process.execPath, [HERE, '--peak', big]).toString().trim());
+  const baseline = Number(execFileSync(process.execPath, ['-e', "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)"]).toString().trim());
+  console.log(`  peak memory ${(peak / MB).toFixed(0)} MB (node alone ${(baseline / MB).toFixed(0)} MB) = ${(peak / size).toFixed(2)}x the file (target <= 3x)`);
+}
+
+await main();
