@@ -1,5 +1,5 @@
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
-import { messageIdOf, type Entry } from './entry.ts';
+import type { Entry } from './entry.ts';
 
 /**
  * The message graph of a session's files, indexed for the walk.
@@ -11,12 +11,6 @@ export interface GraphIndex {
   /** Non-progress entries in file order, one per uuid. */
   ordered: Entry[];
   byUuid: Map<string, Entry>;
-  /** Entries by their (bridged) parent uuid, in file order. */
-  children: Map<string, Entry[]>;
-  /** Assistant entries by `message.id`, in file order. */
-  byMessageId: Map<string, Entry[]>;
-  /** Position of each entry in `ordered`. */
-  position: Map<Entry, number>;
   /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
   duplicates: Entry[];
   /**
@@ -63,14 +57,13 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   const byUuid = new Map<string, Entry>();
   const duplicates: Entry[] = [];
   const ordered: Entry[] = [];
-  const slot = new Map<string, number>();
   for (const e of entries) {
     if (e.type === 'progress') continue;
-    e.parent = e.parent === null ? null : alias(e.parent);
+    if (e.parent !== null && progressParent.size > 0) e.parent = alias(e.parent);
     const first = byUuid.get(e.uuid);
     if (first === undefined) {
       byUuid.set(e.uuid, e);
-      slot.set(e.uuid, ordered.push(e) - 1);
+      e.pos = ordered.push(e) - 1;
     } else if (first.fsid === e.fsid) {
       onDiagnostic(
         diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; this later line's content is used`, {
@@ -80,29 +73,14 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
           uuid: e.uuid,
         }),
       );
-      const merged: Entry = { ...e, seq: first.seq };
+      const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
       byUuid.set(e.uuid, merged);
-      ordered[slot.get(e.uuid) ?? 0] = merged;
+      ordered[first.pos] = merged;
       duplicates.push(first);
     } else {
       duplicates.push(e);
     }
   }
 
-  const children = new Map<string, Entry[]>();
-  const byMessageId = new Map<string, Entry[]>();
-  const position = new Map<Entry, number>();
-  ordered.forEach((e, i) => {
-    position.set(e, i);
-    if (e.parent !== null) push(children, e.parent, e);
-    const mid = messageIdOf(e);
-    if (mid !== undefined) push(byMessageId, mid, e);
-  });
-  return { ordered, byUuid, children, byMessageId, position, duplicates, alias };
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+  return { ordered, byUuid, duplicates, alias };
 }

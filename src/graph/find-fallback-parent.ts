@@ -16,7 +16,7 @@ export const PHANTOM_WINDOW_MS = 5000;
 export function findTimeFallback(index: GraphIndex, child: Entry, visited: Set<string>): Entry | undefined {
   if (Number.isNaN(child.t)) return undefined;
   let best: Entry | undefined;
-  for (let i = (index.position.get(child) ?? 0) - 1; i >= 0; i--) {
+  for (let i = child.pos - 1; i >= 0; i--) {
     const e = index.ordered[i];
     if (e === undefined) break;
     if (e.isSidechain !== child.isSidechain || visited.has(e.uuid) || Number.isNaN(e.t)) continue;
@@ -38,7 +38,7 @@ export function findTimeFallback(index: GraphIndex, child: Entry, visited: Set<s
  * @returns the stand-in parent, or `undefined` at the start of the files
  */
 export function findPreviousInFileOrder(index: GraphIndex, child: Entry, visited: Set<string>): Entry | undefined {
-  for (let i = (index.position.get(child) ?? 0) - 1; i >= 0; i--) {
+  for (let i = child.pos - 1; i >= 0; i--) {
     const e = index.ordered[i];
     if (e !== undefined && e.isSidechain === child.isSidechain && !visited.has(e.uuid)) return e;
   }

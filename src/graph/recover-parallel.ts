@@ -23,18 +23,23 @@ export function recoverParallel(path: Entry[], index: GraphIndex, visited: Set<s
     if (mid !== undefined) lastOfMessage.set(mid, i);
   });
   const inserts = new Map<number, Entry[]>();
-  for (const [mid, at] of lastOfMessage) {
-    const found: Entry[] = [];
-    const take = (e: Entry): void => {
-      if (visited.has(e.uuid) || e.isSidechain !== path[at]?.isSidechain) return;
-      visited.add(e.uuid);
-      found.push(e);
-    };
-    const group = index.byMessageId.get(mid) ?? [];
-    for (const sibling of group) take(sibling);
-    for (const line of group) for (const child of index.children.get(line.uuid) ?? []) if (hasToolResult(child)) take(child);
-    if (found.length > 0) inserts.set(at, found.sort((a, b) => a.seq - b.seq));
+  // one pass in file order over the lines the walk skipped, so each insert list comes out sorted
+  for (const e of index.ordered) {
+    if (visited.has(e.uuid)) continue;
+    const owner = e.type === 'assistant' ? e : hasToolResult(e) && e.parent !== null ? index.byUuid.get(e.parent) : undefined;
+    const mid = owner === undefined ? undefined : messageIdOf(owner);
+    const at = mid === undefined ? undefined : lastOfMessage.get(mid);
+    if (at === undefined || e.isSidechain !== path[at]?.isSidechain) continue;
+    visited.add(e.uuid);
+    const list = inserts.get(at);
+    if (list === undefined) inserts.set(at, [e]);
+    else list.push(e);
   }
   if (inserts.size === 0) return path;
-  return path.flatMap((e, i) => [e, ...(inserts.get(i) ?? [])]);
+  const result: Entry[] = [];
+  path.forEach((e, i) => {
+    result.push(e);
+    for (const extra of inserts.get(i) ?? []) result.push(extra);
+  });
+  return result;
 }

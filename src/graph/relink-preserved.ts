@@ -58,7 +58,7 @@ export function relinkPreserved(index: GraphIndex, onDiagnostic: OnDiagnostic): 
   const tail = uuids.at(-1);
   if (head === undefined || tail === undefined) return overrides;
   uuids.forEach((uuid, i) => overrides.set(uuid, i === 0 ? anchor : (uuids[i - 1] ?? anchor)));
-  for (const child of index.children.get(anchor) ?? []) if (child.uuid !== head) overrides.set(child.uuid, tail);
+  for (const e of index.ordered) if (e.parent === anchor && e.uuid !== head) overrides.set(e.uuid, tail);
   return overrides;
 }
 

@@ -19,6 +19,8 @@ export interface ActivePath {
   entries: Entry[];
   /** The line the walk started at (`undefined` for an empty or cleared session). */
   leaf: Entry | undefined;
+  /** uuids of `entries`. */
+  onPath: Set<string>;
 }
 
 /**
@@ -109,5 +111,5 @@ export function resolveActivePath(
     }
     cur = next;
   }
-  return { entries: recoverParallel(walked.reverse(), index, visited), leaf };
+  return { entries: recoverParallel(walked.reverse(), index, visited), leaf, onPath: visited };
 }

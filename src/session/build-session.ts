@@ -38,21 +38,6 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
   const rompUuid = options.rompUuid ?? collected.firstSessionId ?? collected.files[0]?.fsid ?? '';
   const ctx = { rompUuid, resolvePeer: options.resolvePeer ?? (() => null) };
 
-  const atomEntries = new Set<Entry>();
-  const items: Array<Atom | TurnEndMarker> = [];
-  for (const entry of path.entries) {
-    const atom = toAtom(entry, ctx);
-    if (atom !== undefined) {
-      atomEntries.add(entry);
-      items.push(atom);
-    } else if (entry.type === 'system' && entry.subtype === 'turn_duration') {
-      items.push({ type: 'turn_end', t: entry.t });
-    }
-  }
-  fillTimes(items);
-  items.sort((a, b) => a.t - b.t);
-
-  const onPath = new Set(path.entries);
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
   const refOf = (e: Entry, isOnPath: boolean): RecordRef => {
@@ -60,7 +45,20 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
     if (e.subtype !== undefined) ref.subtype = e.subtype;
     return ref;
   };
-  for (const e of index.ordered) if (!atomEntries.has(e)) records.push(refOf(e, onPath.has(e)));
+  const items: Array<Atom | TurnEndMarker> = [];
+  for (const entry of path.entries) {
+    const atom = toAtom(entry, ctx);
+    if (atom !== undefined) {
+      items.push(atom);
+      continue;
+    }
+    records.push(refOf(entry, true));
+    if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
+  }
+  fillTimes(items);
+  items.sort((a, b) => a.t - b.t);
+
+  for (const e of index.ordered) if (!path.onPath.has(e.uuid)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
   for (const e of index.duplicates) records.push(refOf(e, false));
   records.sort((a, b) => (rank.get(a.fsid) ?? 0) - (rank.get(b.fsid) ?? 0) || a.line - b.line);

@@ -4,6 +4,7 @@ import { CHAIN_TYPES, type Entry } from '../graph/entry.ts';
 import type { Checkpoint } from '../graph/pick-leaf.ts';
 import type { RecordRef, SessionFile } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
+import { parseTimestamp } from './parse-timestamp.ts';
 import { readTranscriptLines, type LinePlace, type ReadOptions } from '../read/read-transcript.ts';
 
 /** A title record's text, with its position for "last one wins". */
@@ -129,7 +130,7 @@ function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic:
   const { fsid, path } = read.file;
   if (read.firstSessionId === undefined && typeof record['sessionId'] === 'string') read.firstSessionId = record['sessionId'];
   if (CHAIN_TYPES.has(type) && typeof uuid === 'string') {
-    const t = timeOf(record['timestamp']);
+    const t = parseTimestamp(record['timestamp']);
     if (Number.isNaN(t)) {
       onDiagnostic(diagnostic('BAD_TIMESTAMP', `timestamp ${JSON.stringify(record['timestamp'])} is not a date`, { file: path, ...place, uuid }));
     } else {
@@ -149,6 +150,7 @@ function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic:
       line: place.line,
       byteOffset: place.byteOffset,
       seq,
+      pos: -1,
       record: type === 'progress' ? EMPTY : record,
     });
     return;
@@ -186,12 +188,6 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
 
 function later(current: Title | undefined, next: Title | undefined, offset: number): Title | undefined {
   return next === undefined ? current : { text: next.text, seq: next.seq + offset };
-}
-
-function timeOf(value: unknown): number {
-  if (typeof value === 'string') return Date.parse(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return Number.NaN;
 }
 
 function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDiagnostic): string {
