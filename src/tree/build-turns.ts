@@ -10,10 +10,59 @@ export interface TurnEndMarker {
   t: number;
 }
 
+/**
+ * What closes a turn:
+ * - `stop_reason` (file substrate): a final `stop_reason`, an interrupt, a `TurnEndMarker`; with
+ *   `stop_reason` unknown (`null`), an opener when no `tool_use` is pending;
+ * - `result` (stream substrate): the `result` atom, and only it.
+ */
+export type BoundaryMode = 'stop_reason' | 'result';
+
 /** Stop reasons after which the model does not go on by itself. */
 const CONTINUING: ReadonlySet<string> = new Set(['tool_use', 'pause_turn']);
 
 const INTERRUPT = '[Request interrupted by user';
+
+/** An immutable list, newest first: appending shares everything already there. */
+interface Cons<T> {
+  readonly head: T;
+  readonly tail: Cons<T> | null;
+}
+
+function toArray<T>(list: Cons<T> | null): T[] {
+  const out: T[] = [];
+  for (let c = list; c !== null; c = c.tail) out.push(c.head);
+  return out.reverse();
+}
+
+interface Draft {
+  readonly trigger: Atom | null;
+  readonly atoms: Cons<Atom>;
+  /** `message.id` of the last assistant atom, and the last non-null `stop_reason` seen for it. */
+  readonly lastMessageId: string | undefined;
+  readonly stop: StopReason;
+  readonly hasAssistant: boolean;
+  readonly lastBlockType: string | undefined;
+  /** `tool_use` ids without a `tool_result` yet. */
+  readonly pending: ReadonlySet<string>;
+  readonly interrupted: boolean;
+  readonly endSeen: boolean;
+}
+
+/**
+ * The turn builder's state between two atoms: immutable, so `stepTurns` can serve a pure stream
+ * reducer as well as a fold over a file's atoms.
+ */
+export interface TurnsState {
+  readonly mode: BoundaryMode;
+  /** Drafts before the current one, newest first. */
+  readonly done: Cons<Draft> | null;
+  readonly current: Draft | undefined;
+  /** Whether a boundary was passed since the current turn's last atom. */
+  readonly closed: boolean;
+  /** Non-opener atoms after a boundary, newest first, waiting for what comes next. */
+  readonly waiting: Cons<Atom> | null;
+}
 
 /**
  * Whether an author opens a turn when its atom arrives after a boundary (seed, "Turn-opener rule").
@@ -24,95 +73,120 @@ export function isOpenerAuthor(author: Author | undefined): boolean {
   return author === 'human' || author === 'sdk' || (typeof author === 'object' && author !== null);
 }
 
-interface Draft {
-  trigger: Atom | null;
-  atoms: Atom[];
-  /** `message.id` of the last assistant atom, and the last non-null `stop_reason` seen for it. */
-  lastMessageId: string | undefined;
-  stop: StopReason;
-  hasAssistant: boolean;
-  lastBlockType: string | undefined;
-  /** `tool_use` ids without a `tool_result` yet. */
-  pending: Set<string>;
-  interrupted: boolean;
-  endSeen: boolean;
+/**
+ * An empty turn builder.
+ * @param mode what closes a turn (`stop_reason` for files, `result` for streams)
+ * @returns the initial state
+ */
+export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
+  return { mode, done: null, current: undefined, closed: true, waiting: null };
 }
 
 /**
- * The tree stage: groups ordered atoms into turns (seed, "Turn boundaries and the absorb/queue
- * mechanism"). Pure; the same for both substrates.
+ * Adds one atom (or turn-end marker) to the turn builder; pure: returns a new state and shares the old
+ * one's atoms. Cost per step does not grow with the session (only with the number of pending tool
+ * calls).
  *
- * - A turn boundary is an assistant atom whose response's `stop_reason` (last non-null value per
- *   `message.id`) is final (anything but `tool_use` / `pause_turn`), a user interrupt
- *   (`[Request interrupted by user…]`), or a `TurnEndMarker`.
- * - An opener (a user atom by human, sdk or a peer) opens a turn after a boundary, or when the model
- *   does not hold the floor: when the last response's `stop_reason` is unknown (`null`, as Claude Code
- *   ≤2.1.20 writes it) and no `tool_use` awaits its result. Otherwise it stays inside the turn (absorbed).
+ * - A boundary (see `BoundaryMode`) closes the current turn.
+ * - An opener (a user atom by human, sdk or a peer) opens a turn after a boundary, or, in `stop_reason`
+ *   mode, when the model does not hold the floor: the last response's `stop_reason` is unknown (`null`,
+ *   as Claude Code ≤2.1.20 writes it) and no `tool_use` awaits its result. Otherwise it stays inside
+ *   the turn (absorbed).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
- *   finished work: caveats, hook feedback); an assistant atom of a new response starts a turn with
- *   `trigger: null` (autonomous: e.g. a reply to a task notification) that begins with them.
- * - Atoms before the first opener form a turn with `trigger: null`.
- * - `ended`: true after an interrupt or a `TurnEndMarker`; else from the last response's `stop_reason`
- *   when known; else (all `null`) when the turn's last block is text, no `tool_use` is pending and
- *   another turn follows; a turn without assistant atoms ended when another turn follows.
+ *   finished work: caveats, hook feedback, idle spans); an assistant atom of a new response starts a
+ *   turn with `trigger: null` (autonomous: e.g. a reply to a task notification) that begins with them.
+ *
+ * @param state the builder so far
+ * @param item the next atom or marker, in conversation order
+ * @returns the new state
+ */
+export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker): TurnsState {
+  if (item.type === 'turn_end') {
+    return { ...state, current: state.current && { ...state.current, endSeen: true }, closed: true };
+  }
+  const atom = item as Atom;
+  const { current, closed } = state;
+  const opens =
+    atom.type === 'user' &&
+    isOpenerAuthor(atom.author) &&
+    (closed || current === undefined || (state.mode === 'stop_reason' && !holdsFloor(current)));
+  if (opens) {
+    const settled = settle(state);
+    return observe({ ...settled, done: push(settled.done, settled.current), current: open(atom, { head: atom, tail: null }), closed: false }, atom);
+  }
+  // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it
+  const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === current?.lastMessageId;
+  if (closed && atom.type === 'assistant' && !continuesResponse) {
+    const atoms = { head: atom, tail: state.waiting };
+    return observe({ ...state, done: push(state.done, current), current: open(null, atoms), waiting: null, closed: false }, atom);
+  }
+  if ((closed && !continuesResponse) || current === undefined) return { ...state, waiting: { head: atom, tail: state.waiting } };
+  return observe({ ...state, current: { ...current, atoms: { head: atom, tail: current.atoms } } }, atom);
+}
+
+/**
+ * The turns built so far, oldest first; every atom given is in exactly one. Atoms still waiting join
+ * the last turn (or, before any, form a turn with `trigger: null`).
+ *
+ * `ended`: true after an interrupt, a `TurnEndMarker` or a `result`; else from the last response's
+ * `stop_reason` when known; else (all `null`) when the turn's last block is text, no `tool_use` is
+ * pending and another turn follows; a turn without assistant atoms ended when another turn follows.
+ *
+ * @param state the builder
+ * @param rompUuid the session's identity, for turn ids
+ * @returns the turns
+ */
+export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
+  const settled = settle(state);
+  const drafts = toArray(push(settled.done, settled.current));
+  return drafts.map((draft, i) => finish(draft, i < drafts.length - 1, rompUuid));
+}
+
+/**
+ * The tree stage for a whole sequence: groups ordered atoms into turns (seed, "Turn boundaries and
+ * the absorb/queue mechanism"); `stepTurns` over every item, then `finishTurns`.
  *
  * @param items atoms in conversation order, with turn-end markers among them
  * @param rompUuid the session's identity, for turn ids
- * @returns the turns, oldest first; every atom is in exactly one
+ * @param mode what closes a turn
+ * @returns the turns, oldest first
  */
-export function buildTurns(items: ReadonlyArray<Atom | TurnEndMarker>, rompUuid: string): Turn[] {
-  const drafts: Draft[] = [];
-  let current: Draft | undefined;
-  let closed = true;
-  let waiting: Atom[] = [];
-  const open = (trigger: Atom | null, atoms: Atom[]): Draft => {
-    const draft: Draft = {
-      trigger,
-      atoms,
-      lastMessageId: undefined,
-      stop: null,
-      hasAssistant: false,
-      lastBlockType: undefined,
-      pending: new Set(),
-      interrupted: false,
-      endSeen: false,
-    };
-    drafts.push(draft);
-    closed = false;
-    return draft;
-  };
-  const settleWaiting = (): void => {
-    if (waiting.length === 0) return;
-    if (current === undefined) current = open(null, waiting);
-    else for (const atom of waiting) current.atoms.push(atom);
-    waiting = [];
-  };
+export function buildTurns(items: ReadonlyArray<Atom | TurnEndMarker>, rompUuid: string, mode: BoundaryMode = 'stop_reason'): Turn[] {
+  let state = initialTurns(mode);
+  for (const item of items) state = stepTurns(state, item);
+  return finishTurns(state, rompUuid);
+}
 
-  for (const item of items) {
-    if (item.type === 'turn_end') {
-      if (current !== undefined) current.endSeen = true;
-      closed = true;
-      continue;
-    }
-    const atom = item as Atom;
-    if (atom.type === 'user' && isOpenerAuthor(atom.author) && (closed || current === undefined || !holdsFloor(current))) {
-      settleWaiting();
-      current = open(atom, [atom]);
-    } else if (closed && atom.type === 'assistant' && atom.message?.id !== current?.lastMessageId) {
-      waiting.push(atom);
-      current = open(null, waiting);
-      waiting = [];
-    } else if (closed || current === undefined) {
-      waiting.push(atom);
-      continue;
-    } else {
-      current.atoms.push(atom);
-    }
-    if (observe(current, atom)) closed = true;
+function push<T>(list: Cons<T> | null, value: T | undefined): Cons<T> | null {
+  return value === undefined ? list : { head: value, tail: list };
+}
+
+function open(trigger: Atom | null, atoms: Cons<Atom>): Draft {
+  return {
+    trigger,
+    atoms,
+    lastMessageId: undefined,
+    stop: null,
+    hasAssistant: false,
+    lastBlockType: undefined,
+    pending: new Set(),
+    interrupted: false,
+    endSeen: false,
+  };
+}
+
+/** Moves waiting atoms into the current turn, or into a new `trigger: null` turn when there is none. */
+function settle(state: TurnsState): TurnsState {
+  if (state.waiting === null) return state;
+  const waiting = toArray(state.waiting);
+  if (state.current === undefined) {
+    let atoms: Cons<Atom> | null = null;
+    for (const atom of waiting) atoms = { head: atom, tail: atoms };
+    return { ...state, current: open(null, atoms as Cons<Atom>), waiting: null };
   }
-  settleWaiting();
-
-  return drafts.map((draft, i) => finish(draft, i < drafts.length - 1, rompUuid));
+  let atoms = state.current.atoms;
+  for (const atom of waiting) atoms = { head: atom, tail: atoms };
+  return { ...state, current: { ...state.current, atoms }, waiting: null };
 }
 
 /** Whether the model still holds the floor: it asked for a tool, or may have (stop unknown, tool pending). */
@@ -122,47 +196,60 @@ function holdsFloor(d: Draft): boolean {
   return CONTINUING.has(d.stop);
 }
 
-/** Updates the draft's state with an atom it took; returns true when the atom is a turn boundary. */
-function observe(d: Draft, atom: Atom): boolean {
+/** The state after the current turn took `atom`: its flags, and whether the atom is a boundary. */
+function observe(state: TurnsState, atom: Atom): TurnsState {
+  const d = state.current as Draft;
   const content: ContentBlock[] = atom.message?.content ?? [];
+  if (atom.type === 'result') return { ...state, current: { ...d, endSeen: true }, closed: true };
   if (atom.type === 'assistant') {
     const id = atom.message?.id;
-    if (id === undefined || id !== d.lastMessageId) d.stop = null;
-    d.lastMessageId = id;
-    const stop = atom.message?.stop_reason;
-    if (stop !== undefined && stop !== null) d.stop = stop;
-    d.hasAssistant = true;
+    const raw = atom.message?.stop_reason;
+    const stop = raw !== undefined && raw !== null ? raw : id !== undefined && id === d.lastMessageId ? d.stop : null;
+    let pending = d.pending;
+    let lastBlockType = d.lastBlockType;
     for (const block of content) {
-      if (block.type === 'tool_use' && typeof block['id'] === 'string') d.pending.add(block['id']);
-      d.lastBlockType = block.type;
+      const toolId = (block as { id?: unknown }).id;
+      if (block.type === 'tool_use' && typeof toolId === 'string') pending = new Set(pending).add(toolId);
+      lastBlockType = block.type;
     }
-    return d.stop !== null && !CONTINUING.has(d.stop);
+    const next: Draft = { ...d, lastMessageId: id, stop, hasAssistant: true, pending, lastBlockType };
+    const boundary = state.mode === 'stop_reason' && stop !== null && !CONTINUING.has(stop);
+    return { ...state, current: next, closed: boundary };
   }
-  if (atom.type !== 'user') return false;
+  if (atom.type !== 'user') return state;
+  let pending = d.pending;
+  let interrupted = d.interrupted;
   for (const block of content) {
-    if (block.type === 'tool_result' && typeof block['tool_use_id'] === 'string') d.pending.delete(block['tool_use_id']);
-    if (startsWithInterrupt(block)) d.interrupted = true;
+    const toolId = (block as { tool_use_id?: unknown }).tool_use_id;
+    if (block.type === 'tool_result' && typeof toolId === 'string' && pending.has(toolId)) {
+      pending = new Set(pending);
+      (pending as Set<string>).delete(toolId);
+    }
+    if (startsWithInterrupt(block)) interrupted = true;
   }
-  return d.interrupted;
+  if (pending === d.pending && interrupted === d.interrupted) return state;
+  const closed = state.closed || (state.mode === 'stop_reason' && interrupted);
+  return { ...state, current: { ...d, pending, interrupted }, closed };
 }
 
 function startsWithInterrupt(block: ContentBlock): boolean {
-  const text = (block as { text?: unknown; content?: unknown }).text ?? (block as { content?: unknown }).content;
+  const text = (block as { text?: unknown }).text ?? (block as { content?: unknown }).content;
   return typeof text === 'string' && text.trimStart().startsWith(INTERRUPT);
 }
 
 function finish(d: Draft, hasNext: boolean, rompUuid: string): Turn {
-  const first = d.atoms[0] as Atom;
+  const atoms = toArray(d.atoms);
+  const first = atoms[0] as Atom;
   const t = d.trigger?.t ?? first.t;
   let end = t;
-  for (const atom of d.atoms) end = Math.max(end, atom.end ?? atom.t);
+  for (const atom of atoms) end = Math.max(end, atom.end ?? atom.t);
   return {
     id: turnId(rompUuid, t, (d.trigger ?? first).uuid),
     trigger: d.trigger === null ? null : { uuid: d.trigger.uuid },
     t,
     end,
     ended: ended(d, hasNext),
-    atoms: d.atoms,
+    atoms,
   };
 }
 
