@@ -183,4 +183,6 @@ export interface Session {
   files: SessionFile[];
   /** Every non-atom record, in file order: nothing read is lost. */
   records: RecordRef[];
+  /** Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). */
+  subagents?: Record<string, Atom[]>;
 }

@@ -93,8 +93,9 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  *   as Claude Code ≤2.1.20 writes it) and no `tool_use` awaits its result. Otherwise it stays inside
  *   the turn (absorbed).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
- *   finished work: caveats, hook feedback, idle spans); an assistant atom of a new response starts a
- *   turn with `trigger: null` (autonomous: e.g. a reply to a task notification) that begins with them.
+ *   finished work: caveats, hook feedback, idle spans); an assistant atom of a new response, or a
+ *   `result`, starts a turn with `trigger: null` (autonomous: e.g. a reply to a task notification, an
+ *   unrequested result) that begins with them.
  *
  * @param state the builder so far
  * @param item the next atom or marker, in conversation order
@@ -116,7 +117,8 @@ export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker): TurnsS
   }
   // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it
   const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === current?.lastMessageId;
-  if (closed && atom.type === 'assistant' && !continuesResponse) {
+  // a new response, or a result nobody asked for (a zero-turn or unrequested result), after a boundary
+  if (closed && ((atom.type === 'assistant' && !continuesResponse) || atom.type === 'result')) {
     const atoms = { head: atom, tail: state.waiting };
     return observe({ ...state, done: push(state.done, current), current: open(null, atoms), waiting: null, closed: false }, atom);
   }

@@ -1,7 +1,8 @@
 import type { Entry } from '../graph/entry.ts';
-import type { ApiMessage, Atom, CompactMetadata, ContentBlock } from '../model/types.ts';
+import type { ApiMessage, Atom, CompactMetadata } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { deriveAuthor, type ResolvePeer } from './derive-author.ts';
+import { normaliseMessage } from './normalise-message.ts';
 
 /** What turning lines into atoms needs to know. */
 export interface AtomContext {
@@ -32,7 +33,7 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   switch (entry.type) {
     case 'user':
     case 'assistant':
-      return messageAtom(entry, record, normalise(entry.type, record['message']), ctx);
+      return messageAtom(entry, record, normaliseMessage(entry.type, record['message']), ctx);
     case 'attachment':
       return queuedCommandAtom(entry, ctx);
     case 'system':
@@ -57,7 +58,7 @@ function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: 
   if (message.role === 'user') {
     const source = record['promptSource'];
     if (typeof source === 'string') atom.promptSource = source;
-    const author = deriveAuthor(record, message.content, ctx.resolvePeer);
+    const author = deriveAuthor(record, message.content, ctx.resolvePeer, 'human');
     if (author !== undefined) atom.author = author;
   }
   return atom;
@@ -66,23 +67,12 @@ function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: 
 function queuedCommandAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const attachment = entry.record['attachment'] as RawRecord | undefined;
   if (attachment?.['type'] !== 'queued_command') return undefined;
-  const message = normalise('user', { role: 'user', content: attachment['prompt'] });
-  const atom = messageAtom(entry, attachment, message, ctx);
+  const message = normaliseMessage('user', { role: 'user', content: attachment['prompt'] });
+  // envelope flags (entrypoint, isSidechain) count too: the attachment object has none of its own
+  const flags = { entrypoint: entry.record['entrypoint'], isSidechain: entry.record['isSidechain'], ...attachment };
+  const atom = messageAtom(entry, flags, message, ctx);
   if (attachment['commandMode'] === 'task-notification') atom.author = 'system';
   return atom;
-}
-
-/** The line's message with `content` as a block array; a string becomes one `text` block. */
-function normalise(role: 'user' | 'assistant', raw: unknown): ApiMessage {
-  const message = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<ApiMessage> & { content?: unknown };
-  const content = message.content;
-  if (Array.isArray(content) && message.role === role) return message as ApiMessage;
-  const blocks: ContentBlock[] = Array.isArray(content)
-    ? (content as ContentBlock[])
-    : typeof content === 'string'
-      ? [{ type: 'text', text: content }]
-      : [];
-  return { ...message, role, content: blocks };
 }
 
 function compactMetadata(record: RawRecord): CompactMetadata {

@@ -5,7 +5,7 @@ import type { Author, ContentBlock } from '../../src/model/types.ts';
 
 const none = (): null => null;
 const author = (record: Record<string, unknown>, text: string): Author | undefined =>
-  deriveAuthor(record, [{ type: 'text', text }] as ContentBlock[], none);
+  deriveAuthor(record, [{ type: 'text', text }] as ContentBlock[], none, 'human');
 
 test('promptSource decides where it is written (2.1.200+)', () => {
   assert.equal(author({ promptSource: 'typed' }, 'hi'), 'human');
@@ -17,13 +17,13 @@ test('promptSource decides where it is written (2.1.200+)', () => {
 
 test('a tool_result-only user line has no author', () => {
   const content = [{ type: 'tool_result', tool_use_id: 't', content: 'x' }] as ContentBlock[];
-  assert.equal(deriveAuthor({ promptSource: 'typed' }, content, none), undefined);
+  assert.equal(deriveAuthor({ promptSource: 'typed' }, content, none, 'human'), undefined);
 });
 
 test('the postal marker makes a peer, whitespace tolerant, even on a Stop-hook isMeta line', () => {
   const lookup = (id: string): string | null => (id === 'm-42' ? 'romp-sender' : null);
   const content = [{ type: 'text', text: 'Stop hook feedback:\nhello <!--romp-msg-id:   m-42   --> bye' }] as ContentBlock[];
-  assert.deepEqual(deriveAuthor({ isMeta: true }, content, lookup), { peer: 'romp-sender' });
+  assert.deepEqual(deriveAuthor({ isMeta: true }, content, lookup, 'human'), { peer: 'romp-sender' });
   assert.deepEqual(author({}, '<!-- romp-msg-id: unknown-id -->'), { peer: null });
   assert.equal(author({ isMeta: true }, 'Stop hook feedback:\nplain error'), 'system');
 });
