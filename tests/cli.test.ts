@@ -49,3 +49,26 @@ test('an unreadable file or a bad option exits 2 with one line naming the proble
   assert.equal((await run(['show', '--view', 'sideways'])).code, 2);
   assert.equal((await run(['--help'])).code, 0);
 });
+
+test('romp stream reads stdin: the outline at the end, --follow one block per ended turn, --json the Session', async () => {
+  const lines = [
+    { type: 'system', subtype: 'init', session_id: 'S', cwd: '/w' },
+    { type: 'user', uuid: 'p1', session_id: 'S', message: { role: 'user', content: 'hello' }, isReplay: true },
+    { type: 'assistant', uuid: 'a1', session_id: 'S', parent_tool_use_id: null, message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'hi' }] } },
+    { type: 'result', subtype: 'success', uuid: 'r1', session_id: 'S', num_turns: 1, is_error: false },
+  ];
+  const ndjson = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const withStdin = async (argv: string[]) => {
+    let out = '';
+    const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, stdin: [Buffer.from(ndjson)] });
+    return { code, out };
+  };
+  const outline = await withStdin(['stream']);
+  assert.equal(outline.code, 0);
+  assert.match(outline.out, /^1 turns, 3 atoms, 0 other records$/m);
+  assert.match(outline.out, /^#1 .* {2}sdk {2}ended {2}3 atoms/m);
+  const follow = await withStdin(['stream', '-', '--follow', '--json']);
+  assert.deepEqual(follow.out.trim().split('\n').map((l) => (JSON.parse(l) as { trigger: unknown }).trigger), [{ uuid: 'p1' }]);
+  const json = JSON.parse((await withStdin(['stream', '--json'])).out) as Session;
+  assert.deepEqual([json.rompUuid, json.dir, json.turns[0]?.atoms.map((a) => a.type)], ['S', '/w', ['user', 'assistant', 'result']]);
+});

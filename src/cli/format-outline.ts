@@ -17,11 +17,16 @@ export function formatOutline(session: Session, diagnostics: Diagnostic[]): stri
   const atoms = session.turns.reduce((n, t) => n + t.atoms.length, 0);
   const lines = [
     `${session.name || '(untitled)'}  ${session.rompUuid}`,
-    `dir ${session.dir || '-'}  files ${session.files.map((f) => f.fsid).join(', ')}  leaf ${session.leafFsid}`,
+    session.files.length > 0
+      ? `dir ${session.dir || '-'}  files ${session.files.map((f) => f.fsid).join(', ')}  leaf ${session.leafFsid}`
+      : `dir ${session.dir || '-'}  (stream)`,
     `${session.turns.length} turns, ${atoms} atoms, ${session.records.length} other records`,
     '',
   ];
   session.turns.forEach((turn, i) => lines.push(...formatTurn(turn, i + 1)));
+  for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {})) {
+    lines.push(`subagent of ${toolUseId}: ${atoms.length} atoms`);
+  }
   if (diagnostics.length > 0) {
     lines.push(`${diagnostics.length} diagnostics:`);
     for (const d of diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
@@ -29,7 +34,13 @@ export function formatOutline(session: Session, diagnostics: Diagnostic[]): stri
   return `${lines.join('\n')}\n`;
 }
 
-function formatTurn(turn: Turn, n: number): string[] {
+/**
+ * One turn's block of the outline: a head line, the trigger's text preview, compactions.
+ * @param turn the turn
+ * @param n its 1-based number in the session
+ * @returns the lines, without newlines
+ */
+export function formatTurn(turn: Turn, n: number): string[] {
   const trigger = turn.trigger === null ? undefined : turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
   const { input, output } = tokensOf(turn.atoms);
   const tools = toolsOf(turn.atoms);
