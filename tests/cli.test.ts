@@ -31,7 +31,8 @@ test('romp json prints the Session; --view context starts at the last compaction
     ['human', true, 4],
   ]);
   const context = JSON.parse((await run(['json', '--view', 'context'])).out) as Session;
-  assert.deepEqual(context.turns.map((t) => t.atoms.length), [3, 4]);
+  // the compaction and its summary come before the first prompt, so they open that prompt's turn
+  assert.deepEqual(context.turns.map((t) => [t.trigger?.uuid, t.atoms.length]), [['e0a10023-0000-4000-8000-000000000023', 7]]);
   assert.equal(context.turns[0]?.atoms[0]?.subtype, 'compact_boundary');
 });
 

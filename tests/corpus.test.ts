@@ -38,7 +38,9 @@ function checkInvariants(session: Session, where: string): void {
     previous = turn.t;
     assert.ok(!ids.has(turn.id), `${where}: turn id twice`);
     ids.add(turn.id);
-    if (turn.trigger !== null) assert.equal(turn.atoms[0]?.uuid, turn.trigger.uuid, `${where}: trigger is not the first atom`);
+    const trigger = turn.trigger;
+    if (trigger !== null && session.turns.indexOf(turn) > 0) assert.equal(turn.atoms[0]?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
+    if (trigger !== null) assert.ok(turn.atoms.some((a) => a.uuid === trigger.uuid), `${where}: trigger not in its turn`);
     for (const atom of turn.atoms) {
       assert.ok(!seen.has(atom.uuid), `${where}: atom ${atom.uuid} twice`);
       seen.add(atom.uuid);

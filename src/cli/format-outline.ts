@@ -46,7 +46,7 @@ export function formatTurn(turn: Turn, n: number): string[] {
   const tools = toolsOf(turn.atoms);
   const head = [
     `#${n}`,
-    new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19),
+    Number.isNaN(new Date(turn.t).getTime()) ? String(turn.t) : new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19),
     trigger === undefined ? 'autonomous' : authorLabel(trigger.author),
     turn.ended ? 'ended' : 'open',
     `${turn.atoms.length} atoms`,
@@ -80,10 +80,14 @@ function tokensOf(atoms: Atom[]): { input: number; output: number } {
   let input = 0;
   let output = 0;
   for (const atom of last.values()) {
-    const usage = atom.message?.usage;
-    if (usage === undefined) continue;
-    input += (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-    output += usage.output_tokens ?? 0;
+    const usage: unknown = atom.message?.usage;
+    if (typeof usage !== 'object' || usage === null) continue;
+    const count = (key: string): number => {
+      const n = Number((usage as Record<string, unknown>)[key] ?? 0);
+      return Number.isFinite(n) ? n : 0;
+    };
+    input += count('input_tokens') + count('cache_creation_input_tokens') + count('cache_read_input_tokens');
+    output += count('output_tokens');
   }
   return { input, output };
 }

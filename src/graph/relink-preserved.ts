@@ -36,7 +36,8 @@ export function relinkPreserved(index: GraphIndex, onDiagnostic: OnDiagnostic): 
   const overrides: ParentOverrides = new Map();
   const boundary = index.ordered.findLast((e) => isCompactBoundary(e) && !e.isSidechain);
   if (boundary === undefined) return overrides;
-  const metadata = (boundary.record['compactMetadata'] ?? {}) as {
+  const raw = boundary.record['compactMetadata'];
+  const metadata = (isObject(raw) ? raw : {}) as {
     preservedMessages?: PreservedMessages;
     preservedSegment?: PreservedSegment;
   };
@@ -67,13 +68,13 @@ function preservedChain(
   index: GraphIndex,
   metadata: { preservedMessages?: PreservedMessages; preservedSegment?: PreservedSegment },
 ): [string, string[]] | 'broken' | undefined {
-  const messages = metadata.preservedMessages;
+  const messages: PreservedMessages | undefined = isObject(metadata.preservedMessages) ? metadata.preservedMessages : undefined;
   if (messages !== undefined && typeof messages.anchorUuid === 'string' && Array.isArray(messages.uuids)) {
     const uuids = messages.uuids.filter((u): u is string => typeof u === 'string');
     if (uuids.length === 0) return undefined;
     return uuids.every((u) => index.byUuid.has(u)) ? [messages.anchorUuid, uuids] : 'broken';
   }
-  const segment = metadata.preservedSegment;
+  const segment: PreservedSegment | undefined = isObject(metadata.preservedSegment) ? metadata.preservedSegment : undefined;
   if (segment === undefined) return undefined;
   const { headUuid, anchorUuid, tailUuid } = segment;
   if (typeof headUuid !== 'string' || typeof anchorUuid !== 'string' || typeof tailUuid !== 'string') return 'broken';
@@ -85,4 +86,8 @@ function preservedChain(
     cur = cur.parent === null ? undefined : index.byUuid.get(cur.parent);
   }
   return 'broken';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -22,9 +22,11 @@ export interface BuildOptions {
 /**
  * Builds the Session from what `collectFiles` read: graph (index, active path), atoms, order, turns.
  *
- * Order (seed, "The file adapter", step 3): in the `full` view atoms are sorted by timestamp, stable
- * for ties; in the `context` view they keep the order the model sees (the relinked path). A line
- * without a usable timestamp takes the previous atom's time.
+ * Order: the active path's (root → leaf, parallel lines put back after their response), which is the
+ * order Claude Code's loader and the Agent SDK reader rebuild. The seed orders by timestamp; real files
+ * disagree with their own chains (a caveat stamped after the command it precedes, a notification
+ * 15 ms before the interrupt it follows), and sorting by time moved such lines into other turns, so
+ * the chain wins. A line without a usable timestamp takes the previous atom's time.
  *
  * @param collected the session's lines
  * @param options view, rompUuid, postal lookup
@@ -56,7 +58,6 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
     if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
   }
   fillTimes(items);
-  items.sort((a, b) => a.t - b.t);
 
   for (const e of index.ordered) if (!path.onPath.has(e.uuid)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));

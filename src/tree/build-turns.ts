@@ -93,7 +93,8 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  *   as Claude Code ≤2.1.20 writes it) and no `tool_use` awaits its result. Otherwise it stays inside
  *   the turn (absorbed).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
- *   finished work: caveats, hook feedback, idle spans); an assistant atom of a new response, or a
+ *   finished work: caveats, hook feedback, idle spans) or, before the first turn, into its own turn,
+ *   ahead of its trigger; an assistant atom of a new response, or a
  *   `result`, starts a turn with `trigger: null` (autonomous: e.g. a reply to a task notification, an
  *   unrequested result) that begins with them.
  *
@@ -111,6 +112,11 @@ export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker): TurnsS
     atom.type === 'user' &&
     isOpenerAuthor(atom.author) &&
     (closed || current === undefined || (state.mode === 'stop_reason' && !holdsFloor(current)));
+  if (opens && state.current === undefined) {
+    // what came before the first prompt (a caveat, a compaction the context view starts at) is its turn's
+    const atoms = { head: atom, tail: state.waiting };
+    return observe({ ...state, current: open(atom, atoms), waiting: null, closed: false }, atom);
+  }
   if (opens) {
     const settled = settle(state);
     return observe({ ...settled, done: push(settled.done, settled.current), current: open(atom, { head: atom, tail: null }), closed: false }, atom);
