@@ -25,6 +25,7 @@ export type DiagnosticCode =
   | 'PRESERVED_RELINK_SKIPPED'
   | 'LEAF_CHECKPOINT_UNRESOLVED'
   | 'SESSION_CLEARED'
+  | 'COMMAND_BRANCH'
   | 'FSID_COLLISION';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
@@ -50,6 +51,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   PRESERVED_RELINK_SKIPPED: 'info',
   LEAF_CHECKPOINT_UNRESOLVED: 'warning',
   SESSION_CLEARED: 'info',
+  COMMAND_BRANCH: 'info',
   FSID_COLLISION: 'info',
 };
 

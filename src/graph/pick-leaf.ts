@@ -1,6 +1,6 @@
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
-import type { Entry } from './entry.ts';
+import { isCompactBoundary, type Entry } from './entry.ts';
 
 /** A `last-prompt` record carrying `leafUuid` (Claude Code 2.1.200+): a leaf checkpoint. */
 export interface Checkpoint {
@@ -20,6 +20,11 @@ export interface Checkpoint {
  * - Default: the last non-sidechain line in file order (a sidechain-only file: its last line). Starting
  *   there, not at the nearest user/assistant above it, keeps trailing rows (`turn_duration`, attachments)
  *   that 2.1.200+ append after the leaf.
+ * - With `history` (the `full` view; the `context` view resumes what Claude Code resumes), unless that
+ *   line's branch holds no assistant line at all while the last assistant line lies on
+ *   another branch: 1.0.x hangs local commands and `!` shell lines off the file's first line, so the
+ *   last command would otherwise hide the whole conversation. Then the walk starts at the last
+ *   assistant line (`COMMAND_BRANCH`, info); the command lines stay as records.
  * - A `last-prompt` checkpoint written after that line wins: its `leafUuid` is the leaf (a rewind
  *   exited without sending), unless the last line merely trails it (only non-message rows between). `leafUuid: null` with `explicit`
  *   means cleared: `SESSION_CLEARED`, no leaf. A leaf uuid that is not in the files gives
@@ -28,10 +33,16 @@ export interface Checkpoint {
  * @param index the graph index
  * @param checkpoints the session's checkpoints in file order
  * @param onDiagnostic receives the diagnostics above
+ * @param history whether to step over a command-only last branch
  * @returns the entry to start the walk at, or `undefined` for an empty conversation
  */
-export function pickLeaf(index: GraphIndex, checkpoints: Checkpoint[], onDiagnostic: OnDiagnostic): Entry | undefined {
-  const last = lastLine(index.ordered);
+export function pickLeaf(
+  index: GraphIndex,
+  checkpoints: Checkpoint[],
+  onDiagnostic: OnDiagnostic,
+  history = true,
+): Entry | undefined {
+  const last = history ? withoutCommandBranch(index, lastLine(index.ordered), onDiagnostic) : lastLine(index.ordered);
   const checkpoint = checkpoints.at(-1);
   if (checkpoint === undefined || (last !== undefined && checkpoint.seq < last.seq)) return last;
   const place = { file: checkpoint.file, line: checkpoint.line, byteOffset: checkpoint.byteOffset };
@@ -52,6 +63,30 @@ export function pickLeaf(index: GraphIndex, checkpoints: Checkpoint[], onDiagnos
     return last;
   }
   return last !== undefined && trails(index, last, leaf) ? last : leaf;
+}
+
+function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiagnostic: OnDiagnostic): Entry | undefined {
+  if (last === undefined) return last;
+  const answer = index.ordered.findLast((e) => e.type === 'assistant' && e.isSidechain === last.isSidechain);
+  if (answer === undefined) return last;
+  let cur: Entry = last;
+  for (let steps = 0; steps <= index.ordered.length; steps++) {
+    // replies of its own (or `answer` itself), or a compaction: a real branch
+    if (cur.type === 'assistant' || isCompactBoundary(cur)) return last;
+    if (cur.parent === null) break;
+    const parent = index.byUuid.get(cur.parent);
+    if (parent === undefined) return last; // a phantom parent: the walk's fallbacks decide
+    cur = parent;
+  }
+  onDiagnostic(
+    diagnostic('COMMAND_BRANCH', `the last line's branch holds no reply; the conversation is taken to end at ${answer.uuid}`, {
+      file: last.file,
+      line: last.line,
+      byteOffset: last.byteOffset,
+      uuid: last.uuid,
+    }),
+  );
+  return answer;
 }
 
 function lastLine(ordered: Entry[]): Entry | undefined {

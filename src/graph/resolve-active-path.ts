@@ -50,7 +50,7 @@ export function resolveActivePath(
   view: View,
   onDiagnostic: OnDiagnostic,
 ): ActivePath {
-  const leaf = pickLeaf(index, checkpoints, onDiagnostic);
+  const leaf = pickLeaf(index, checkpoints, onDiagnostic, view === 'full');
   const overrides = view === 'context' ? relinkPreserved(index, onDiagnostic) : new Map<string, string>();
   const visited = new Set<string>();
   const walked: Entry[] = [];

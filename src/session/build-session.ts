@@ -48,10 +48,12 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
     return ref;
   };
   const items: Array<Atom | TurnEndMarker> = [];
+  const absorbed = new Set<string>();
   for (const entry of path.entries) {
     const atom = toAtom(entry, ctx);
     if (atom !== undefined) {
       items.push(atom);
+      if (entry.type === 'attachment') absorbed.add(atom.uuid); // queued_command: a prompt taken mid-turn
       continue;
     }
     records.push(refOf(entry, true));
@@ -71,7 +73,7 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
     dir: cwdOf(path.entries),
     color: colorOf(rompUuid),
     leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
-    turns: buildTurns(items, rompUuid),
+    turns: buildTurns(items, rompUuid, 'stop_reason', absorbed),
     files: collected.files,
     records,
   };

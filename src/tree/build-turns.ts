@@ -88,10 +88,10 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  * calls).
  *
  * - A boundary (see `BoundaryMode`) closes the current turn.
- * - An opener (a user atom by human, sdk or a peer) opens a turn after a boundary, or, in `stop_reason`
- *   mode, when the model does not hold the floor: the last response's `stop_reason` is unknown (`null`,
- *   as Claude Code ≤2.1.20 writes it) and no `tool_use` awaits its result. Otherwise it stays inside
- *   the turn (absorbed).
+ * - An opener (a user atom by human, sdk or a peer) opens a turn after a boundary; in `stop_reason`
+ *   mode (files) a human or sdk line always does (`takesFloor`), and a peer's when the model does not
+ *   hold the floor. An atom the caller marks `absorbed` (a `queued_command` attachment) never opens;
+ *   neither does any user atom before the turn's `result` in `result` mode (streams).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
  *   finished work: caveats, hook feedback, idle spans) or, before the first turn, into its own turn,
  *   ahead of its trigger; an assistant atom of a new response, or a
@@ -100,18 +100,16 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  *
  * @param state the builder so far
  * @param item the next atom or marker, in conversation order
+ * @param absorbed the atom is known to have been absorbed into the running turn
  * @returns the new state
  */
-export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker): TurnsState {
+export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker, absorbed = false): TurnsState {
   if (item.type === 'turn_end') {
     return { ...state, current: state.current && { ...state.current, endSeen: true }, closed: true };
   }
   const atom = item as Atom;
   const { current, closed } = state;
-  const opens =
-    atom.type === 'user' &&
-    isOpenerAuthor(atom.author) &&
-    (closed || current === undefined || (state.mode === 'stop_reason' && !holdsFloor(current)));
+  const opens = atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && (closed || current === undefined || takesFloor(state, atom));
   if (opens && state.current === undefined) {
     // what came before the first prompt (a caveat, a compaction the context view starts at) is its turn's
     const atoms = { head: atom, tail: state.waiting };
@@ -157,11 +155,17 @@ export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
  * @param items atoms in conversation order, with turn-end markers among them
  * @param rompUuid the session's identity, for turn ids
  * @param mode what closes a turn
+ * @param absorbed uuids of atoms known to be absorbed mid-turn
  * @returns the turns, oldest first
  */
-export function buildTurns(items: ReadonlyArray<Atom | TurnEndMarker>, rompUuid: string, mode: BoundaryMode = 'stop_reason'): Turn[] {
+export function buildTurns(
+  items: ReadonlyArray<Atom | TurnEndMarker>,
+  rompUuid: string,
+  mode: BoundaryMode = 'stop_reason',
+  absorbed: ReadonlySet<string> = new Set(),
+): Turn[] {
   let state = initialTurns(mode);
-  for (const item of items) state = stepTurns(state, item);
+  for (const item of items) state = stepTurns(state, item, item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
   return finishTurns(state, rompUuid);
 }
 
@@ -195,6 +199,18 @@ function settle(state: TurnsState): TurnsState {
   let atoms = state.current.atoms;
   for (const atom of waiting) atoms = { head: atom, tail: atoms };
   return { ...state, current: { ...state.current, atoms }, waiting: null };
+}
+
+/**
+ * File substrate: whether an opener takes the floor mid-turn. Claude Code writes a prompt as a user
+ * line only when it starts a request of its own (a prompt absorbed mid-turn is an attachment, or not
+ * written at all before 2.1.112), so a human or sdk line always does, even after a `tool_use` that
+ * was never answered (an abandoned call must not swallow later prompts). A peer's hook-injected line
+ * does only when the model does not hold the floor.
+ */
+function takesFloor(state: TurnsState, atom: Atom): boolean {
+  if (state.mode !== 'stop_reason') return false;
+  return atom.author === 'human' || atom.author === 'sdk' || !holdsFloor(state.current as Draft);
 }
 
 /** Whether the model still holds the floor: it asked for a tool, or may have (stop unknown, tool pending). */

@@ -97,3 +97,16 @@ test('turn ids are stable when the session is read again with one more file', as
   assert.equal(more.session.turns[0]?.id, alone.session.turns[0]?.id);
   assert.equal(more.session.turns.length, 2);
 });
+
+test('a prompt after a tool_use that was never answered opens its own turn (known-failures F11)', async () => {
+  const r = await parseLines([
+    user('u1', null, 'run the tests', 0, { promptSource: 'typed' }),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('u2', 'a1', 'never mind, explain the code', 600, { promptSource: 'typed' }),
+    assistant('a2', 'u2', text('It parses lines.'), 601, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', false, ['u1', 'a1']],
+    ['u2', true, ['u2', 'a2']],
+  ]);
+});
