@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Turn } from '../model/types.ts';
 import { decodeStream } from '../stream/decode-stream.ts';
@@ -16,6 +16,8 @@ export interface CliIO {
   /** Read by `romp stream` when no file (or `-`) is given. */
   stdin?: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 }
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The bundled example session, shown when no file is given. */
 export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
@@ -44,6 +46,7 @@ export async function cli(argv: string[], io: CliIO): Promise<number> {
   let exitCode = 0;
   const program = new Command('romp')
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
+    .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError();

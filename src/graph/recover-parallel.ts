@@ -26,8 +26,12 @@ export function recoverParallel(path: Entry[], index: GraphIndex, visited: Set<s
   // one pass in file order over the lines the walk skipped, so each insert list comes out sorted
   for (const e of index.ordered) {
     if (visited.has(e.uuid)) continue;
-    const owner = e.type === 'assistant' ? e : hasToolResult(e) && e.parent !== null ? index.byUuid.get(e.parent) : undefined;
+    // a split line hangs on an earlier line of its own response, a tool result on the tool_use line;
+    // a line merely sharing the id elsewhere (a rewound answer behind a gateway that reuses one id) is neither
+    const parent = e.parent === null ? undefined : index.byUuid.get(e.parent);
+    const owner = e.type === 'assistant' || hasToolResult(e) ? parent : undefined;
     const mid = owner === undefined ? undefined : messageIdOf(owner);
+    if (mid !== undefined && e.type === 'assistant' && messageIdOf(e) !== mid) continue;
     const at = mid === undefined ? undefined : lastOfMessage.get(mid);
     if (at === undefined || e.isSidechain !== path[at]?.isSidechain) continue;
     visited.add(e.uuid);

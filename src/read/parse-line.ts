@@ -15,12 +15,13 @@ const BOM = 0xfeff;
 /**
  * Parses the text of one transcript line (its `\n` already removed).
  *
- * - A trailing `\r` (CRLF files) and, on line 1, a byte-order mark are removed.
+ * - A trailing `\r` (CRLF files) and a leading byte-order mark are removed.
  * - A blank line gives `BLANK_LINE` (info).
  * - A JSON object gives one record; other JSON values give `NOT_AN_OBJECT`.
  * - Otherwise recovery is tried: NUL padding (a crashed append) is removed (`NUL_BYTES`), and two
  *   or more objects written on one line by concurrent appends are split at their top-level `}{`
- *   (`GLUED_RECORDS`, one record each). What still fails is `INVALID_JSON`.
+ *   (`GLUED_RECORDS`, one record each); a torn record followed by a whole one keeps the whole one
+ *   (`INVALID_JSON` for the torn part). What still fails is `INVALID_JSON`.
  *
  * @param text the line's text
  * @param file the file path, for diagnostics
@@ -31,7 +32,8 @@ const BOM = 0xfeff;
 export function parseLine(text: string, file: string, line: number, byteOffset: number): LineResult {
   let source = text;
   if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
-  if (line === 1 && source.charCodeAt(0) === BOM) source = source.slice(1);
+  // a BOM starts line 1, or any line of files joined with `cat`
+  if (source.charCodeAt(0) === BOM) source = source.slice(1);
   const place = { file, line, byteOffset };
   try {
     const value: unknown = JSON.parse(source);
@@ -55,19 +57,40 @@ function recover(source: string, place: { file: string; line: number; byteOffset
   }
   const parts = splitGlued(text);
   const records: RawRecord[] = [];
+  let bad = 0;
   for (const part of parts) {
     const value = tryParse(part);
-    if (isObject(value)) records.push(value);
+    if (isObject(value)) {
+      records.push(value);
+      continue;
+    }
+    bad++;
+    const tail = recoverTail(part);
+    if (tail !== undefined) records.push(tail);
   }
   if (parts.length > 1) {
     diagnostics.push(diagnostic('GLUED_RECORDS', `${parts.length} records written on one line, split apart`, place));
   }
-  if (records.length < parts.length) {
+  if (bad > 0) {
     const cut = text.length > 80 ? `${text.slice(0, 40)}…${text.slice(-20)}` : text;
-    const what = parts.length > 1 ? `${parts.length - records.length} of its ${parts.length} parts are` : 'line is';
+    const what = parts.length > 1 ? `${bad} of its ${parts.length} parts are` : records.length > 0 ? 'line starts with a torn record that is' : 'line is';
     diagnostics.push(diagnostic('INVALID_JSON', `${what} not valid JSON (${text.length} chars: ${JSON.stringify(cut)})`, place));
   }
   return { records, diagnostics };
+}
+
+/**
+ * A torn write followed by a whole record on the same line (a crash, then the next append): the last
+ * `{"parentUuid":` or `{"type":` from which the rest of the text parses as an object.
+ */
+function recoverTail(text: string): RawRecord | undefined {
+  for (const marker of ['{"parentUuid":', '{"type":']) {
+    for (let at = text.lastIndexOf(marker); at > 0; at = text.lastIndexOf(marker, at - 1)) {
+      const value = tryParse(text.slice(at));
+      if (isObject(value)) return value;
+    }
+  }
+  return undefined;
 }
 
 function tryParse(text: string): unknown {

@@ -132,7 +132,9 @@ function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic:
   if (CHAIN_TYPES.has(type) && typeof uuid === 'string') {
     const t = parseTimestamp(record['timestamp']);
     if (Number.isNaN(t)) {
-      onDiagnostic(diagnostic('BAD_TIMESTAMP', `timestamp ${JSON.stringify(record['timestamp'])} is not a date`, { file: path, ...place, uuid }));
+      const raw = record['timestamp'];
+      const what = raw === undefined ? 'no timestamp' : `timestamp ${JSON.stringify(raw)} is not a date`;
+      onDiagnostic(diagnostic('BAD_TIMESTAMP', `${what}; the previous atom's time is used`, { file: path, ...place, uuid }));
     } else {
       if (read.first === Number.POSITIVE_INFINITY) read.first = t;
       read.last = t;

@@ -192,3 +192,24 @@ test('1.0.x: a later branch of local commands only does not hide the conversatio
   assert.deepEqual(codesOf(r), ['COMMAND_BRANCH']);
   assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['b1', 'b2']);
 });
+
+test('a message.id reused across a rewind (gateways) does not bring the rewound answer back', async () => {
+  const same = { mid: 'msg_same', stop: 'end_turn' };
+  const r = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, same),
+    user('u2', 'a1', 'abandoned', 2),
+    assistant('a2', 'u2', text('BAD ANSWER'), 3, same),
+    user('u3', 'a1', 'rewritten', 40),
+    assistant('a3', 'u3', text('good answer'), 41, same),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'u3', 'a3']);
+});
+
+// Each fallback looks back at most FALLBACK_SCAN_LIMIT lines; unbounded, this file took over a minute.
+test('50,000 lines whose parents are all missing, all stamped the same second, still chain up', async () => {
+  const lines = Array.from({ length: 50000 }, (_, i) => user(`u${i}`, `ghost${i}`, 'x', 0));
+  const r = await parseLines(lines);
+  assert.equal(uuidsOf(r).length, 50000);
+  assert.deepEqual(new Set(codesOf(r)), new Set(['PHANTOM_PARENT', 'HISTORY_GAP']));
+});

@@ -59,3 +59,14 @@ test('a file without a trailing newline keeps its last line', async () => {
   const r = await readTranscript(path);
   assert.deepEqual(r.records.map((x) => x.record['type']), ['a', 'b']);
 });
+
+test('a torn record followed by a whole one on the same line keeps the whole one', () => {
+  const whole = '{"parentUuid":"a1","type":"user","uuid":"u2"}';
+  const r = parseLine(`{"parentUuid":null,"type":"assistant","uuid":"a1","message":{"content":[{"type":"te${whole}`, 'f', 4, 0);
+  assert.deepEqual(r.records, [{ parentUuid: 'a1', type: 'user', uuid: 'u2' }]);
+  assert.deepEqual(r.diagnostics.map((d) => d.code), ['INVALID_JSON']);
+});
+
+test('a BOM on a later line (files joined with cat) is removed too', () => {
+  assert.deepEqual(parseLine('\uFEFF{"a":1}', 'f', 9, 0).records, [{ a: 1 }]);
+});
