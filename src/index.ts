@@ -3,7 +3,8 @@
  *
  * The facade is `parseSession`; each stage is exported on its own: read (`readTranscript`,
  * `readTranscriptLines`, `LineDecoder`, `parseLine`), graph (`buildIndex`, `resolveActivePath`),
- * tree (`toAtom`, `deriveAuthor`, `buildTurns`). See docs/pipeline.md.
+ * tree (`toAtom`, `deriveAuthor`, `stepTurns`/`buildTurns`); the stream substrate (`decodeStream`,
+ * `reduceStream`, `streamSession`, `fromStream`). See docs/pipeline.md.
  */
 export type * from './model/types.ts';
 export { diagnostic, formatDiagnostic, SEVERITY } from './diagnostics/diagnostic.ts';
@@ -23,8 +24,15 @@ export type { Checkpoint } from './graph/pick-leaf.ts';
 export { toAtom } from './tree/to-atom.ts';
 export { deriveAuthor } from './tree/derive-author.ts';
 export type { ResolvePeer } from './tree/derive-author.ts';
-export { buildTurns, isOpenerAuthor } from './tree/build-turns.ts';
-export type { TurnEndMarker } from './tree/build-turns.ts';
+export { buildTurns, finishTurns, initialTurns, isOpenerAuthor, stepTurns } from './tree/build-turns.ts';
+export type { BoundaryMode, TurnEndMarker, TurnsState } from './tree/build-turns.ts';
+export { normaliseMessage } from './tree/normalise-message.ts';
+export { createStreamState, reduceStream, streamSession } from './stream/reduce-stream.ts';
+export type { StreamMessage, StreamOptions, StreamState } from './stream/reduce-stream.ts';
+export { decodeStream } from './stream/decode-stream.ts';
+export type { DecodeOptions } from './stream/decode-stream.ts';
+export { fromStream } from './stream/from-stream.ts';
+export type { FromStreamOptions, StreamSnapshot } from './stream/from-stream.ts';
 export { collectFiles } from './session/collect-files.ts';
 export { buildSession } from './session/build-session.ts';
 export { parseSession } from './session/parse-session.ts';

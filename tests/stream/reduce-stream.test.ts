@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { createStreamState, reduceStream, streamSession, type StreamMessage, type StreamState } from '../../src/stream/reduce-stream.ts';
 import { sAssistant, sResult, sSystem, sUser } from '../helpers/stream.ts';
 import { text, toolResult, toolUse } from '../helpers/transcript.ts';
@@ -118,4 +119,9 @@ test('session_state_changed idle spans become idle atoms [t, end]; t comes from 
 test('frames without uuid get a generated one from the session id and their index', () => {
   const s = run([{ type: 'user', session_id: 'S', message: { role: 'user', content: 'hi' } }]);
   assert.equal(streamSession(s).turns[0]?.atoms[0]?.uuid, 'S:0');
+});
+
+test('the official SDKMessage type is accepted as it is (a compile-time check)', () => {
+  const accepts = (m: SDKMessage): StreamState => reduceStream(undefined, m, 0);
+  assert.equal(typeof accepts, 'function');
 });
