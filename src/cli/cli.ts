@@ -1,45 +1,29 @@
 import { Command, CommanderError, Option } from 'commander';
-import { fileURLToPath } from 'node:url';
-import { createReadStream, readFileSync } from 'node:fs';
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { Turn } from '../model/types.ts';
-import { decodeStream } from '../stream/decode-stream.ts';
-import { fromStream, type StreamSnapshot } from '../stream/from-stream.ts';
-import type { View } from '../graph/resolve-active-path.ts';
-import { parseSession, type ParseResult } from '../session/parse-session.ts';
-import { formatOutline, formatTurn } from './format-outline.ts';
+import { readFileSync } from 'node:fs';
+import { UserError, type CliIO } from './cli-io.ts';
+import { runLs, type LsOptions } from './run-ls.ts';
+import { runRegister, runResume, runSessions, type RegistryOptions } from './run-registry.ts';
+import { runShow, type ShowOptions } from './run-show.ts';
+import { runStream, type StreamCliOptions } from './run-stream.ts';
 
-/** Where the CLI reads and writes. */
-export interface CliIO {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  /** Read by `romp stream` when no file (or `-`) is given. */
-  stdin?: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
-}
+export type { CliIO } from './cli-io.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-/** The bundled example session, shown when no file is given. */
-export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
-
-interface ViewOptions {
-  view: View;
-  json?: boolean;
-}
 
 /**
  * The `romp` command line, testable: parses `argv`, writes to `io`, resolves to the exit code.
  *
- * - `romp show [FILES...] [--view full|context] [--json]`: the outline of one session (the bundled
- *   example when no file is given); `--json` prints what `romp json` prints.
- * - `romp json [FILES...] [--view full|context]`: the Session as JSON on stdout, diagnostics on stderr.
- * - `romp stream [FILE|-] [--json] [--follow]`: the same from a stream-json recording or live pipe.
+ * - `romp show [FILES...] [--view full|context] [--session ID] [--json]`: the outline of one session
+ *   (the bundled example when no file is given).
+ * - `romp json [FILES...] [...]`: the Session as JSON on stdout, diagnostics on stderr.
+ * - `romp stream [FILE|-] [--json] [--follow]`: the same from stream-json.
+ * - `romp ls`, `romp sessions`, `romp register`, `romp resume`: Claude Code's sessions and romp's registry.
  *
- * Exit codes: 0 when the session parsed (even with diagnostics), 2 for bad usage or a file that
- * cannot be read (one line on stderr naming the file).
+ * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
+ * be read (one line on stderr naming it).
  *
  * @param argv the arguments after the program name
- * @param io where to write
+ * @param io where to read and write
  * @returns the exit code
  */
 export async function cli(argv: string[], io: CliIO): Promise<number> {
@@ -50,99 +34,72 @@ export async function cli(argv: string[], io: CliIO): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError();
-  const viewOption = (): Option =>
-    new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)')
-      .choices(['full', 'context'])
-      .default('full');
-
-  program
-    .command('show')
-    .description('print an outline of a session: one block per turn, then the diagnostics')
-    .argument('[files...]', 'transcript files of one session (default: the bundled example)')
-    .addOption(viewOption())
-    .option('--json', 'print the Session as JSON instead (as `romp json`)')
-    .action(async (files: string[], options: ViewOptions) => {
-      exitCode = await run(files, options, io, options.json === true ? 'json' : 'outline');
-    });
-  program
-    .command('json')
-    .description('print the Session as JSON on stdout, diagnostics on stderr')
-    .argument('[files...]', 'transcript files of one session (default: the bundled example)')
-    .addOption(viewOption())
-    .action(async (files: string[], options: ViewOptions) => {
-      exitCode = await run(files, options, io, 'json');
-    });
-
+  const done = (code: number): void => {
+    exitCode = code;
+  };
+  const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
+  const sessionCommand = (name: string, description: string, json: boolean): Command => {
+    const command = program
+      .command(name)
+      .description(description)
+      .argument('[files...]', 'transcript files of one session (default: the bundled example)')
+      .addOption(new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full'))
+      .option('--session <rompUuid>', "the session's files from romp's registry")
+      .addOption(home());
+    if (!json) command.option('--json', 'print the Session as JSON instead (as `romp json`)');
+    return command.action(async (files: string[], options: ShowOptions) => done(await runShow(files, json ? { ...options, json: true } : options, io)));
+  };
+  sessionCommand('show', 'print an outline of a session: one block per turn, then the diagnostics', false);
+  sessionCommand('json', 'print the Session as JSON on stdout, diagnostics on stderr', true);
   program
     .command('stream')
-    .description('read stream-json (claude -p --output-format stream-json --verbose, or Agent SDK messages as NDJSON) and print the outline when it ends')
+    .description('read stream-json (claude -p --output-format stream-json --verbose) and print the outline when it ends')
     .argument('[file]', 'NDJSON file; - or nothing for standard input')
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
-    .action(async (file: string | undefined, options: StreamCliOptions) => {
-      exitCode = await runStream(file, options, io);
-    });
+    .action(async (file: string | undefined, options: StreamCliOptions) => done(await runStream(file, options, io)));
+  program
+    .command('ls')
+    .description("list Claude Code's sessions, newest first, reading only each file's head and tail")
+    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .option('--project <name>', 'only this project folder')
+    .option('--json', 'print the list as JSON')
+    .action(async (options: LsOptions) => done(await runLs(options, io)));
+  program
+    .command('sessions')
+    .description("list romp's registered sessions")
+    .addOption(home())
+    .option('--json', 'print the entries as JSON')
+    .action(async (options: RegistryOptions) => done(await runSessions(options, io)));
+  program
+    .command('register')
+    .description('register a session: its rompUuid and transcript files (the first is the anchor)')
+    .argument('<rompUuid>', "the session's stable identity")
+    .argument('<files...>', 'its transcript files')
+    .option('--name <name>', 'display name')
+    .option('--color <color>', 'display colour (default: derived from the rompUuid)')
+    .option('--dir <dir>', 'working directory')
+    .addOption(home())
+    .option('--json', 'print the entry as JSON')
+    .action(async (rompUuid: string, files: string[], options: RegistryOptions) => done(await runRegister(rompUuid, files, options, io)));
+  program
+    .command('resume')
+    .description("record a resume: add the new transcript file to the session and move its leaf there")
+    .argument('<rompUuid>', "the session's stable identity")
+    .argument('<file>', 'the new transcript file')
+    .addOption(home())
+    .option('--json', 'print the entry as JSON')
+    .action(async (rompUuid: string, file: string, options: RegistryOptions) => done(await runResume(rompUuid, file, options, io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UserError) {
+      io.stderr.write(`romp: ${error.message}\n`);
+      return 2;
+    }
     throw error;
   }
   return exitCode;
-}
-
-interface StreamCliOptions {
-  json?: boolean;
-  follow?: boolean;
-}
-
-async function runStream(file: string | undefined, options: StreamCliOptions, io: CliIO): Promise<number> {
-  const fromStdin = file === undefined || file === '-';
-  const name = fromStdin ? '<stdin>' : file;
-  const source = fromStdin ? (io.stdin ?? []) : createReadStream(file);
-  const diagnostics: Diagnostic[] = [];
-  let last: StreamSnapshot | undefined;
-  let printed = 0;
-  try {
-    for await (const snapshot of fromStream(decodeStream(source as AsyncIterable<Uint8Array> | Iterable<Uint8Array>, { file: name, onDiagnostic: (d) => diagnostics.push(d) }))) {
-      last = snapshot;
-      if (options.follow !== true) continue;
-      const turns = snapshot.session.turns;
-      for (; printed < turns.length && turns[printed]?.ended === true; printed++) {
-        const turn = turns[printed] as Turn;
-        io.stdout.write(options.json === true ? `${JSON.stringify(turn)}\n` : `${formatTurn(turn, printed + 1).join('\n')}\n`);
-      }
-    }
-  } catch (error) {
-    io.stderr.write(`romp: ${name}: cannot read: ${(error as Error).message}\n`);
-    return 2;
-  }
-  const session = (last as StreamSnapshot).session;
-  if (options.follow === true) {
-    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  } else if (options.json === true) {
-    io.stdout.write(`${JSON.stringify(session)}\n`);
-    for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  } else {
-    io.stdout.write(formatOutline(session, diagnostics));
-  }
-  return 0;
-}
-
-async function run(files: string[], options: ViewOptions, io: CliIO, format: 'outline' | 'json'): Promise<number> {
-  const paths = files.length > 0 ? files : [EXAMPLE_SESSION];
-  const result: ParseResult = await parseSession(paths, { view: options.view });
-  const unreadable = result.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-  if (unreadable.length > 0) {
-    for (const d of unreadable) io.stderr.write(`romp: ${d.file}: ${d.message}\n`);
-    return 2;
-  }
-  if (format === 'outline') {
-    io.stdout.write(formatOutline(result.session, result.diagnostics));
-  } else {
-    io.stdout.write(`${JSON.stringify(result.session)}\n`);
-    for (const d of result.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  }
-  return 0;
 }

@@ -185,4 +185,6 @@ export interface Session {
   records: RecordRef[];
   /** Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). */
   subagents?: Record<string, Atom[]>;
+  /** `idle` atoms of spans that began before the first turn (romp's state log). */
+  idle?: Atom[];
 }

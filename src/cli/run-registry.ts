@@ -1,0 +1,64 @@
+import { basename, resolve } from 'node:path';
+import { listSessions, recordResume, registerSession } from '../romp-home/registry.ts';
+import { rompHome } from '../romp-home/romp-home.ts';
+import type { CliIO } from './cli-io.ts';
+
+/** Options shared by the registry commands. */
+export interface RegistryOptions {
+  rompHome?: string;
+  json?: boolean;
+  name?: string;
+  color?: string;
+  dir?: string;
+}
+
+const fileOf = (path: string): { fsid: string; path: string } => ({ fsid: basename(path).replace(/\.jsonl$/i, ''), path: resolve(path) });
+
+/**
+ * `romp register <rompUuid> FILE...`: creates (or replaces) the registry entry; the first file is the anchor.
+ * @param rompUuid the session's identity
+ * @param files its transcript files
+ * @param options romp home, name, colour, dir, json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runRegister(rompUuid: string, files: string[], options: RegistryOptions, io: CliIO): Promise<number> {
+  const entry = await registerSession(rompHome(options.rompHome), {
+    rompUuid,
+    files: files.map(fileOf),
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.color === undefined ? {} : { color: options.color }),
+    ...(options.dir === undefined ? {} : { dir: options.dir }),
+  });
+  io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `registered ${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
+  return 0;
+}
+
+/**
+ * `romp resume <rompUuid> FILE`: adds a resume file to the entry and moves its leaf there.
+ * @param rompUuid the session's identity
+ * @param file the new transcript
+ * @param options romp home, json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runResume(rompUuid: string, file: string, options: RegistryOptions, io: CliIO): Promise<number> {
+  const { fsid, path } = fileOf(file);
+  const entry = await recordResume(rompHome(options.rompHome), rompUuid, fsid, path);
+  io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
+  return 0;
+}
+
+/**
+ * `romp sessions`: the registry's entries.
+ * @param options romp home, json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runSessions(options: RegistryOptions, io: CliIO): Promise<number> {
+  const entries = await listSessions(rompHome(options.rompHome));
+  if (options.json === true) io.stdout.write(`${JSON.stringify(entries)}\n`);
+  else if (entries.length === 0) io.stdout.write('no registered sessions\n');
+  else for (const e of entries) io.stdout.write(`${e.rompUuid}  ${e.name || '(unnamed)'}  ${e.files.length} files  leaf ${e.leafFsid}  ${e.dir}\n`);
+  return 0;
+}

@@ -1,0 +1,156 @@
+import { readdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { RawRecord } from '../read/parse-line.ts';
+import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { deriveAuthor } from '../tree/derive-author.ts';
+import { normaliseMessage } from '../tree/normalise-message.ts';
+import { readEdges } from './read-edges.ts';
+
+/** One Claude Code session file, as listed by `listClaudeSessions`. */
+export interface ClaudeSessionInfo {
+  /** The file's Claude session id (its name without `.jsonl`). */
+  id: string;
+  /** The project folder's name (the cwd with separators replaced by `-`). */
+  project: string;
+  path: string;
+  /** Last `custom-title` / `ai-title` in the tail, else a `summary` in the head; `""` without one. */
+  title: string;
+  /** Text of the first human or sdk prompt in the head; `""` when none is there. */
+  firstPrompt: string;
+  /** First and last timestamps read (epoch ms); `NaN` when none. */
+  first: number;
+  last: number;
+  /** Bytes. */
+  size: number;
+  lines: number;
+  linesEstimated: boolean;
+  /** Subagent transcripts of this session: `<id>/subagents/**\/agent-*.jsonl`, and 2.0.x flat `agent-*.jsonl` naming it. */
+  subagents: string[];
+  /** A subagent file whose parent session is not in the folder. */
+  orphan?: boolean;
+}
+
+/** Options of `listClaudeSessions`. */
+export interface ListOptions {
+  /** Claude Code's projects folder; default `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+  projectsDir?: string;
+  /** Only this project (folder name). */
+  project?: string;
+  /** Files read at once. Default 32. */
+  concurrency?: number;
+}
+
+/**
+ * Lists the sessions in Claude Code's projects folder, newest first, reading only the head and tail of
+ * each file (transcript-format §2): id, project, title, first prompt, first and last time, size and
+ * line count (exact for small files, else estimated), with subagent files attached to their parent.
+ * Unreadable files and folders are skipped.
+ * @param options projects folder, project filter, concurrency
+ * @returns the sessions, newest `last` first
+ */
+export async function listClaudeSessions(options: ListOptions = {}): Promise<ClaudeSessionInfo[]> {
+  const root = options.projectsDir ?? defaultProjectsDir();
+  const projects = (await entries(root)).filter((p) => options.project === undefined || p === options.project);
+  const sessions: ClaudeSessionInfo[] = [];
+  const flatAgents: Array<{ project: string; path: string }> = [];
+  for (const project of projects) {
+    const dir = join(root, project);
+    for (const name of await entries(dir)) {
+      const path = join(dir, name);
+      if (name.endsWith('.jsonl') && name.startsWith('agent-')) flatAgents.push({ project, path });
+      else if (name.endsWith('.jsonl')) sessions.push(blank(project, path));
+    }
+  }
+  await inBatches(sessions, options.concurrency ?? 32, fill);
+  const byId = new Map(sessions.map((s) => [`${s.project}/${s.id}`, s]));
+  for (const s of sessions) s.subagents = await nestedAgents(join(root, s.project, s.id));
+  const orphans: ClaudeSessionInfo[] = [];
+  await inBatches(flatAgents, options.concurrency ?? 32, async ({ project, path }) => {
+    const info = blank(project, path);
+    await fill(info);
+    const parent = byId.get(`${project}/${info.parentSessionId ?? ''}`);
+    if (parent !== undefined) parent.subagents.push(path);
+    else orphans.push({ ...withoutParent(info), orphan: true });
+  });
+  for (const s of sessions) s.subagents.sort();
+  return [...sessions.map(withoutParent), ...orphans].sort((a, b) => (b.last || 0) - (a.last || 0) || a.path.localeCompare(b.path));
+}
+
+type Working = ClaudeSessionInfo & { parentSessionId?: string };
+
+function blank(project: string, path: string): Working {
+  return { id: basename(path, '.jsonl'), project, path, title: '', firstPrompt: '', first: Number.NaN, last: Number.NaN, size: 0, lines: 0, linesEstimated: false, subagents: [] };
+}
+
+function withoutParent(info: Working): ClaudeSessionInfo {
+  const { parentSessionId: _unused, ...rest } = info;
+  return rest;
+}
+
+async function fill(info: Working): Promise<void> {
+  try {
+    const edges = await readEdges(info.path);
+    const all = [...edges.head, ...edges.tail];
+    Object.assign(info, { size: edges.size, lines: edges.lines, linesEstimated: edges.linesEstimated });
+    info.first = all.map((r) => parseTimestamp(r['timestamp'])).find((t) => !Number.isNaN(t)) ?? Number.NaN;
+    info.last = all.map((r) => parseTimestamp(r['timestamp'])).findLast((t) => !Number.isNaN(t)) ?? Number.NaN;
+    info.title = titleOf(all);
+    info.firstPrompt = firstPrompt(edges.head);
+    const sid = edges.head.find((r) => typeof r['sessionId'] === 'string')?.['sessionId'];
+    if (typeof sid === 'string') info.parentSessionId = sid;
+  } catch {
+    // unreadable: listed with what is known (its path)
+  }
+}
+
+function titleOf(records: RawRecord[]): string {
+  const last = (type: string, key: string): string | undefined => {
+    const value = records.findLast((r) => r['type'] === type && typeof r[key] === 'string')?.[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  return last('custom-title', 'customTitle') ?? last('ai-title', 'aiTitle') ?? last('summary', 'summary') ?? '';
+}
+
+function firstPrompt(head: RawRecord[]): string {
+  for (const record of head) {
+    if (record['type'] !== 'user' || record['isSidechain'] === true) continue;
+    const message = normaliseMessage('user', record['message']);
+    const author = deriveAuthor(record, message.content, () => null, 'human');
+    if (author !== 'human' && author !== 'sdk') continue;
+    const text = message.content.find((b) => b.type === 'text') as { text?: unknown } | undefined;
+    if (typeof text?.text === 'string') return text.text;
+  }
+  return '';
+}
+
+async function nestedAgents(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const name of await entries(d)) {
+      const path = join(d, name);
+      if (name.startsWith('agent-') && name.endsWith('.jsonl')) found.push(path);
+      else if (!name.includes('.')) await walk(path);
+    }
+  };
+  await walk(join(dir, 'subagents'));
+  return found;
+}
+
+async function entries(dir: string): Promise<string[]> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return [];
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
+}
+
+function defaultProjectsDir(): string {
+  const config = process.env['CLAUDE_CONFIG_DIR'];
+  return join(config ?? join(homedir(), '.claude'), 'projects');
+}

@@ -1,0 +1,122 @@
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { colorOf } from '../session/color-of.ts';
+
+/** One transcript file of a registered session. */
+export interface RegisteredFile {
+  fsid: string;
+  path: string;
+}
+
+/**
+ * A registry entry, `sessions/<rompUuid>.json` (seed, "Session → files is a deferred higher-layer
+ * concern": tracked explicitly, never inferred). `files[0]` is the anchor; `leafFsid` moves on every resume.
+ */
+export interface RegistryEntry {
+  rompUuid: string;
+  name: string;
+  dir: string;
+  color: string;
+  files: RegisteredFile[];
+  leafFsid: string;
+}
+
+const entryPath = (home: string, rompUuid: string): string => join(home, 'sessions', `${rompUuid}.json`);
+
+/**
+ * Reads a registry entry.
+ * @param home the romp home folder
+ * @param rompUuid the session
+ * @returns the entry, or `undefined` when there is none (or it cannot be read as JSON)
+ */
+export async function resolveSession(home: string, rompUuid: string): Promise<RegistryEntry | undefined> {
+  try {
+    return JSON.parse(await readFile(entryPath(home, rompUuid), 'utf8')) as RegistryEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every registry entry, sorted by rompUuid; entries that cannot be read are skipped.
+ * @param home the romp home folder
+ * @returns the entries
+ */
+export async function listSessions(home: string): Promise<RegistryEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(join(home, 'sessions'));
+  } catch {
+    return [];
+  }
+  const entries = await Promise.all(
+    names.filter((n) => n.endsWith('.json')).map((n) => resolveSession(home, n.slice(0, -'.json'.length))),
+  );
+  return entries.filter((e): e is RegistryEntry => e !== undefined).sort((a, b) => a.rompUuid.localeCompare(b.rompUuid));
+}
+
+/** What `registerSession` needs: the identity and the files; the rest has defaults. */
+export interface NewSession {
+  rompUuid: string;
+  files: RegisteredFile[];
+  name?: string;
+  dir?: string;
+  color?: string;
+}
+
+/**
+ * Creates or replaces a registry entry. `leafFsid` is the last file's; `color` defaults to one derived
+ * from the rompUuid. Atomic (temp file + rename) under the entry's lock.
+ * @param home the romp home folder
+ * @param session identity, files, and optional name, dir, color
+ * @returns the entry written
+ */
+export async function registerSession(home: string, session: NewSession): Promise<RegistryEntry> {
+  return update(home, session.rompUuid, () => ({
+    rompUuid: session.rompUuid,
+    name: session.name ?? '',
+    dir: session.dir ?? '',
+    color: session.color ?? colorOf(session.rompUuid),
+    files: session.files,
+    leafFsid: session.files.at(-1)?.fsid ?? '',
+  }));
+}
+
+/**
+ * Records a resume: adds the file (unless its fsid is there already) and moves `leafFsid` to it.
+ * Safe under concurrent writers: the read-modify-write happens under a lock on the entry, so no
+ * update is lost. Creates the entry when there is none.
+ * @param home the romp home folder
+ * @param rompUuid the session
+ * @param fsid the new transcript's Claude session id
+ * @param path its path
+ * @returns the entry written
+ */
+export async function recordResume(home: string, rompUuid: string, fsid: string, path: string): Promise<RegistryEntry> {
+  return update(home, rompUuid, (entry) => {
+    const base = entry ?? { rompUuid, name: '', dir: '', color: colorOf(rompUuid), files: [], leafFsid: '' };
+    const files = base.files.some((f) => f.fsid === fsid) ? base.files : [...base.files, { fsid, path }];
+    return { ...base, files, leafFsid: fsid };
+  });
+}
+
+async function update(home: string, rompUuid: string, change: (entry: RegistryEntry | undefined) => RegistryEntry): Promise<RegistryEntry> {
+  const dir = join(home, 'sessions');
+  await mkdir(dir, { recursive: true });
+  const path = entryPath(home, rompUuid);
+  const release = await lockfile.lock(dir, {
+    lockfilePath: `${path}.lock`,
+    retries: { retries: 200, minTimeout: 5, maxTimeout: 50, randomize: true },
+    stale: 10_000,
+  });
+  try {
+    const next = change(await resolveSession(home, rompUuid));
+    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`);
+    await rename(temp, path);
+    return next;
+  } finally {
+    await release();
+  }
+}
