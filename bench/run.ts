@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { LineDecoder } from '../src/read/line-decoder.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 import { generateTranscript } from './generate.ts';
+import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -97,6 +98,7 @@ function walk(dir: string): string[] {
 async function main(): Promise<void> {
   if (process.argv[2] === '--peak') return peakChild(process.argv[3] ?? '');
   if (process.argv[2] === '--stream') return benchStream();
+  if (process.argv[2] === '--ls') return benchLs();
   const corpus = resolve(HERE, '../../../../shared/corpus/transcripts');
   if (existsSync(corpus)) {
     const files = walk(corpus);
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
   const baseline = Number(execFileSync(process.execPath, ['-e', "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)"]).toString().trim());
   console.log(`  peak memory ${(peak / MB).toFixed(0)} MB (node alone ${(baseline / MB).toFixed(0)} MB) = ${(peak / size).toFixed(2)}x the file (target <= 3x)`);
   benchStream();
+  await benchLs();
 }
 
 await main();

@@ -54,17 +54,19 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
   const projects = (await entries(root)).filter((p) => options.project === undefined || p === options.project);
   const sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
+  const folders = new Set<string>();
   for (const project of projects) {
     const dir = join(root, project);
     for (const name of await entries(dir)) {
       const path = join(dir, name);
       if (name.endsWith('.jsonl') && name.startsWith('agent-')) flatAgents.push({ project, path });
       else if (name.endsWith('.jsonl')) sessions.push(blank(project, path));
+      else folders.add(`${project}/${name}`);
     }
   }
   await inBatches(sessions, options.concurrency ?? 32, fill);
   const byId = new Map(sessions.map((s) => [`${s.project}/${s.id}`, s]));
-  for (const s of sessions) s.subagents = await nestedAgents(join(root, s.project, s.id));
+  for (const s of sessions) if (folders.has(`${s.project}/${s.id}`)) s.subagents = await nestedAgents(join(root, s.project, s.id));
   const orphans: ClaudeSessionInfo[] = [];
   await inBatches(flatAgents, options.concurrency ?? 32, async ({ project, path }) => {
     const info = blank(project, path);
@@ -91,20 +93,46 @@ function withoutParent(info: Working): ClaudeSessionInfo {
 async function fill(info: Working): Promise<void> {
   try {
     const edges = await readEdges(info.path);
-    const all = [...edges.head, ...edges.tail];
     Object.assign(info, { size: edges.size, lines: edges.lines, linesEstimated: edges.linesEstimated });
-    info.first = all.map((r) => parseTimestamp(r['timestamp'])).find((t) => !Number.isNaN(t)) ?? Number.NaN;
-    info.last = all.map((r) => parseTimestamp(r['timestamp'])).findLast((t) => !Number.isNaN(t)) ?? Number.NaN;
+    const all = [...edges.head, ...edges.tail];
+    info.first = timeIn(all);
+    info.last = timeIn([...all].reverse());
     info.title = titleOf(all);
-    info.firstPrompt = firstPrompt(edges.head);
-    const sid = edges.head.find((r) => typeof r['sessionId'] === 'string')?.['sessionId'];
-    if (typeof sid === 'string') info.parentSessionId = sid;
+    // the head is parsed line by line only until the first prompt (and the session id) are known;
+    // when a small head holds none (large snapshot lines first), a larger one is read once
+    const scan = (lines: string[]): void => {
+      for (const line of lines) {
+        const record = parse(line);
+        if (record === undefined) continue;
+        if (info.parentSessionId === undefined && typeof record['sessionId'] === 'string') info.parentSessionId = record['sessionId'];
+        info.firstPrompt = promptOf(record);
+        if (info.firstPrompt !== '') return;
+      }
+    };
+    scan(edges.head);
+    if (info.firstPrompt === '' && edges.linesEstimated) scan((await readEdges(info.path, 256 * 1024, 0)).head);
   } catch {
     // unreadable: listed with what is known (its path)
   }
 }
 
-function titleOf(records: RawRecord[]): string {
+const TIMESTAMP = /"timestamp":"([^"]+)"/;
+
+/** The first timestamp found in the lines (a byte pattern, no JSON.parse). */
+function timeIn(lines: string[]): number {
+  for (const line of lines) {
+    const t = parseTimestamp(TIMESTAMP.exec(line)?.[1]);
+    if (!Number.isNaN(t)) return t;
+  }
+  return Number.NaN;
+}
+
+/** Only lines that name a title record are parsed. */
+function titleOf(lines: string[]): string {
+  const records = lines
+    .filter((l) => /"type":\s*"(custom-title|ai-title|summary)"/.test(l))
+    .map(parse)
+    .filter((r): r is RawRecord => r !== undefined);
   const last = (type: string, key: string): string | undefined => {
     const value = records.findLast((r) => r['type'] === type && typeof r[key] === 'string')?.[key];
     return typeof value === 'string' ? value : undefined;
@@ -112,16 +140,22 @@ function titleOf(records: RawRecord[]): string {
   return last('custom-title', 'customTitle') ?? last('ai-title', 'aiTitle') ?? last('summary', 'summary') ?? '';
 }
 
-function firstPrompt(head: RawRecord[]): string {
-  for (const record of head) {
-    if (record['type'] !== 'user' || record['isSidechain'] === true) continue;
-    const message = normaliseMessage('user', record['message']);
-    const author = deriveAuthor(record, message.content, () => null, 'human');
-    if (author !== 'human' && author !== 'sdk') continue;
-    const text = message.content.find((b) => b.type === 'text') as { text?: unknown } | undefined;
-    if (typeof text?.text === 'string') return text.text;
+function promptOf(record: RawRecord): string {
+  if (record['type'] !== 'user' || record['isSidechain'] === true) return '';
+  const message = normaliseMessage('user', record['message']);
+  const author = deriveAuthor(record, message.content, () => null, 'human');
+  if (author !== 'human' && author !== 'sdk') return '';
+  const text = message.content.find((b) => b.type === 'text') as { text?: unknown } | undefined;
+  return typeof text?.text === 'string' ? text.text : '';
+}
+
+function parse(line: string): RawRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as RawRecord) : undefined;
+  } catch {
+    return undefined;
   }
-  return '';
 }
 
 async function nestedAgents(dir: string): Promise<string[]> {

@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
-import { parseLine, type RawRecord } from '../read/parse-line.ts';
 
-/** The complete lines at the start and the end of a file, parsed, and what was learned of its size. */
+/** The complete lines at the start and the end of a file (text, not parsed), and what was learned of its size. */
 export interface Edges {
-  head: RawRecord[];
-  tail: RawRecord[];
+  head: string[];
+  tail: string[];
   size: number;
   /** Exact line count when the whole file was read, else estimated from the average line length read. */
   lines: number;
@@ -12,15 +11,14 @@ export interface Edges {
 }
 
 /**
- * Reads only the first `headBytes` and last `tailBytes` of a JSONL file and parses the complete lines
- * there (a partial line at either window's edge is left out). Lines that do not parse are skipped:
- * this is for listing, not for the model.
+ * Reads only the first `headBytes` and last `tailBytes` of a JSONL file and returns the complete lines
+ * there (a partial line at either window's edge is left out); callers parse only the lines they need.
  * @param path the file
  * @param headBytes bytes to read from the start
  * @param tailBytes bytes to read from the end
  * @returns the parsed edges
  */
-export async function readEdges(path: string, headBytes: number = 64 * 1024, tailBytes: number = 16 * 1024): Promise<Edges> {
+export async function readEdges(path: string, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Promise<Edges> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
@@ -36,7 +34,7 @@ export async function readEdges(path: string, headBytes: number = 64 * 1024, tai
     const lines = whole
       ? newlines + (size > 0 && head[size - 1] !== 10 ? 1 : 0)
       : Math.round(size / ((headLength + tailBytes) / Math.max(1, newlines)));
-    return { head: parse(headLines), tail: parse(tailLines), size, lines, linesEstimated: !whole };
+    return { head: headLines, tail: tailLines, size, lines, linesEstimated: !whole };
   } finally {
     await handle.close();
   }
@@ -53,12 +51,4 @@ function count(buf: Buffer): number {
   let n = 0;
   for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
   return n;
-}
-
-function parse(lines: string[]): RawRecord[] {
-  const out: RawRecord[] = [];
-  lines.forEach((text, i) => {
-    if (text.trim() !== '') out.push(...parseLine(text, '', i + 1, 0).records);
-  });
-  return out;
 }
