@@ -73,3 +73,20 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   const json = JSON.parse((await withStdin(['stream', '--json'])).out) as Session;
   assert.deepEqual([json.rompUuid, json.dir, json.turns[0]?.atoms.map((a) => a.type)], ['S', '/w', ['user', 'assistant', 'result']]);
 });
+
+test('romp register / resume / sessions / show --session work on a romp home', async () => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const home = mkdtempSync(join(tmpdir(), 'romp-cli-home-'));
+  const first = writeJsonl(['{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}'], 'first.jsonl');
+  const second = writeJsonl(['{"parentUuid":"u1","type":"assistant","uuid":"a1","timestamp":"2026-01-01T00:00:05Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn"}}'], 'second.jsonl');
+  assert.equal((await run(['register', 'R1', first, '--name', 'Greeting', '--romp-home', home])).out, 'registered R1: 1 files, leaf first\n');
+  assert.equal((await run(['resume', 'R1', second, '--romp-home', home])).out, 'R1: 2 files, leaf second\n');
+  assert.match((await run(['sessions', '--romp-home', home])).out, /^R1 {2}Greeting {2}2 files {2}leaf second/);
+  const shown = JSON.parse((await run(['json', '--session', 'R1', '--romp-home', home])).out) as Session;
+  assert.deepEqual([shown.name, shown.turns.length, shown.turns[0]?.atoms.map((a) => a.uuid), shown.turns[0]?.ended], ['Greeting', 1, ['u1', 'a1'], true]);
+  const missing = await run(['show', '--session', 'nope', '--romp-home', home]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /^romp: no registered files for session nope/);
+});
