@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Atom, Session } from '../src/model/types.ts';
+import type { Atom } from '../src/model/types.ts';
+import { checkInvariants, checkLossless } from './helpers/invariants.ts';
 import { readTranscript } from '../src/read/read-transcript.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 
@@ -28,40 +29,15 @@ const synthetic = (f: string): boolean =>
   f.includes('workflow_basic') ||
   f.includes('jazzyalex__agent-sessions');
 
-function checkInvariants(session: Session, where: string): void {
-  const seen = new Set<string>();
-  const ids = new Set<string>();
-  let previous = Number.NEGATIVE_INFINITY;
-  for (const turn of session.turns) {
-    assert.ok(turn.atoms.length > 0, `${where}: empty turn`);
-    assert.ok(turn.t >= previous, `${where}: turns out of time order`);
-    previous = turn.t;
-    assert.ok(!ids.has(turn.id), `${where}: turn id twice`);
-    ids.add(turn.id);
-    const trigger = turn.trigger;
-    if (trigger !== null && session.turns.indexOf(turn) > 0) assert.equal(turn.atoms[0]?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
-    if (trigger !== null) assert.ok(turn.atoms.some((a) => a.uuid === trigger.uuid), `${where}: trigger not in its turn`);
-    for (const atom of turn.atoms) {
-      assert.ok(!seen.has(atom.uuid), `${where}: atom ${atom.uuid} twice`);
-      seen.add(atom.uuid);
-      assert.ok(Number.isFinite(atom.t), `${where}: atom without time`);
-    }
-  }
-  assert.deepEqual(JSON.parse(JSON.stringify(session)), session, `${where}: not plain JSON`);
-}
-
 test('every corpus transcript parses in both views; every line is a record or a diagnostic; nothing is lost', { skip: !present }, async () => {
   assert.ok(files.length >= 100, `corpus has ${files.length} files`);
   for (const file of files) {
     const where = relative(ROOT, file);
     const read = await readTranscript(file);
-    const covered = new Set([...read.records.map((r) => r.line), ...read.diagnostics.map((d) => d.line)]);
-    for (let line = 1; line <= read.lines; line++) assert.ok(covered.has(line), `${where}:${line} neither record nor diagnostic`);
     for (const view of ['full', 'context'] as const) {
       const { session } = await parseSession([file], { view });
       checkInvariants(session, `${where} (${view})`);
-      const atoms = session.turns.reduce((n, t) => n + t.atoms.length, 0);
-      assert.equal(atoms + session.records.length, read.records.length, `${where} (${view}): records lost or doubled`);
+      checkLossless(read, session, `${where} (${view})`);
     }
   }
 });

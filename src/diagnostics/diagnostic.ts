@@ -14,6 +14,8 @@ export type DiagnosticCode =
   | 'NUL_BYTES'
   | 'BLANK_LINE'
   | 'LINE_TOO_LONG'
+  | 'TOO_DEEP'
+  | 'TOO_MANY_FILES'
   | 'MISSING_UUID'
   | 'DUPLICATE_UUID'
   | 'BAD_TIMESTAMP'
@@ -40,6 +42,8 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   NUL_BYTES: 'warning',
   BLANK_LINE: 'info',
   LINE_TOO_LONG: 'error',
+  TOO_DEEP: 'warning',
+  TOO_MANY_FILES: 'error',
   MISSING_UUID: 'warning',
   DUPLICATE_UUID: 'info',
   BAD_TIMESTAMP: 'warning',

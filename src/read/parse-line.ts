@@ -12,6 +12,9 @@ export interface LineResult {
 
 const BOM = 0xfeff;
 
+/** Default cap on how deep nested JSON is kept (objects and arrays). */
+export const DEFAULT_MAX_DEPTH = 256;
+
 /**
  * Parses the text of one transcript line (its `\n` already removed).
  *
@@ -26,10 +29,45 @@ const BOM = 0xfeff;
  * @param text the line's text
  * @param file the file path, for diagnostics
  * @param line 1-based line number
+ * - Values nested deeper than `maxDepth` are replaced by `{"(truncated)": "…"}` (`TOO_DEEP`): a tree
+ *   that deep cannot be written back by `JSON.stringify`, so the model would not stay plain JSON.
+ *
  * @param byteOffset offset of the line's first byte in the file
+ * @param maxDepth how deep nested objects and arrays are kept (default 256)
  * @returns the records and diagnostics of the line; every line yields at least one of either
  */
-export function parseLine(text: string, file: string, line: number, byteOffset: number): LineResult {
+export function parseLine(text: string, file: string, line: number, byteOffset: number, maxDepth: number = DEFAULT_MAX_DEPTH): LineResult {
+  const result = parseText(text, file, line, byteOffset);
+  // nesting deeper than maxDepth needs at least 2 characters a level: shorter lines are never walked
+  if (text.length > 2 * maxDepth) {
+    for (const record of result.records) {
+      if (truncateDeep(record, maxDepth)) {
+        result.diagnostics.push(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
+      }
+    }
+  }
+  return result;
+}
+
+/** Cuts, in place, every object or array nested deeper than `limit`; true when something was cut. */
+function truncateDeep(value: Record<string, unknown> | unknown[], limit: number): boolean {
+  let cut = false;
+  const visit = (node: Record<string, unknown> | unknown[], depth: number): void => {
+    const keys = Array.isArray(node) ? node.keys() : Object.keys(node).values();
+    for (const key of keys) {
+      const child = (node as Record<string | number, unknown>)[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth + 1 >= limit) {
+        (node as Record<string | number, unknown>)[key] = { '(truncated)': `nested deeper than ${limit} levels` };
+        cut = true;
+      } else visit(child as Record<string, unknown>, depth + 1);
+    }
+  };
+  visit(value, 0);
+  return cut;
+}
+
+function parseText(text: string, file: string, line: number, byteOffset: number): LineResult {
   let source = text;
   if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
   // a BOM starts line 1, or any line of files joined with `cat`

@@ -18,6 +18,8 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** Size of each read from the file in bytes. Default 1 MiB. */
   chunkBytes?: number;
+  /** How deep nested JSON is kept; deeper values are cut (`TOO_DEEP`). Default 256. */
+  maxDepth?: number;
 }
 
 /** Totals of one file read. */
@@ -54,7 +56,7 @@ export async function readTranscriptLines(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
-      const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset);
+      const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset, options.maxDepth);
       for (const record of result.records) onRecord(record, { line, byteOffset });
       for (const d of result.diagnostics) onDiagnostic(d);
     },

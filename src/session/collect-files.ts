@@ -7,6 +7,15 @@ import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
 import { readTranscriptLines, type LinePlace, type ReadOptions } from '../read/read-transcript.ts';
 
+/** Default cap on the files of one session. */
+export const DEFAULT_MAX_FILES = 1000;
+
+/** Options of `collectFiles`: the read options, and a cap on the number of files. */
+export interface CollectOptions extends ReadOptions {
+  /** Files of one session read at most; the rest are `TOO_MANY_FILES` diagnostics. Default 1000. */
+  maxFiles?: number;
+}
+
 /** A title record's text, with its position for "last one wins". */
 interface Title {
   text: string;
@@ -55,19 +64,23 @@ interface FileRead {
  * every record gets a `seq` in that order. Each file gets an `fsid`: its name without `.jsonl`, made
  * unique with a `~N` suffix when two given files share a name (`FSID_COLLISION`, info).
  * Message lines without a uuid give `MISSING_UUID` and are kept as references; an unreadable
- * `timestamp` gives `BAD_TIMESTAMP`.
+ * `timestamp` gives `BAD_TIMESTAMP`; files past `maxFiles` give `TOO_MANY_FILES` and are not read.
  *
  * @param paths the transcript files
  * @param onDiagnostic receives every diagnostic of reading and sorting
- * @param options read options
+ * @param options read options and `maxFiles`
  * @returns the collected lines
  */
-export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, options: ReadOptions = {}): Promise<Collected> {
+export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, options: CollectOptions = {}): Promise<Collected> {
   const fsids = new Set<string>();
   const reads: FileRead[] = [];
   let lines = 0;
   let bytes = 0;
-  for (const path of paths) {
+  const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  for (const path of paths.slice(maxFiles)) {
+    onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
+  }
+  for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
     const stats = await readTranscriptLines(path, (record, place) => take(read, record, place, onDiagnostic), onDiagnostic, options);

@@ -1,15 +1,15 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
-import type { ReadOptions } from '../read/read-transcript.ts';
+
 import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
 import { listSessions, resolveSession } from '../romp-home/registry.ts';
 import { readIdleSpans } from '../romp-home/state-log.ts';
 import { insertIdle } from '../tree/insert-idle.ts';
 import { buildSession, type BuildOptions } from './build-session.ts';
-import { collectFiles } from './collect-files.ts';
+import { collectFiles, type CollectOptions } from './collect-files.ts';
 
 /** Options of `parseSession`: how to read, which view, whose session, and romp's home. */
-export interface ParseOptions extends ReadOptions, BuildOptions {
+export interface ParseOptions extends CollectOptions, BuildOptions {
   /**
    * romp's home folder (docs/romp-home.md). When given: with `rompUuid` and no files, the files come
    * from the registry; the entry's name, dir and colour win; postal authors come from
@@ -40,7 +40,8 @@ export interface ParseResult {
  * diagnostics (see docs/diagnostics.md), and whatever can be read is parsed.
  *
  * @param files transcript paths: one session's main file, and its resume/fork files if any
- * @param options `view`, `rompUuid`, `rompHome`, `now`, `resolvePeer`, `maxLineBytes`, `chunkBytes`
+ * @param options `view`, `rompUuid`, `rompHome`, `now`, `resolvePeer`, limits (`maxLineBytes`, `maxDepth`,
+ *   `maxFiles`), `chunkBytes`
  * @returns the session and the diagnostics
  */
 export async function parseSession(files: string[], options: ParseOptions = {}): Promise<ParseResult> {

@@ -11,6 +11,8 @@ export interface DecodeOptions {
   onDiagnostic?: (d: Diagnostic) => void;
   /** Cap on one line's bytes; default 64 MiB. */
   maxLineBytes?: number;
+  /** How deep nested JSON is kept; default 256. */
+  maxDepth?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function* decodeStream(
   let ready: RawRecord[] = [];
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
-      const result = parseLine(buf.toString('utf8', start, end), file, line, byteOffset);
+      const result = parseLine(buf.toString('utf8', start, end), file, line, byteOffset, options.maxDepth);
       for (const record of result.records) ready.push(record);
       for (const d of result.diagnostics) if (d.code !== 'BLANK_LINE') onDiagnostic(d);
     },
