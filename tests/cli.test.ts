@@ -90,3 +90,29 @@ test('romp register / resume / sessions / show --session work on a romp home', a
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^romp: no registered files for session nope/);
 });
+
+test('romp doctor reports orphaned parents, dead branches, compaction fallbacks, duplicates, and exits 1 on lost lines', async () => {
+  const lines = [
+    JSON.stringify({ parentUuid: null, type: 'user', uuid: 'u1', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'one' } }),
+    JSON.stringify({ parentUuid: 'u1', type: 'assistant', uuid: 'a1', timestamp: '2026-01-01T00:00:01Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' } }),
+    JSON.stringify({ parentUuid: 'u1', type: 'user', uuid: 'dead', timestamp: '2026-01-01T00:00:02Z', message: { role: 'user', content: 'rewound' } }),
+    JSON.stringify({ parentUuid: null, logicalParentUuid: 'ghost', type: 'system', subtype: 'compact_boundary', uuid: 'b', timestamp: '2026-01-01T00:01:00Z', compactMetadata: { trigger: 'auto', preTokens: 1 } }),
+    JSON.stringify({ parentUuid: 'nowhere', type: 'user', uuid: 'u2', timestamp: '2026-01-01T00:09:00Z', message: { role: 'user', content: 'two' } }),
+    JSON.stringify({ parentUuid: 'u1', type: 'user', uuid: 'dead', timestamp: '2026-01-01T00:00:02Z', message: { role: 'user', content: 'rewritten' } }),
+    '{"broken',
+  ];
+  const path = writeJsonl(lines);
+  const { code, out } = await run(['doctor', path, '--json']);
+  assert.equal(code, 1);
+  const [report] = JSON.parse(out) as Array<Record<string, unknown>>;
+  assert.deepEqual(
+    [report?.['counts'], report?.['orphanedParents'], report?.['compactionFallbacks'], report?.['duplicateUuids'], report?.['deadBranchLines']],
+    [
+      { INVALID_JSON: 1, DUPLICATE_UUID: 1, HISTORY_GAP: 1, COMPACT_PARENT_FALLBACK: 1 },
+      [{ uuid: 'u2', line: 5, bridged: false }],
+      [{ uuid: 'b', line: 4, stitched: true }],
+      ['dead'],
+      2, // a1, left behind by the rewind to `dead`, and the first copy of `dead`
+    ],
+  );
+});

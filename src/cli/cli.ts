@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError, type CliIO } from './cli-io.ts';
+import { runDoctor } from './run-doctor.ts';
 import { runLs, type LsOptions } from './run-ls.ts';
 import { runRegister, runResume, runSessions, type RegistryOptions } from './run-registry.ts';
 import { runShow, type ShowOptions } from './run-show.ts';
@@ -18,6 +19,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp json [FILES...] [...]`: the Session as JSON on stdout, diagnostics on stderr.
  * - `romp stream [FILE|-] [--json] [--follow]`: the same from stream-json.
  * - `romp ls`, `romp sessions`, `romp register`, `romp resume`: Claude Code's sessions and romp's registry.
+ * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  *
  * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
  * be read (one line on stderr naming it).
@@ -58,6 +60,12 @@ export async function cli(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
     .action(async (file: string | undefined, options: StreamCliOptions) => done(await runStream(file, options, io)));
+  program
+    .command('doctor')
+    .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')
+    .argument('<files...>', 'transcript files')
+    .option('--json', 'print the reports as JSON')
+    .action(async (files: string[], options: { json?: boolean }) => done(await runDoctor(files, options, io)));
   program
     .command('ls')
     .description("list Claude Code's sessions, newest first, reading only each file's head and tail")

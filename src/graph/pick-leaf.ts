@@ -69,13 +69,15 @@ function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiag
   if (last === undefined) return last;
   const answer = index.ordered.findLast((e) => e.type === 'assistant' && e.isSidechain === last.isSidechain);
   if (answer === undefined) return last;
-  let cur: Entry = last;
-  for (let steps = 0; steps <= index.ordered.length; steps++) {
+  const seen = new Set<Entry>();
+  for (let cur: Entry = last; ; ) {
     // replies of its own (or `answer` itself), or a compaction: a real branch
     if (cur.type === 'assistant' || isCompactBoundary(cur)) return last;
     if (cur.parent === null) break;
     const parent = index.byUuid.get(cur.parent);
-    if (parent === undefined) return last; // a phantom parent: the walk's fallbacks decide
+    // a phantom parent or a cycle: the walk's own fallbacks decide
+    if (parent === undefined || seen.has(parent) || parent === cur) return last;
+    seen.add(cur);
     cur = parent;
   }
   onDiagnostic(

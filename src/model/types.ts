@@ -161,6 +161,8 @@ export interface RecordRef {
   uuid?: string;
   /** uuid-bearing records: whether the line lies on the active path. */
   onPath?: boolean;
+  /** Present (`true`) on subagent lines (`isSidechain`). */
+  isSidechain?: true;
 }
 
 /**

@@ -45,6 +45,7 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
   const refOf = (e: Entry, isOnPath: boolean): RecordRef => {
     const ref: RecordRef = { fsid: e.fsid, line: e.line, byteOffset: e.byteOffset, type: e.type, uuid: e.uuid, onPath: isOnPath };
     if (e.subtype !== undefined) ref.subtype = e.subtype;
+    if (e.isSidechain) ref.isSidechain = true;
     return ref;
   };
   const items: Array<Atom | TurnEndMarker> = [];

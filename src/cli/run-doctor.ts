@@ -1,0 +1,33 @@
+import { examineFiles, type FileReport } from '../doctor/examine-files.ts';
+import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { CliIO } from './cli-io.ts';
+
+/**
+ * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
+ * dead branches, compaction stitches that needed a fallback, and duplicate uuids; `--json` prints the
+ * reports. Exit code 1 when any file has an error-severity diagnostic (lines lost), else 0.
+ * @param files transcript paths
+ * @param options json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runDoctor(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
+  const reports = await examineFiles(files);
+  if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
+  else for (const report of reports) io.stdout.write(format(report));
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+function format(r: FileReport): string {
+  const lines = [
+    r.file,
+    `  ${r.records} records: ${r.atoms} atoms in ${r.turns} turns; ${r.deadBranchLines} dead-branch lines, ${r.sidechainLines} sidechain lines, ${r.sharedUuids} uuids shared with other files`,
+  ];
+  const counts = Object.entries(r.counts).map(([code, n]) => `${code}×${n}`).join(', ');
+  lines.push(`  diagnostics: ${counts === '' ? 'none' : counts}`);
+  if (r.orphanedParents.length > 0) lines.push(`  orphaned parents: ${r.orphanedParents.map((o) => `line ${o.line}${o.bridged ? ' (bridged by time)' : ' (gap)'}`).join(', ')}`);
+  if (r.compactionFallbacks.length > 0) lines.push(`  compaction stitches by fallback: ${r.compactionFallbacks.map((c) => `line ${c.line}${c.stitched ? '' : ' (unstitched)'}`).join(', ')}`);
+  if (r.duplicateUuids.length > 0) lines.push(`  duplicate uuids: ${r.duplicateUuids.join(', ')}`);
+  for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) lines.push(`  ${formatDiagnostic(d)}`);
+  return `${lines.join('\n')}\n`;
+}
