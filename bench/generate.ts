@@ -22,9 +22,9 @@ const WORDS = 'the parser reads each line of the transcript and builds turns fro
 /**
  * @param path where to write
  * @param targetBytes approximate size in bytes
- * @returns the bytes written
+ * @returns the bytes and lines written, and the turns on the active path
  */
-export async function generateTranscript(path: string, targetBytes: number): Promise<number> {
+export async function generateTranscript(path: string, targetBytes: number): Promise<{ bytes: number; lines: number; turns: number }> {
   const random = prng(42);
   const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   const out = createWriteStream(path);
@@ -34,7 +34,9 @@ export async function generateTranscript(path: string, targetBytes: number): Pro
   let parent: string | null = null;
   const sid = '3b1f7c2e-0000-4000-8000-000000000001';
   const uuid = (): string => `00000000-0000-4000-8000-${(n++).toString(16).padStart(12, '0')}`;
+  let lines = 0;
   const write = async (record: Record<string, unknown>): Promise<void> => {
+    lines++;
     const line = `${JSON.stringify(record)}\n`;
     bytes += Buffer.byteLength(line);
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -83,5 +85,5 @@ export async function generateTranscript(path: string, targetBytes: number): Pro
     }
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return bytes;
+  return { bytes, lines, turns: turn };
 }
