@@ -52,13 +52,25 @@ export function parseLine(text: string, file: string, line: number, byteOffset: 
 /** Cuts, in place, every object or array nested deeper than `limit`; true when something was cut. */
 function truncateDeep(value: Record<string, unknown> | unknown[], limit: number): boolean {
   let cut = false;
+  const marker = { '(truncated)': `nested deeper than ${limit} levels` };
+  // plain loops, no iterators: this runs over most records of a large file
   const visit = (node: Record<string, unknown> | unknown[], depth: number): void => {
-    const keys = Array.isArray(node) ? node.keys() : Object.keys(node).values();
-    for (const key of keys) {
-      const child = (node as Record<string | number, unknown>)[key];
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child = node[i];
+        if (typeof child !== 'object' || child === null) continue;
+        if (depth + 1 >= limit) {
+          node[i] = { ...marker };
+          cut = true;
+        } else visit(child as Record<string, unknown>, depth + 1);
+      }
+      return;
+    }
+    for (const key in node) {
+      const child = node[key];
       if (typeof child !== 'object' || child === null) continue;
       if (depth + 1 >= limit) {
-        (node as Record<string | number, unknown>)[key] = { '(truncated)': `nested deeper than ${limit} levels` };
+        node[key] = { ...marker };
         cut = true;
       } else visit(child as Record<string, unknown>, depth + 1);
     }

@@ -36,22 +36,23 @@ function toArray<T>(list: Cons<T> | null): T[] {
 }
 
 interface Draft {
-  readonly trigger: Atom | null;
-  readonly atoms: Cons<Atom>;
+  trigger: Atom | null;
+  atoms: Cons<Atom>;
   /** `message.id` of the last assistant atom, and the last non-null `stop_reason` seen for it. */
-  readonly lastMessageId: string | undefined;
-  readonly stop: StopReason;
-  readonly hasAssistant: boolean;
-  readonly lastBlockType: string | undefined;
+  lastMessageId: string | undefined;
+  stop: StopReason;
+  hasAssistant: boolean;
+  lastBlockType: string | undefined;
   /** `tool_use` ids without a `tool_result` yet. */
-  readonly pending: ReadonlySet<string>;
-  readonly interrupted: boolean;
-  readonly endSeen: boolean;
+  pending: Set<string>;
+  interrupted: boolean;
+  endSeen: boolean;
 }
 
 /**
- * The turn builder's state between two atoms: immutable, so `stepTurns` can serve a pure stream
- * reducer as well as a fold over a file's atoms.
+ * The turn builder's state between two atoms. `stepTurns` never changes a state it is given (it
+ * copies the few fields a step touches and shares every atom list), so it serves a pure stream reducer
+ * as well as a fold over a file's atoms.
  */
 export interface TurnsState {
   readonly mode: BoundaryMode;
@@ -63,6 +64,9 @@ export interface TurnsState {
   /** Non-opener atoms after a boundary, newest first, waiting for what comes next. */
   readonly waiting: Cons<Atom> | null;
 }
+
+/** A state this module owns and may change in place (`buildTurns`' fold, or a copy in `stepTurns`). */
+type Mutable = { -readonly [K in keyof TurnsState]: TurnsState[K] };
 
 /**
  * Whether an author opens a turn when its atom arrives after a boundary (seed, "Turn-opener rule").
@@ -104,30 +108,50 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  * @returns the new state
  */
 export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker, absorbed = false): TurnsState {
+  const copy: Mutable = { ...state };
+  // the current draft is the one object a step changes: copy it, with its pending set
+  if (state.current !== undefined) copy.current = { ...state.current, pending: new Set(state.current.pending) };
+  step(copy, item, absorbed);
+  return copy;
+}
+
+/** One step of the builder, in place on a state this module owns. */
+function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): void {
   if (item.type === 'turn_end') {
-    return { ...state, current: state.current && { ...state.current, endSeen: true }, closed: true };
+    if (state.current !== undefined) state.current.endSeen = true;
+    state.closed = true;
+    return;
   }
   const atom = item as Atom;
   const { current, closed } = state;
   const opens = atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && (closed || current === undefined || takesFloor(state, atom));
-  if (opens && state.current === undefined) {
+  if (opens && current === undefined) {
     // what came before the first prompt (a caveat, a compaction the context view starts at) is its turn's
-    const atoms = { head: atom, tail: state.waiting };
-    return observe({ ...state, current: open(atom, atoms), waiting: null, closed: false }, atom);
+    state.current = open(atom, { head: atom, tail: state.waiting });
+    state.waiting = null;
+    state.closed = false;
+  } else if (opens) {
+    settle(state);
+    state.done = push(state.done, state.current);
+    state.current = open(atom, { head: atom, tail: null });
+    state.closed = false;
+  } else {
+    // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it
+    const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === current?.lastMessageId;
+    if (closed && ((atom.type === 'assistant' && !continuesResponse) || atom.type === 'result')) {
+      // a new response, or a result nobody asked for (a zero-turn or unrequested result), after a boundary
+      state.done = push(state.done, current);
+      state.current = open(null, { head: atom, tail: state.waiting });
+      state.waiting = null;
+      state.closed = false;
+    } else if ((closed && !continuesResponse) || current === undefined) {
+      state.waiting = { head: atom, tail: state.waiting };
+      return;
+    } else {
+      current.atoms = { head: atom, tail: current.atoms };
+    }
   }
-  if (opens) {
-    const settled = settle(state);
-    return observe({ ...settled, done: push(settled.done, settled.current), current: open(atom, { head: atom, tail: null }), closed: false }, atom);
-  }
-  // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it
-  const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === current?.lastMessageId;
-  // a new response, or a result nobody asked for (a zero-turn or unrequested result), after a boundary
-  if (closed && ((atom.type === 'assistant' && !continuesResponse) || atom.type === 'result')) {
-    const atoms = { head: atom, tail: state.waiting };
-    return observe({ ...state, done: push(state.done, current), current: open(null, atoms), waiting: null, closed: false }, atom);
-  }
-  if ((closed && !continuesResponse) || current === undefined) return { ...state, waiting: { head: atom, tail: state.waiting } };
-  return observe({ ...state, current: { ...current, atoms: { head: atom, tail: current.atoms } } }, atom);
+  state.closed = observe(state, state.current as Draft, atom);
 }
 
 /**
@@ -143,7 +167,9 @@ export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker, absorbe
  * @returns the turns
  */
 export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
-  const settled = settle(state);
+  const settled: Mutable = { ...state };
+  if (state.current !== undefined) settled.current = { ...state.current };
+  settle(settled);
   const drafts = toArray(push(settled.done, settled.current));
   return drafts.map((draft, i) => finish(draft, i < drafts.length - 1, rompUuid));
 }
@@ -164,8 +190,9 @@ export function buildTurns(
   mode: BoundaryMode = 'stop_reason',
   absorbed: ReadonlySet<string> = new Set(),
 ): Turn[] {
-  let state = initialTurns(mode);
-  for (const item of items) state = stepTurns(state, item, item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
+  // the fold owns its state, so it steps in place: the same steps as `stepTurns`, without the copies
+  const state: Mutable = { ...initialTurns(mode) };
+  for (const item of items) step(state, item, item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
   return finishTurns(state, rompUuid);
 }
 
@@ -188,17 +215,17 @@ function open(trigger: Atom | null, atoms: Cons<Atom>): Draft {
 }
 
 /** Moves waiting atoms into the current turn, or into a new `trigger: null` turn when there is none. */
-function settle(state: TurnsState): TurnsState {
-  if (state.waiting === null) return state;
+function settle(state: Mutable): void {
+  if (state.waiting === null) return;
   const waiting = toArray(state.waiting);
+  state.waiting = null;
   if (state.current === undefined) {
     let atoms: Cons<Atom> | null = null;
     for (const atom of waiting) atoms = { head: atom, tail: atoms };
-    return { ...state, current: open(null, atoms as Cons<Atom>), waiting: null };
+    state.current = open(null, atoms as Cons<Atom>);
+    return;
   }
-  let atoms = state.current.atoms;
-  for (const atom of waiting) atoms = { head: atom, tail: atoms };
-  return { ...state, current: { ...state.current, atoms }, waiting: null };
+  for (const atom of waiting) state.current.atoms = { head: atom, tail: state.current.atoms };
 }
 
 /**
@@ -208,7 +235,7 @@ function settle(state: TurnsState): TurnsState {
  * was never answered (an abandoned call must not swallow later prompts). A peer's hook-injected line
  * does only when the model does not hold the floor.
  */
-function takesFloor(state: TurnsState, atom: Atom): boolean {
+function takesFloor(state: Mutable, atom: Atom): boolean {
   if (state.mode !== 'stop_reason') return false;
   return atom.author === 'human' || atom.author === 'sdk' || !holdsFloor(state.current as Draft);
 }
@@ -220,40 +247,33 @@ function holdsFloor(d: Draft): boolean {
   return CONTINUING.has(d.stop);
 }
 
-/** The state after the current turn took `atom`: its flags, and whether the atom is a boundary. */
-function observe(state: TurnsState, atom: Atom): TurnsState {
-  const d = state.current as Draft;
+/** Updates the current draft with an atom it took; returns whether the turn is closed after it. */
+function observe(state: Mutable, d: Draft, atom: Atom): boolean {
   const content: ContentBlock[] = atom.message?.content ?? [];
-  if (atom.type === 'result') return { ...state, current: { ...d, endSeen: true }, closed: true };
+  if (atom.type === 'result') {
+    d.endSeen = true;
+    return true;
+  }
   if (atom.type === 'assistant') {
     const id = atom.message?.id;
     const raw = atom.message?.stop_reason;
-    const stop = raw !== undefined && raw !== null ? raw : id !== undefined && id === d.lastMessageId ? d.stop : null;
-    let pending = d.pending;
-    let lastBlockType = d.lastBlockType;
+    d.stop = raw !== undefined && raw !== null ? raw : id !== undefined && id === d.lastMessageId ? d.stop : null;
+    d.lastMessageId = id;
+    d.hasAssistant = true;
     for (const block of content) {
       const toolId = (block as { id?: unknown }).id;
-      if (block.type === 'tool_use' && typeof toolId === 'string') pending = new Set(pending).add(toolId);
-      lastBlockType = block.type;
+      if (block.type === 'tool_use' && typeof toolId === 'string') d.pending.add(toolId);
+      d.lastBlockType = block.type;
     }
-    const next: Draft = { ...d, lastMessageId: id, stop, hasAssistant: true, pending, lastBlockType };
-    const boundary = state.mode === 'stop_reason' && stop !== null && !CONTINUING.has(stop);
-    return { ...state, current: next, closed: boundary };
+    return state.mode === 'stop_reason' && d.stop !== null && !CONTINUING.has(d.stop);
   }
-  if (atom.type !== 'user') return state;
-  let pending = d.pending;
-  let interrupted = d.interrupted;
+  if (atom.type !== 'user') return state.closed;
   for (const block of content) {
     const toolId = (block as { tool_use_id?: unknown }).tool_use_id;
-    if (block.type === 'tool_result' && typeof toolId === 'string' && pending.has(toolId)) {
-      pending = new Set(pending);
-      (pending as Set<string>).delete(toolId);
-    }
-    if (startsWithInterrupt(block)) interrupted = true;
+    if (block.type === 'tool_result' && typeof toolId === 'string') d.pending.delete(toolId);
+    if (startsWithInterrupt(block)) d.interrupted = true;
   }
-  if (pending === d.pending && interrupted === d.interrupted) return state;
-  const closed = state.closed || (state.mode === 'stop_reason' && interrupted);
-  return { ...state, current: { ...d, pending, interrupted }, closed };
+  return state.closed || (state.mode === 'stop_reason' && d.interrupted);
 }
 
 function startsWithInterrupt(block: ContentBlock): boolean {
