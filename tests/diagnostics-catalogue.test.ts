@@ -3,7 +3,8 @@
  * docs/diagnostics.md, and each has an input here that makes the parser emit it.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
 import { parseSession, type ParseOptions } from '../src/session/parse-session.ts';
@@ -40,6 +41,13 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
       user('b1', 'c', '<bash-input>ls</bash-input>', 3),
     ]),
   FSID_COLLISION: () => codes([writeJsonl([]), writeJsonl([])]),
+  FILE_REPLACED: async () => {
+    const path = writeJsonl([user('u1', null, 'a', 0), user('u2', 'u1', 'b', 1)]);
+    const watcher = new SessionWatcher([path]);
+    await watcher.update();
+    writeFileSync(path, `${JSON.stringify(user('x', null, 'new', 0))}\n`);
+    return (await watcher.update()).diagnostics.map((d) => d.code);
+  },
 };
 
 async function codes(files: string[], options: ParseOptions = {}): Promise<DiagnosticCode[]> {

@@ -28,7 +28,8 @@ export type DiagnosticCode =
   | 'LEAF_CHECKPOINT_UNRESOLVED'
   | 'SESSION_CLEARED'
   | 'COMMAND_BRANCH'
-  | 'FSID_COLLISION';
+  | 'FSID_COLLISION'
+  | 'FILE_REPLACED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -57,6 +58,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   SESSION_CLEARED: 'info',
   COMMAND_BRANCH: 'info',
   FSID_COLLISION: 'info',
+  FILE_REPLACED: 'warning',
 };
 
 /**

@@ -25,6 +25,8 @@ export interface Entry {
   byteOffset: number;
   /** Position in the session's file order (files ordered by their first timestamp). */
   seq: number;
+  /** Position among the records of its own file. */
+  fileSeq: number;
   /** Index in `GraphIndex.ordered` (set by `buildIndex`; -1 before, and for progress rows). */
   pos: number;
   /** The line itself. */

@@ -9,6 +9,8 @@ export interface Checkpoint {
   explicit: boolean;
   /** Position in the session's file order, comparable with `Entry.seq`. */
   seq: number;
+  /** Position among the records of its own file. */
+  fileSeq: number;
   file: string;
   line: number;
   byteOffset: number;

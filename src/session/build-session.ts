@@ -1,9 +1,9 @@
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
-import { buildIndex } from '../graph/build-index.ts';
+import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
 import type { Entry } from '../graph/entry.ts';
-import { resolveActivePath, type View } from '../graph/resolve-active-path.ts';
+import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
-import { buildTurns, type TurnEndMarker } from '../tree/build-turns.ts';
+import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { toAtom } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
@@ -34,6 +34,28 @@ export interface BuildOptions {
  * @returns the session
  */
 export function buildSession(collected: Collected, options: BuildOptions, onDiagnostic: OnDiagnostic): Session {
+  return buildSessionState(collected, options, onDiagnostic).session;
+}
+
+/** A built session with the graph and turn-builder state it came from, for a live watcher to go on from. */
+export interface SessionState {
+  session: Session;
+  index: GraphIndex;
+  path: ActivePath;
+  turns: TurnsState;
+  /** The last atom's time (epoch ms), for an appended line without one. */
+  lastT: number;
+  rompUuid: string;
+}
+
+/**
+ * `buildSession`, keeping the graph index, the active path and the turn builder's state.
+ * @param collected the session's lines
+ * @param options view, rompUuid, postal lookup
+ * @param onDiagnostic receives the graph stage's diagnostics
+ * @returns the session and its state
+ */
+export function buildSessionState(collected: Collected, options: BuildOptions, onDiagnostic: OnDiagnostic): SessionState {
   const view = options.view ?? 'full';
   const index = buildIndex(collected.entries, onDiagnostic);
   const path = resolveActivePath(index, collected.checkpoints, view, onDiagnostic);
@@ -42,12 +64,6 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const refOf = (e: Entry, isOnPath: boolean): RecordRef => {
-    const ref: RecordRef = { fsid: e.fsid, line: e.line, byteOffset: e.byteOffset, type: e.type, uuid: e.uuid, onPath: isOnPath };
-    if (e.subtype !== undefined) ref.subtype = e.subtype;
-    if (e.isSidechain) ref.isSidechain = true;
-    return ref;
-  };
   const items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
   for (const entry of path.entries) {
@@ -68,16 +84,32 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
   records.sort((a, b) => (rank.get(a.fsid) ?? 0) - (rank.get(b.fsid) ?? 0) || a.line - b.line);
 
   const leaf = path.leaf;
-  return {
+  const turns = foldTurns(items, 'stop_reason', absorbed);
+  const session: Session = {
     rompUuid,
     name: collected.customTitle?.text ?? collected.aiTitle?.text ?? summaryFor(path.entries, collected) ?? '',
     dir: cwdOf(path.entries),
     color: colorOf(rompUuid),
     leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
-    turns: buildTurns(items, rompUuid, 'stop_reason', absorbed),
+    turns: finishTurns(turns, rompUuid),
     files: collected.files,
     records,
   };
+  const lastT = items.at(-1)?.t ?? Number.NaN;
+  return { session, index, path, turns, lastT, rompUuid };
+}
+
+/**
+ * The reference kept for a uuid-bearing line that is not an atom.
+ * @param e the line
+ * @param onPath whether it lies on the active path
+ * @returns the reference
+ */
+export function refOf(e: Entry, onPath: boolean): RecordRef {
+  const ref: RecordRef = { fsid: e.fsid, line: e.line, byteOffset: e.byteOffset, type: e.type, uuid: e.uuid, onPath };
+  if (e.subtype !== undefined) ref.subtype = e.subtype;
+  if (e.isSidechain) ref.isSidechain = true;
+  return ref;
 }
 
 /** Gives lines without a timestamp the previous line's time (the next one's at the start). */
@@ -98,7 +130,12 @@ function summaryFor(path: Entry[], collected: Collected): string | undefined {
   return undefined;
 }
 
-function cwdOf(path: Entry[]): string {
+/**
+ * `cwd` of the path line nearest the leaf.
+ * @param path the active path
+ * @returns the directory, or `""`
+ */
+export function cwdOf(path: Entry[]): string {
   for (let i = path.length - 1; i >= 0; i--) {
     const cwd = path[i]?.record['cwd'];
     if (typeof cwd === 'string') return cwd;

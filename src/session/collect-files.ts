@@ -43,7 +43,8 @@ export interface Collected {
 
 const EMPTY: RawRecord = Object.freeze({}) as RawRecord;
 
-interface FileRead {
+/** What has been read of one file so far (the live watcher keeps adding to it). */
+export interface FileRead {
   file: SessionFile;
   entries: Entry[];
   checkpoints: Checkpoint[];
@@ -83,15 +84,28 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
-    const stats = await readTranscriptLines(path, (record, place) => take(read, record, place, onDiagnostic), onDiagnostic, options);
+    const stats = await readTranscriptLines(path, (record, place) => takeRecord(read, record, place, onDiagnostic), onDiagnostic, options);
     lines += stats.lines;
     bytes += stats.bytes;
     reads.push(read);
   }
-  reads.sort((a, b) => a.first - b.first || a.last - b.last);
+  return assemble(reads, lines, bytes);
+}
+
+/**
+ * Puts file reads together in the session's file order (by first, then last timestamp; ties keep the
+ * given order) and numbers every record in that order (`seq`). Idempotent: the live watcher calls it
+ * again as files grow.
+ * @param reads the files' reads
+ * @param lines lines read in all
+ * @param bytes bytes read in all
+ * @returns the collected lines
+ */
+export function assemble(reads: FileRead[], lines: number, bytes: number): Collected {
+  const ordered = [...reads].sort((a, b) => a.first - b.first || a.last - b.last);
   let offset = 0;
   const collected: Collected = {
-    files: reads.map((r) => r.file),
+    files: ordered.map((r) => r.file),
     entries: [],
     checkpoints: [],
     refs: [],
@@ -102,9 +116,9 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
     lines,
     bytes,
   };
-  for (const read of reads) {
-    for (const e of read.entries) e.seq += offset;
-    for (const c of read.checkpoints) c.seq += offset;
+  for (const read of ordered) {
+    for (const e of read.entries) e.seq = offset + e.fileSeq;
+    for (const c of read.checkpoints) c.seq = offset + c.fileSeq;
     append(collected.entries, read.entries);
     append(collected.checkpoints, read.checkpoints);
     append(collected.refs, read.refs);
@@ -122,7 +136,12 @@ function append<T>(target: T[], items: T[]): void {
   for (const item of items) target.push(item);
 }
 
-function newFileRead(file: SessionFile): FileRead {
+/**
+ * An empty file read.
+ * @param file the file's fsid and path
+ * @returns the read
+ */
+export function newFileRead(file: SessionFile): FileRead {
   return {
     file,
     entries: [],
@@ -136,7 +155,15 @@ function newFileRead(file: SessionFile): FileRead {
   };
 }
 
-function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic: OnDiagnostic): void {
+/**
+ * Adds one record of a file to its read: a graph entry (uuid-bearing lines), or a reference, titles
+ * and checkpoints (the rest).
+ * @param read the file's read so far
+ * @param record the record
+ * @param place its line and byte offset
+ * @param onDiagnostic receives `MISSING_UUID`, `BAD_TIMESTAMP`
+ */
+export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic: OnDiagnostic): void {
   const seq = read.count++;
   const type = typeof record['type'] === 'string' ? record['type'] : '(missing)';
   const uuid = record['uuid'];
@@ -165,6 +192,7 @@ function take(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic:
       line: place.line,
       byteOffset: place.byteOffset,
       seq,
+      fileSeq: seq,
       pos: -1,
       record: type === 'progress' ? EMPTY : record,
     });
@@ -195,6 +223,7 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
       leafUuid: typeof leaf === 'string' ? leaf : null,
       explicit: record['explicit'] === true,
       seq,
+      fileSeq: seq,
       file: read.file.path,
       ...place,
     });
@@ -205,7 +234,15 @@ function later(current: Title | undefined, next: Title | undefined, offset: numb
   return next === undefined ? current : { text: next.text, seq: next.seq + offset };
 }
 
-function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDiagnostic): string {
+/**
+ * A file's fsid: its name without `.jsonl`, with a `~N` suffix when another file of the session has it
+ * (`FSID_COLLISION`, info).
+ * @param path the file
+ * @param taken fsids already given; updated
+ * @param onDiagnostic receives `FSID_COLLISION`
+ * @returns the fsid
+ */
+export function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDiagnostic): string {
   const stem = basename(path).replace(/\.jsonl$/i, '');
   let fsid = stem;
   for (let n = 2; taken.has(fsid); n++) fsid = `${stem}~${n}`;

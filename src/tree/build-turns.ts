@@ -171,8 +171,18 @@ export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
   if (state.current !== undefined) settled.current = { ...state.current };
   settle(settled);
   const drafts = toArray(push(settled.done, settled.current));
-  return drafts.map((draft, i) => finish(draft, i < drafts.length - 1, rompUuid));
+  return drafts.map((draft, i) => {
+    if (i === drafts.length - 1) return finish(draft, false, rompUuid);
+    // a draft in `done` never changes again: its turn is built once (a live session re-finishes often)
+    const cached = finished.get(draft);
+    if (cached !== undefined && cached.rompUuid === rompUuid) return cached.turn;
+    const turn = finish(draft, true, rompUuid);
+    finished.set(draft, { rompUuid, turn });
+    return turn;
+  });
 }
+
+const finished = new WeakMap<Draft, { rompUuid: string; turn: Turn }>();
 
 /**
  * The tree stage for a whole sequence: groups ordered atoms into turns (seed, "Turn boundaries and
@@ -190,10 +200,21 @@ export function buildTurns(
   mode: BoundaryMode = 'stop_reason',
   absorbed: ReadonlySet<string> = new Set(),
 ): Turn[] {
-  // the fold owns its state, so it steps in place: the same steps as `stepTurns`, without the copies
+  return finishTurns(foldTurns(items, mode, absorbed), rompUuid);
+}
+
+/**
+ * `stepTurns` over a whole sequence, in place on a state the fold owns (the same steps, without the
+ * copies); `finishTurns` turns the result into turns, and `stepTurns` can go on from it.
+ * @param items atoms in conversation order, with turn-end markers among them
+ * @param mode what closes a turn
+ * @param absorbed uuids of atoms known to be absorbed mid-turn
+ * @returns the builder's state after the last item
+ */
+export function foldTurns(items: ReadonlyArray<Atom | TurnEndMarker>, mode: BoundaryMode = 'stop_reason', absorbed: ReadonlySet<string> = new Set()): TurnsState {
   const state: Mutable = { ...initialTurns(mode) };
   for (const item of items) step(state, item, item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
-  return finishTurns(state, rompUuid);
+  return state;
 }
 
 function push<T>(list: Cons<T> | null, value: T | undefined): Cons<T> | null {

@@ -1,0 +1,257 @@
+import { open, stat } from 'node:fs/promises';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import { CHAIN_TYPES, isCompactBoundary, type Entry } from '../graph/entry.ts';
+import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
+import { LineDecoder } from '../read/line-decoder.ts';
+import { parseLine } from '../read/parse-line.ts';
+import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
+import { listSessions, resolveSession } from '../romp-home/registry.ts';
+import { buildSessionState, cwdOf, refOf, type SessionState } from '../session/build-session.ts';
+import { assemble, newFileRead, takeRecord, uniqueFsid, type FileRead } from '../session/collect-files.ts';
+import type { ParseOptions } from '../session/parse-session.ts';
+import { stepTurns, finishTurns } from '../tree/build-turns.ts';
+import { toAtom } from '../tree/to-atom.ts';
+
+/** One file being followed: what was read of it, and from which byte on to read next. */
+interface Tail {
+  read: FileRead;
+  offset: number;
+  ino: number;
+  decoder: LineDecoder;
+}
+
+/** What an update changed. */
+export interface WatchUpdate {
+  session: Session;
+  /** Ids of the turns that are new or whose atoms, `end` or `ended` changed (removed ones too). */
+  changed: string[];
+  /** Diagnostics of the bytes read by this update. */
+  diagnostics: Diagnostic[];
+}
+
+/** Records that only need appending; other metadata (titles, checkpoints) re-resolves the session. */
+const PLAIN_METADATA = new Set(['file-history-snapshot', 'queue-operation', 'mode', 'permission-mode', 'attribution-snapshot', 'file-history-delta']);
+
+/**
+ * Keeps the Session of transcripts that are still being written current, at a cost proportional to
+ * the bytes appended (seed: the file substrate, live).
+ *
+ * ```ts
+ * const watcher = new SessionWatcher(['~/.claude/projects/p/<id>.jsonl']);
+ * for (;;) { const { session, changed } = await watcher.update(); render(changed); await sleep(100); }
+ * ```
+ *
+ * - Each update reads each file from the byte it stopped at; a line without its newline yet is held
+ *   back (not a diagnostic) until it is complete.
+ * - A file that shrank or was replaced (another inode) is read again from the start (`FILE_REPLACED`).
+ * - With `rompUuid` and `rompHome` and no files, the files come from the registry, re-read at every
+ *   update, so a resume file registered later is followed too.
+ * - Appends that only extend the active path (the common case: each new line's parent is the leaf) step
+ *   the turn builder on from where it was; anything else (a rewind, a compaction, a checkpoint, a title,
+ *   a phantom parent, parallel tool results, a new or replaced file) re-resolves the session from what
+ *   is already read, without reading it again.
+ * - After every update the session equals what `parseSession` gives for the same bytes (whole lines).
+ *   `records` is shared between snapshots and only appended to.
+ *
+ * Idle atoms (romp's state log) are not applied to live sessions.
+ */
+export class SessionWatcher {
+  readonly #files: string[];
+  readonly #options: ParseOptions;
+  readonly #tails = new Map<string, Tail>();
+  readonly #fsids = new Set<string>();
+  #state: SessionState | undefined;
+
+  /**
+   * @param files transcript paths (empty with `options.rompUuid` + `options.rompHome`: the registry's)
+   * @param options as for `parseSession`
+   */
+  constructor(files: string[], options: ParseOptions = {}) {
+    this.#files = files;
+    this.#options = options;
+  }
+
+  /** The latest session, `undefined` before the first update. */
+  get session(): Session | undefined {
+    return this.#state?.session;
+  }
+
+  /** The files followed, in the order they were first seen. */
+  get files(): string[] {
+    return [...this.#tails.keys()];
+  }
+
+  /**
+   * Reads what was appended since the last update and brings the session up to date.
+   * @returns the session, the ids of changed turns, and the diagnostics of the new bytes
+   */
+  async update(): Promise<WatchUpdate> {
+    const diagnostics: Diagnostic[] = [];
+    const on = (d: Diagnostic): void => {
+      diagnostics.push(d);
+    };
+    let rebuild = this.#state === undefined;
+    for (const path of await this.#paths()) {
+      if (!this.#tails.has(path)) {
+        this.#tails.set(path, this.#newTail(path, uniqueFsid(path, this.#fsids, on)));
+        rebuild = true;
+      }
+    }
+    const grown: Array<{ tail: Tail; entries: number; refs: number }> = [];
+    for (const tail of this.#tails.values()) {
+      const before = { entries: tail.read.entries.length, refs: tail.read.refs.length, checkpoints: tail.read.checkpoints.length };
+      const replaced = await this.#readNew(tail, on);
+      if (replaced) rebuild = true;
+      if (tail.read.checkpoints.length !== before.checkpoints) rebuild = true;
+      if (tail.read.entries.length !== before.entries || tail.read.refs.length !== before.refs) grown.push({ tail, ...before });
+    }
+    const old = this.#state?.session.turns ?? [];
+    if (!rebuild && grown.length === 1 && this.#extend(grown[0] as { tail: Tail; entries: number; refs: number })) {
+      return { session: (this.#state as SessionState).session, changed: changedTurns(old, (this.#state as SessionState).session.turns), diagnostics };
+    }
+    if (rebuild || grown.length > 0) await this.#rebuild(on);
+    const session = (this.#state as SessionState).session;
+    return { session, changed: changedTurns(old, session.turns), diagnostics };
+  }
+
+  async #paths(): Promise<string[]> {
+    const { rompUuid, rompHome } = this.#options;
+    if (this.#files.length > 0 || rompUuid === undefined || rompHome === undefined) return this.#files;
+    return (await resolveSession(rompHome, rompUuid))?.files.map((f) => f.path) ?? [];
+  }
+
+  #newTail(path: string, fsid: string): Tail {
+    const tail: Tail = { read: newFileRead({ fsid, path }), offset: 0, ino: 0, decoder: undefined as unknown as LineDecoder };
+    tail.decoder = new LineDecoder(
+      (buf, start, end, line, byteOffset) => {
+        const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset, this.#options.maxDepth);
+        for (const record of result.records) takeRecord(tail.read, record, { line, byteOffset }, (d) => this.#pending.push(d));
+        for (const d of result.diagnostics) this.#pending.push(d);
+      },
+      (line, byteOffset, length) => this.#pending.push(diagnostic('LINE_TOO_LONG', `line of ${length} bytes is over the cap; skipped`, { file: path, line, byteOffset })),
+      this.#options.maxLineBytes,
+    );
+    return tail;
+  }
+
+  /** Diagnostics raised while decoding, handed to the running update. */
+  #pending: Diagnostic[] = [];
+
+  /** Reads a file's new bytes; true when it had to start over (shrunk or replaced). */
+  async #readNew(tail: Tail, on: (d: Diagnostic) => void): Promise<boolean> {
+    const path = tail.read.file.path;
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      on(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+      return false;
+    }
+    let replaced = false;
+    if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset) {
+      on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced'}; read again from the start`, { file: path }));
+      Object.assign(tail, this.#newTail(path, tail.read.file.fsid));
+      replaced = true;
+    }
+    tail.ino = info.ino;
+    if (info.size > tail.offset) {
+      const handle = await open(path, 'r');
+      try {
+        const buffer = Buffer.allocUnsafe(Math.min(info.size - tail.offset, 1024 * 1024));
+        while (tail.offset < info.size) {
+          const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, info.size - tail.offset), tail.offset);
+          if (bytesRead === 0) break;
+          tail.decoder.push(buffer.subarray(0, bytesRead));
+          tail.offset += bytesRead;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    for (const d of this.#pending) on(d);
+    this.#pending = [];
+    return replaced;
+  }
+
+  async #rebuild(on: (d: Diagnostic) => void): Promise<void> {
+    const reads = [...this.#tails.values()].map((t) => t.read);
+    const collected = assemble(reads, 0, 0);
+    const options = { ...this.#options };
+    const home = options.rompHome;
+    if (home !== undefined) options.resolvePeer = postalResolver(await readPostalLog(home, on), await listSessions(home));
+    const entry = home !== undefined && options.rompUuid !== undefined ? await resolveSession(home, options.rompUuid) : undefined;
+    const state = buildSessionState(collected, options, on);
+    if (entry !== undefined) {
+      state.session = { ...state.session, name: entry.name || state.session.name, dir: entry.dir || state.session.dir, color: entry.color || state.session.color };
+    }
+    this.#state = state;
+  }
+
+  /**
+   * The fast path: applies new lines of the last file when each only extends the active path.
+   * Returns false (and changes nothing) when it cannot, so the caller re-resolves instead.
+   */
+  #extend(grown: { tail: Tail; entries: number; refs: number }): boolean {
+    const state = this.#state as SessionState;
+    const { tail } = grown;
+    const files = state.session.files;
+    const leaf = state.path.leaf;
+    if (files.at(-1)?.fsid !== tail.read.file.fsid || leaf === undefined || state.index.ordered.at(-1) !== leaf) return false;
+    const entries = tail.read.entries.slice(grown.entries);
+    const refs = tail.read.refs.slice(grown.refs);
+    if (refs.some((r) => CHAIN_TYPES.has(r.type) || !PLAIN_METADATA.has(r.type))) return false;
+    let tip = leaf;
+    for (const e of entries) {
+      const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid);
+      if (!simple || (Number.isNaN(e.t) && Number.isNaN(state.lastT))) return false;
+      tip = e;
+    }
+    const base = leaf.seq - leaf.fileSeq; // where the last file's records start in the session's order
+    const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#options.resolvePeer ?? (() => null) };
+    const records: RecordRef[] = state.session.records;
+    let turns = state.turns;
+    for (const e of entries) {
+      e.seq = base + e.fileSeq;
+      e.pos = state.index.ordered.push(e) - 1;
+      state.index.byUuid.set(e.uuid, e);
+      state.path.entries.push(e);
+      state.path.onPath.add(e.uuid);
+      state.path.leaf = e;
+      const atom: Atom | undefined = toAtom(e, ctx);
+      if (atom !== undefined) {
+        if (Number.isNaN(atom.t)) atom.t = state.lastT;
+        state.lastT = atom.t;
+        turns = stepTurns(turns, atom, e.type === 'attachment');
+        continue;
+      }
+      records.push(refOf(e, true));
+      if (e.type === 'system' && e.subtype === 'turn_duration') {
+        const t = Number.isNaN(e.t) ? state.lastT : e.t;
+        state.lastT = t;
+        turns = stepTurns(turns, { type: 'turn_end', t });
+      }
+    }
+    for (const r of refs) records.push(r);
+    state.turns = turns;
+    state.session = {
+      ...state.session,
+      turns: finishTurns(turns, state.rompUuid),
+      dir: cwdOf(state.path.entries) || state.session.dir,
+      leafFsid: (state.path.leaf as Entry).fsid,
+    };
+    return true;
+  }
+}
+
+/** Ids of turns that are new, gone, or whose atoms, end or ended differ. */
+function changedTurns(before: Turn[], after: Turn[]): string[] {
+  const old = new Map(before.map((t) => [t.id, t]));
+  const changed: string[] = [];
+  for (const turn of after) {
+    const was = old.get(turn.id);
+    if (was === undefined || was.atoms.length !== turn.atoms.length || was.ended !== turn.ended || was.end !== turn.end) changed.push(turn.id);
+    old.delete(turn.id);
+  }
+  for (const id of old.keys()) changed.push(id);
+  return changed;
+}
