@@ -32,6 +32,17 @@ export type { StreamMessage, StreamOptions, StreamState } from './stream/reduce-
 export { decodeStream } from './stream/decode-stream.ts';
 export type { DecodeOptions } from './stream/decode-stream.ts';
 export { fromStream } from './stream/from-stream.ts';
+export { SessionWatcher } from './live/session-watcher.ts';
+export type { WatchUpdate } from './live/session-watcher.ts';
+export { watchSession } from './live/watch-session.ts';
+export type { WatchSessionOptions } from './live/watch-session.ts';
+export { listClaudeSessions } from './discover/list-claude-sessions.ts';
+export type { ClaudeSessionInfo, ListOptions } from './discover/list-claude-sessions.ts';
+export { listSessions, recordResume, registerSession, resolveSession } from './romp-home/registry.ts';
+export type { NewSession, RegisteredFile, RegistryEntry } from './romp-home/registry.ts';
+export { rompHome } from './romp-home/romp-home.ts';
+export { examineFiles } from './doctor/examine-files.ts';
+export type { FileReport } from './doctor/examine-files.ts';
 export type { FromStreamOptions, StreamSnapshot } from './stream/from-stream.ts';
 export { collectFiles } from './session/collect-files.ts';
 export { buildSession } from './session/build-session.ts';

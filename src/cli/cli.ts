@@ -6,6 +6,7 @@ import { runLs, type LsOptions } from './run-ls.ts';
 import { runRegister, runResume, runSessions, type RegistryOptions } from './run-registry.ts';
 import { runShow, type ShowOptions } from './run-show.ts';
 import { runStream, type StreamCliOptions } from './run-stream.ts';
+import { runWatch, type WatchCliOptions } from './run-watch.ts';
 
 export type { CliIO } from './cli-io.ts';
 
@@ -20,15 +21,17 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp stream [FILE|-] [--json] [--follow]`: the same from stream-json.
  * - `romp ls`, `romp sessions`, `romp register`, `romp resume`: Claude Code's sessions and romp's registry.
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
+ * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  *
  * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
  * be read (one line on stderr naming it).
  *
  * @param argv the arguments after the program name
  * @param io where to read and write
+ * @param signal stops long-running commands (`romp watch`)
  * @returns the exit code
  */
-export async function cli(argv: string[], io: CliIO): Promise<number> {
+export async function cli(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
   let exitCode = 0;
   const program = new Command('romp')
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
@@ -60,6 +63,15 @@ export async function cli(argv: string[], io: CliIO): Promise<number> {
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
     .action(async (file: string | undefined, options: StreamCliOptions) => done(await runStream(file, options, io)));
+  program
+    .command('watch')
+    .description('follow a session as it is written: print the outline lines of the turns that change')
+    .argument('[files...]', 'transcript files of one session')
+    .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
+    .addOption(home())
+    .option('--json', 'one NDJSON line per change: {changed, turns}')
+    .option('--poll', 'poll the files instead of file-system events')
+    .action(async (files: string[], options: WatchCliOptions) => done(await runWatch(files, options, io, signal)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

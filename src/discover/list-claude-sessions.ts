@@ -158,7 +158,12 @@ function parse(line: string): RawRecord | undefined {
   }
 }
 
-async function nestedAgents(dir: string): Promise<string[]> {
+/**
+ * The subagent transcripts of a session (2.1.2+ layout): `<sessionDir>/subagents/**\/agent-*.jsonl`.
+ * @param dir the session's folder, `<projectDir>/<sessionId>`
+ * @returns their paths, sorted; none when the folder does not exist
+ */
+export async function nestedAgents(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (d: string): Promise<void> => {
     for (const name of await entries(d)) {
@@ -168,7 +173,7 @@ async function nestedAgents(dir: string): Promise<string[]> {
     }
   };
   await walk(join(dir, 'subagents'));
-  return found;
+  return found.sort();
 }
 
 async function entries(dir: string): Promise<string[]> {

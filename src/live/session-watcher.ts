@@ -1,4 +1,6 @@
 import { open, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { nestedAgents } from '../discover/list-claude-sessions.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, isCompactBoundary, type Entry } from '../graph/entry.ts';
 import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
@@ -27,6 +29,8 @@ export interface WatchUpdate {
   changed: string[];
   /** Diagnostics of the bytes read by this update. */
   diagnostics: Diagnostic[];
+  /** Subagent transcripts (`<dir>/<fsid>/subagents/**\/agent-*.jsonl`) that appeared since the last update. */
+  newSubagents: string[];
 }
 
 /** Records that only need appending; other metadata (titles, checkpoints) re-resolves the session. */
@@ -46,6 +50,7 @@ const PLAIN_METADATA = new Set(['file-history-snapshot', 'queue-operation', 'mod
  * - A file that shrank or was replaced (another inode) is read again from the start (`FILE_REPLACED`).
  * - With `rompUuid` and `rompHome` and no files, the files come from the registry, re-read at every
  *   update, so a resume file registered later is followed too.
+ * - Subagent transcripts appearing under `<dir>/<fsid>/subagents/` are reported in `newSubagents`.
  * - Appends that only extend the active path (the common case: each new line's parent is the leaf) step
  *   the turn builder on from where it was; anything else (a rewind, a compaction, a checkpoint, a title,
  *   a phantom parent, parallel tool results, a new or replaced file) re-resolves the session from what
@@ -60,6 +65,7 @@ export class SessionWatcher {
   readonly #options: ParseOptions;
   readonly #tails = new Map<string, Tail>();
   readonly #fsids = new Set<string>();
+  readonly #subagents = new Set<string>();
   #state: SessionState | undefined;
 
   /**
@@ -74,6 +80,11 @@ export class SessionWatcher {
   /** The latest session, `undefined` before the first update. */
   get session(): Session | undefined {
     return this.#state?.session;
+  }
+
+  /** Subagent transcripts found so far. */
+  get subagents(): string[] {
+    return [...this.#subagents].sort();
   }
 
   /** The files followed, in the order they were first seen. */
@@ -105,13 +116,26 @@ export class SessionWatcher {
       if (tail.read.checkpoints.length !== before.checkpoints) rebuild = true;
       if (tail.read.entries.length !== before.entries || tail.read.refs.length !== before.refs) grown.push({ tail, ...before });
     }
+    const newSubagents = await this.#findSubagents();
     const old = this.#state?.session.turns ?? [];
-    if (!rebuild && grown.length === 1 && this.#extend(grown[0] as { tail: Tail; entries: number; refs: number })) {
-      return { session: (this.#state as SessionState).session, changed: changedTurns(old, (this.#state as SessionState).session.turns), diagnostics };
-    }
-    if (rebuild || grown.length > 0) await this.#rebuild(on);
+    const extended = !rebuild && grown.length === 1 && this.#extend(grown[0] as { tail: Tail; entries: number; refs: number });
+    if (!extended && (rebuild || grown.length > 0)) await this.#rebuild(on);
     const session = (this.#state as SessionState).session;
-    return { session, changed: changedTurns(old, session.turns), diagnostics };
+    return { session, changed: changedTurns(old, session.turns), diagnostics, newSubagents };
+  }
+
+  async #findSubagents(): Promise<string[]> {
+    const found: string[] = [];
+    for (const tail of this.#tails.values()) {
+      const { path, fsid } = tail.read.file;
+      for (const agent of await nestedAgents(join(dirname(path), fsid))) {
+        if (!this.#subagents.has(agent)) {
+          this.#subagents.add(agent);
+          found.push(agent);
+        }
+      }
+    }
+    return found;
   }
 
   async #paths(): Promise<string[]> {

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SessionWatcher } from '../../src/live/session-watcher.ts';
+import { recordResume, registerSession } from '../../src/romp-home/registry.ts';
+import { assistant, compactBoundary, text, user } from '../helpers/transcript.ts';
+
+const end = (mid: string) => ({ mid, stop: 'end_turn' });
+const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+function file(name = 'live.jsonl'): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'romp-watch-')), name);
+  writeFileSync(path, '');
+  return path;
+}
+const uuids = (w: SessionWatcher): string[][] => (w.session?.turns ?? []).map((t) => t.atoms.map((a) => a.uuid));
+
+test('a line completed across two writes: held back, no diagnostic, then one atom', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  const line = JSON.stringify(user('u1', null, 'hello', 0));
+  appendFileSync(path, line.slice(0, 25));
+  const first = await w.update();
+  assert.deepEqual([first.session.turns.length, first.diagnostics, first.changed], [0, [], []]);
+  appendFileSync(path, `${line.slice(25)}\n`);
+  const second = await w.update();
+  assert.deepEqual(uuids(w), [['u1']]);
+  assert.deepEqual(second.changed, [second.session.turns[0]?.id]);
+});
+
+test('appends that extend the path change only the last turn; a new prompt adds one', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  const first = (await w.update()).session.turns[0]?.id;
+  appendFileSync(path, jsonl(user('u2', 'a1', 'two', 5)));
+  const u = await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1'], ['u2']]);
+  assert.deepEqual(u.changed, [u.session.turns[1]?.id]);
+  assert.equal(u.session.turns[0]?.id, first);
+});
+
+test('a rewind arriving live drops the abandoned branch', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'abandoned', 2), assistant('a2', 'u2', text('x'), 3, end('m2'))));
+  await w.update();
+  appendFileSync(path, jsonl(user('u3', 'a1', 'rewritten', 60), assistant('a3', 'u3', text('y'), 61, end('m3'))));
+  const u = await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1'], ['u3', 'a3']]);
+  assert.equal(u.changed.length, 2); // the abandoned turn is gone, the new one is there
+});
+
+test('a compaction arriving live is stitched to the history before it', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  await w.update();
+  appendFileSync(path, jsonl(compactBoundary('b', 'a1', 10), user('s', 'b', 'summary', 10, { isCompactSummary: true }), user('u2', 's', 'two', 20)));
+  await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1', 'b', 's'], ['u2']]);
+});
+
+test('a truncated or replaced file is read again from the start, with FILE_REPLACED', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  await w.update();
+  writeFileSync(path, jsonl(user('n1', null, 'new', 0)));
+  const u = await w.update();
+  assert.deepEqual(u.diagnostics.map((d) => d.code), ['FILE_REPLACED']);
+  assert.deepEqual(uuids(w), [['n1']]);
+});
+
+test('a resume file registered later is followed; a subagent file appearing is reported', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'romp-watch-home-'));
+  const first = file('s1.jsonl');
+  appendFileSync(first, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  await registerSession(home, { rompUuid: 'R', files: [{ fsid: 's1', path: first }] });
+  const w = new SessionWatcher([], { rompUuid: 'R', rompHome: home });
+  await w.update();
+  const second = join(first, '..', 's2.jsonl');
+  writeFileSync(second, jsonl(user('u2', 'a1', 'two', 100), assistant('a2', 'u2', text('two'), 101, end('m2'))));
+  await recordResume(home, 'R', 's2', second);
+  const agentDir = join(first, '..', 's1', 'subagents');
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(join(agentDir, 'agent-a1.jsonl'), jsonl(user('x', null, 'explore', 50, { isSidechain: true })));
+  const u = await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.deepEqual(u.newSubagents, [join(agentDir, 'agent-a1.jsonl')]);
+  assert.deepEqual((await w.update()).newSubagents, []);
+});
+
+test('watchSession yields the first state, then each change as the file grows, until aborted', async () => {
+  const { watchSession } = await import('../../src/live/watch-session.ts');
+  const path = file();
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0)));
+  const controller = new AbortController();
+  const seen: string[][][] = [];
+  for await (const update of watchSession([path], { signal: controller.signal, debounceMs: 10 })) {
+    seen.push(update.session.turns.map((t) => t.atoms.map((a) => a.uuid)));
+    if (seen.length === 1) appendFileSync(path, jsonl(assistant('a1', 'u1', text('one'), 1, end('m1'))));
+    if (seen.length === 2) controller.abort();
+  }
+  assert.deepEqual(seen, [[['u1']], [['u1', 'a1']]]);
+});
+
+test('romp watch --json prints one line per change', async () => {
+  const { cli } = await import('../../src/cli/cli.ts');
+  const path = file();
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0)));
+  const controller = new AbortController();
+  let out = '';
+  const io = { stdout: { write: (s: string) => { out += s; if (out.split('\n').length === 2) appendFileSync(path, jsonl(assistant('a1', 'u1', text('hi'), 1, end('m1')))); if (out.split('\n').length === 3) controller.abort(); return true; } }, stderr: { write: () => true } };
+  const code = await cli(['watch', path, '--json', '--romp-home', mkdtempSync(join(tmpdir(), 'h-'))], io, controller.signal);
+  assert.equal(code, 0);
+  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { changed: string[]; turns: Array<{ atoms: unknown[] }> });
+  assert.deepEqual(lines.map((l) => [l.changed.length, l.turns.map((t) => t.atoms.length)]), [[1, [1]], [1, [2]]]);
+});
