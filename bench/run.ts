@@ -17,6 +17,7 @@ import { parseSession } from '../src/session/parse-session.ts';
 import { generateTranscript } from './generate.ts';
 import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
+import { benchWatch } from './watch.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--peak') return peakChild(process.argv[3] ?? '');
   if (process.argv[2] === '--stream') return benchStream();
   if (process.argv[2] === '--ls') return benchLs();
+  if (process.argv[2] === '--watch') return benchWatch();
   const corpus = resolve(HERE, '../../../../shared/corpus/transcripts');
   if (existsSync(corpus)) {
     const files = walk(corpus);
@@ -133,6 +135,7 @@ async function main(): Promise<void> {
   await beyondStringLimit();
   benchStream();
   await benchLs();
+  await benchWatch();
 }
 
 await main();

@@ -269,7 +269,12 @@ export class SessionWatcher {
 
 /** Ids of turns that are new, gone, or whose atoms, end or ended differ. */
 function changedTurns(before: Turn[], after: Turn[]): string[] {
-  const old = new Map(before.map((t) => [t.id, t]));
+  // finished turns are the same objects from one snapshot to the next: skip the common prefix
+  let same = 0;
+  while (same < before.length && same < after.length && before[same] === after[same]) same++;
+  if (same === before.length && same === after.length) return [];
+  const old = new Map(before.slice(same).map((t) => [t.id, t]));
+  after = after.slice(same);
   const changed: string[] = [];
   for (const turn of after) {
     const was = old.get(turn.id);

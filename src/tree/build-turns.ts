@@ -170,19 +170,37 @@ export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
   const settled: Mutable = { ...state };
   if (state.current !== undefined) settled.current = { ...state.current };
   settle(settled);
-  const drafts = toArray(push(settled.done, settled.current));
-  return drafts.map((draft, i) => {
-    if (i === drafts.length - 1) return finish(draft, false, rompUuid);
-    // a draft in `done` never changes again: its turn is built once (a live session re-finishes often)
-    const cached = finished.get(draft);
-    if (cached !== undefined && cached.rompUuid === rompUuid) return cached.turn;
-    const turn = finish(draft, true, rompUuid);
-    finished.set(draft, { rompUuid, turn });
-    return turn;
-  });
+  const done = doneTurns(settled.done, rompUuid);
+  return settled.current === undefined ? [...done] : [...done, finish(settled.current, false, rompUuid)];
 }
 
-const finished = new WeakMap<Draft, { rompUuid: string; turn: Turn }>();
+/**
+ * The turns of the drafts in `done`, oldest first. A draft in `done` never changes again, so the list
+ * is built once per `done` and kept for its head only; a longer list starts from a copy of the one it
+ * extends (which is then dropped), so a live session re-finishing after every line pays for the
+ * current turn, plus one copy when a turn opens, and memory stays linear.
+ */
+function doneTurns(done: Cons<Draft> | null, rompUuid: string): Turn[] {
+  if (done === null) return [];
+  const newer: Array<Cons<Draft>> = [];
+  let base: Turn[] = [];
+  for (let c: Cons<Draft> | null = done; c !== null; c = c.tail) {
+    const hit = finished.get(c);
+    if (hit !== undefined && hit.rompUuid === rompUuid) {
+      if (c === done) return hit.turns;
+      base = hit.turns;
+      finished.delete(c);
+      break;
+    }
+    newer.push(c);
+  }
+  const turns = [...base];
+  for (let i = newer.length - 1; i >= 0; i--) turns.push(finish((newer[i] as Cons<Draft>).head, true, rompUuid));
+  finished.set(done, { rompUuid, turns });
+  return turns;
+}
+
+const finished = new WeakMap<Cons<Draft>, { rompUuid: string; turns: Turn[] }>();
 
 /**
  * The tree stage for a whole sequence: groups ordered atoms into turns (seed, "Turn boundaries and
