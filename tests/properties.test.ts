@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { corpusSamples, properties } from './helpers/properties.ts';
 
 // a size that fits CI; `npm run fuzz -- --seconds N` runs the same properties for longer
-const RUNS = Number(process.env['ROMP_PROPERTY_RUNS'] ?? 150);
+const RUNS = Number(process.env['ROMP_PROPERTY_RUNS'] ?? 1000);
 
 for (const { name, property } of properties(corpusSamples())) {
   test(name, async () => {

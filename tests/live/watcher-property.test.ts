@@ -38,7 +38,7 @@ async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context'):
 }
 
 const chunks = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 12 });
-const RUNS = Number(process.env['ROMP_PROPERTY_RUNS'] ?? 150) >> 2;
+const RUNS = Number(process.env['ROMP_LIVE_PROPERTY_RUNS'] ?? 50);
 
 test('live: generated transcripts appended in random chunks equal the one-shot parse at every step', async () => {
   await fc.assert(
