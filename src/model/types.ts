@@ -98,6 +98,8 @@ export interface Atom {
   compact_metadata?: CompactMetadata;
   /** `result` atoms. */
   result?: ResultPayload;
+  /** assistant atoms: the API request id (transcript `requestId`, stream `request_id`), where written. */
+  request_id?: string;
   /** `idle` atoms: the idle span is `[t, end]` (epoch ms). */
   end?: number;
   /** Timestamp (epoch ms): the line's `timestamp`, or arrival time on a stream. */

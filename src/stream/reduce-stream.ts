@@ -112,6 +112,7 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
   if (type === 'assistant' || type === 'user') {
     const atom = base(type);
     atom.message = normaliseMessage(type, m['message']);
+    if (type === 'assistant' && typeof m['request_id'] === 'string') atom.request_id = m['request_id'];
     if (type === 'user') {
       const author = deriveAuthor(m, atom.message.content, s.options.resolvePeer ?? (() => null), 'sdk');
       if (author !== undefined) atom.author = author;

@@ -55,6 +55,7 @@ function base(entry: Entry, ctx: AtomContext, type: Atom['type']): Atom {
 function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: AtomContext): Atom {
   const atom = base(entry, ctx, message.role);
   atom.message = message;
+  if (message.role === 'assistant' && typeof record['requestId'] === 'string') atom.request_id = record['requestId'];
   if (message.role === 'user') {
     const source = record['promptSource'];
     if (typeof source === 'string') atom.promptSource = source;

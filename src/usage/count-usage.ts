@@ -1,0 +1,169 @@
+import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { RawRecord } from '../read/parse-line.ts';
+import { readTranscriptLines } from '../read/read-transcript.ts';
+import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { PRICES, priceFor, type Price } from './prices.ts';
+
+/** Token counts (tokens) and cost (USD). */
+export interface Totals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_creation_5m: number;
+  cache_creation_1h: number;
+  cache_read_input_tokens: number;
+  cost_usd: number;
+  /** API responses counted. */
+  responses: number;
+  /** Some responses come from Claude Code ≤2.1.20, which never wrote final `output_tokens`. */
+  lowerBound: boolean;
+}
+
+/** One API response, counted once. */
+export interface Response {
+  messageId: string;
+  requestId: string | undefined;
+  sessionId: string;
+  model: string;
+  /** The first line's time (epoch ms). */
+  t: number;
+  isSidechain: boolean;
+  usage: Record<string, unknown>;
+  lowerBound: boolean;
+  file: string;
+}
+
+/** What `countUsage` gives. */
+export interface UsageReport {
+  total: Totals;
+  bySession: Record<string, Totals>;
+  byDay: Record<string, Totals>;
+  byModel: Record<string, Totals>;
+  /** Models with no price: their tokens are counted, their cost is not (`cost_usd` excludes them). */
+  unknownModels: string[];
+  responses: Response[];
+}
+
+/** Options of `countUsage`. */
+export interface UsageOptions {
+  /** IANA zone for `byDay` (default: the machine's). */
+  timeZone?: string;
+  /** Prices to use (default `PRICES`), e.g. merged with a JSON file. */
+  prices?: Readonly<Record<string, Price>>;
+  onDiagnostic?: OnDiagnostic;
+  /** Called after each file, for progress. */
+  onFile?: (path: string, done: number, total: number) => void;
+}
+
+const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, lowerBound: false });
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/**
+ * Counts the tokens and cost of every API response recorded in the files, each once
+ * (known-failures.md §7, "Usage de-duplication"), dead branches and subagents included:
+ * 1. one response = the lines sharing `message.id` + `requestId`, across all files (resume and fork
+ *    copies count once);
+ * 2. without `requestId`, `message.id` within one `sessionId` (gateways reuse one id for everything);
+ * 3. a sidechain line repeating a main-chain response (`/btw` replays) counts once, as the main one;
+ * 4. among a response's lines the largest token total wins (the final snapshot), timed by its first line;
+ * 5. cache creation uses the nested 5 m / 1 h breakdown when present (the flat count can be 0);
+ * 6. sidechain (subagent) usage is counted, never dropped; `<synthetic>` lines count zero;
+ * 7. responses whose lines all say `stop_reason: null` (Claude Code ≤2.1.20) are lower bounds.
+ * @param files transcript paths (a session's, or a whole projects folder's)
+ * @param options zone, prices, diagnostics, progress
+ * @returns totals, by session, day and model, the unknown models, and the responses counted
+ */
+export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
+  const groups = new Map<string, Response>();
+  let done = 0;
+  for (const file of files) {
+    await readTranscriptLines(file, (record) => take(record, file, groups), options.onDiagnostic ?? (() => {}));
+    options.onFile?.(file, ++done, files.length);
+  }
+  const mainIds = new Set<string>();
+  for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
+  const responses = [...groups.values()].filter((r) => !(r.isSidechain && mainIds.has(r.messageId)));
+  return report(responses, options);
+}
+
+function take(record: RawRecord, file: string, groups: Map<string, Response>): void {
+  if (record['type'] !== 'assistant') return;
+  const message = record['message'] as Record<string, unknown> | undefined;
+  const usage = message?.['usage'];
+  const id = message?.['id'];
+  if (typeof usage !== 'object' || usage === null || typeof id !== 'string') return;
+  const model = typeof message?.['model'] === 'string' ? (message['model'] as string) : 'unknown';
+  if (model === '<synthetic>') return;
+  const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
+  const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
+  const key = requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
+  const line: Response = {
+    messageId: id,
+    requestId,
+    sessionId,
+    model,
+    t: parseTimestamp(record['timestamp']),
+    isSidechain: record['isSidechain'] === true,
+    usage: usage as Record<string, unknown>,
+    lowerBound: message?.['stop_reason'] === null || message?.['stop_reason'] === undefined,
+    file,
+  };
+  const kept = groups.get(key);
+  if (kept === undefined) {
+    groups.set(key, line);
+    return;
+  }
+  // the largest snapshot wins; the first line's time and main-chain-ness stay
+  if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
+  kept.lowerBound &&= line.lowerBound;
+  if (!line.isSidechain) kept.isSidechain = false;
+  if (Number.isNaN(kept.t)) kept.t = line.t;
+}
+
+function tokens(u: Record<string, unknown>): number {
+  return num(u['input_tokens']) + num(u['output_tokens']) + num(u['cache_creation_input_tokens']) + num(u['cache_read_input_tokens']);
+}
+
+function report(responses: Response[], options: UsageOptions): UsageReport {
+  const prices = options.prices ?? PRICES;
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const total = zero();
+  const bySession: Record<string, Totals> = {};
+  const byDay: Record<string, Totals> = {};
+  const byModel: Record<string, Totals> = {};
+  const unknown = new Set<string>();
+  for (const r of responses) {
+    const price = priceFor(r.model, prices);
+    if (price === undefined) unknown.add(r.model);
+    const dayKey = Number.isNaN(r.t) ? 'unknown' : day.format(r.t);
+    for (const bucket of [total, (bySession[r.sessionId] ??= zero()), (byDay[dayKey] ??= zero()), (byModel[r.model] ??= zero())]) add(bucket, r, price);
+  }
+  return { total, bySession, byDay, byModel, unknownModels: [...unknown].sort(), responses };
+}
+
+function add(t: Totals, r: Response, price: Price | undefined): void {
+  const u = r.usage;
+  const nested = u['cache_creation'] as Record<string, unknown> | null | undefined;
+  const m5 = num(nested?.['ephemeral_5m_input_tokens']);
+  const h1 = num(nested?.['ephemeral_1h_input_tokens']);
+  const flat = num(u['cache_creation_input_tokens']);
+  const creation = m5 + h1 > 0 ? m5 + h1 : flat;
+  const fiveMinute = m5 + h1 > 0 ? m5 : flat; // without the breakdown, writes are 5-minute writes
+  t.input_tokens += num(u['input_tokens']);
+  t.output_tokens += num(u['output_tokens']);
+  t.cache_creation_input_tokens += creation;
+  t.cache_creation_5m += fiveMinute;
+  t.cache_creation_1h += m5 + h1 > 0 ? h1 : 0;
+  t.cache_read_input_tokens += num(u['cache_read_input_tokens']);
+  t.responses++;
+  t.lowerBound ||= r.lowerBound;
+  if (price !== undefined) {
+    t.cost_usd +=
+      (num(u['input_tokens']) * price.input +
+        num(u['output_tokens']) * price.output +
+        fiveMinute * price.cache_write_5m +
+        (m5 + h1 > 0 ? h1 : 0) * price.cache_write_1h +
+        num(u['cache_read_input_tokens']) * price.cache_read) /
+      1e6;
+  }
+}

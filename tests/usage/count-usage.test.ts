@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { countUsage } from '../../src/usage/count-usage.ts';
+import { assistant, text, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+
+const u = (input: number, output: number, extra: Record<string, unknown> = {}) => ({ input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...extra });
+const line = (uuid: string, parent: string | null, mid: string, usage: object, extra: Record<string, unknown> = {}, stop: string | null = 'end_turn') =>
+  assistant(uuid, parent, text(uuid), 1, { mid, stop, usage: usage as Record<string, unknown>, extra });
+
+test('F1: split lines of one response without requestId count once', async () => {
+  const r = await countUsage([writeJsonl([user('p', null, 'x', 0), line('a1', 'p', 'msg_1', u(10, 100), { requestId: undefined }), line('a2', 'a1', 'msg_1', u(10, 100), { requestId: undefined })])]);
+  assert.deepEqual([r.total.responses, r.total.input_tokens, r.total.output_tokens], [1, 10, 100]);
+});
+
+test('F2/F3: the largest snapshot wins, not the first (partial output_tokens, repeated cache usage)', async () => {
+  const r = await countUsage([
+    writeJsonl([
+      line('a1', null, 'msg_1', u(5, 2, { cache_read_input_tokens: 9000 }), {}, null),
+      line('a2', 'a1', 'msg_1', u(5, 2, { cache_read_input_tokens: 9000 }), {}, null),
+      line('a3', 'a2', 'msg_1', u(5, 480, { cache_read_input_tokens: 9000 }), {}, 'tool_use'),
+    ]),
+  ]);
+  assert.deepEqual([r.total.responses, r.total.output_tokens, r.total.cache_read_input_tokens, r.total.lowerBound], [1, 480, 9000, false]);
+});
+
+test('F4a: a gateway reusing one message.id without requestId: every session counts its own', async () => {
+  const a = writeJsonl([line('a1', null, 'msg_const', u(100, 10), { requestId: undefined, sessionId: 'S1' })], 'one.jsonl');
+  const b = writeJsonl([line('b1', null, 'msg_const', u(200, 20), { requestId: undefined, sessionId: 'S2' })], 'two.jsonl');
+  const r = await countUsage([a, b]);
+  assert.deepEqual([r.total.responses, r.total.input_tokens, Object.keys(r.bySession).sort()], [2, 300, ['S1', 'S2']]);
+});
+
+test('F4b: a fork copy (same message.id and requestId, new sessionId) counts once', async () => {
+  const a = writeJsonl([line('a1', null, 'msg_1', u(100, 10), { requestId: 'req_1', sessionId: 'S1' })], 'orig.jsonl');
+  const b = writeJsonl([line('a1', null, 'msg_1', u(100, 10), { requestId: 'req_1', sessionId: 'S2' }), line('b2', 'a1', 'msg_2', u(1, 1), { requestId: 'req_2', sessionId: 'S2' })], 'fork.jsonl');
+  const r = await countUsage([a, b]);
+  assert.deepEqual([r.total.responses, r.total.input_tokens], [2, 101]);
+});
+
+test('F5: a side-question replay of a main response under a new requestId counts once; new subagent responses count', async () => {
+  const main = writeJsonl([line('a1', null, 'msg_M', u(10, 5, { cache_read_input_tokens: 50000 }), { requestId: 'R1' })], 'main.jsonl');
+  const side = writeJsonl([line('s1', null, 'msg_M', u(10, 5, { cache_read_input_tokens: 50000 }), { requestId: 'R2', isSidechain: true }), line('s2', 's1', 'msg_new', u(7, 3), { requestId: 'R3', isSidechain: true })], 'agent-x.jsonl');
+  const r = await countUsage([main, side]);
+  assert.deepEqual([r.total.responses, r.total.cache_read_input_tokens, r.total.input_tokens], [2, 50000, 17]);
+});
+
+test('cost: per-model prices, the nested 1 h cache breakdown, synthetic lines free, unknown models reported', async () => {
+  const r = await countUsage([
+    writeJsonl([
+      // sonnet 4.5: $3 in, $15 out, $6 1h write, $0.30 read per MTok
+      line('a1', null, 'msg_1', { input_tokens: 1_000_000, output_tokens: 100_000, cache_creation_input_tokens: 0, cache_read_input_tokens: 1_000_000, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 500_000 } }, { requestId: 'r1' }),
+      { ...assistant('a2', 'a1', text('No response requested.'), 2, { mid: 'syn', stop: 'stop_sequence' }), message: { id: 'syn', role: 'assistant', model: '<synthetic>', content: [], stop_reason: 'stop_sequence', usage: u(0, 0) } },
+      { ...line('a3', 'a2', 'msg_3', u(10, 10), { requestId: 'r3' }), message: { id: 'msg_3', role: 'assistant', model: 'claude-mystery-9', content: [], stop_reason: 'end_turn', usage: u(10, 10) } },
+    ]),
+  ]);
+  const sonnet = r.byModel['claude-sonnet-4-5'];
+  assert.equal(sonnet?.cache_creation_input_tokens, 500_000);
+  assert.equal(sonnet?.cache_creation_1h, 500_000);
+  assert.equal(Math.round((sonnet?.cost_usd ?? 0) * 100) / 100, 3 + 1.5 + 3 + 0.3);
+  assert.deepEqual(r.unknownModels, ['claude-mystery-9']);
+  assert.equal(r.total.responses, 2); // the <synthetic> line is not an API response
+});
+
+test('days are bucketed in the zone given (F6)', async () => {
+  const late = { ...line('a1', null, 'msg_1', u(1, 1), { requestId: 'r' }), timestamp: '2026-03-02T04:08:00.000Z' };
+  const r1 = await countUsage([writeJsonl([late])], { timeZone: 'America/Los_Angeles' });
+  const r2 = await countUsage([writeJsonl([late])], { timeZone: 'UTC' });
+  assert.deepEqual([Object.keys(r1.byDay), Object.keys(r2.byDay)], [['2026-03-01'], ['2026-03-02']]);
+});
+
+test('responses from ≤2.1.20 (stop_reason null on every line) make the total a lower bound', async () => {
+  const r = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), {}, null), assistant('a2', 'a1', toolUse('t', 'Read'), 2, { mid: 'msg_1', stop: null })])]);
+  assert.equal(r.total.lowerBound, true);
+});
