@@ -6,6 +6,8 @@ import { runLs, type LsOptions } from './run-ls.ts';
 import { runRegister, runResume, runSessions, type RegistryOptions } from './run-registry.ts';
 import { runShow, type ShowOptions } from './run-show.ts';
 import { runStream, type StreamCliOptions } from './run-stream.ts';
+import { runUsage, type UsageCliOptions } from './run-usage.ts';
+import { runView, type ViewCliOptions } from './run-views.ts';
 import { runWatch, type WatchCliOptions } from './run-watch.ts';
 
 export type { CliIO } from './cli-io.ts';
@@ -72,6 +74,29 @@ export async function cli(argv: string[], io: CliIO, signal?: AbortSignal): Prom
     .option('--json', 'one NDJSON line per change: {changed, turns}')
     .option('--poll', 'poll the files instead of file-system events')
     .action(async (files: string[], options: WatchCliOptions) => done(await runWatch(files, options, io, signal)));
+  for (const [view, description] of [
+    ['turns', 'the turns of a session: time, author, ended, atoms, tools, tokens'],
+    ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
+    ['tools', 'the tool calls of a session: each tool_use with its result, duration, error; orphans'],
+  ] as const) {
+    program
+      .command(view)
+      .description(description)
+      .argument('[files...]', 'transcript files of one session (default: the bundled example)')
+      .option('--session <rompUuid>', "the session's files from romp's registry")
+      .addOption(home())
+      .option('--json', 'print the view as JSON')
+      .action(async (files: string[], options: ViewCliOptions) => done(await runView(view, files, options, io)));
+  }
+  program
+    .command('usage')
+    .description('tokens and cost of every API response, each counted once, per session, day and model')
+    .argument('[files...]', 'transcript files (default: every transcript under --projects)')
+    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .option('--timezone <zone>', 'IANA zone for the days (default: this machine\'s)')
+    .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok, over the built-in table')
+    .option('--json', 'print the report as JSON')
+    .action(async (files: string[], options: UsageCliOptions) => done(await runUsage(files, options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

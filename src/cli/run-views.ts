@@ -1,0 +1,41 @@
+import { rompHome } from '../romp-home/romp-home.ts';
+import { parseSession } from '../session/parse-session.ts';
+import { segments } from '../views/segments.ts';
+import { toolCalls } from '../views/tool-calls.ts';
+import { UserError, type CliIO } from './cli-io.ts';
+import { EXAMPLE_SESSION } from './run-show.ts';
+import { formatTurn } from './format-outline.ts';
+
+/** Options of `romp turns`, `romp segments`, `romp tools`. */
+export interface ViewCliOptions {
+  json?: boolean;
+  session?: string;
+  rompHome?: string;
+}
+
+/**
+ * `romp turns | segments | tools [FILES...]`: one derived view of a session, as lines or `--json`.
+ * @param view which view
+ * @param files transcript paths (default: the bundled example)
+ * @param options json, session, romp home
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runView(view: 'turns' | 'segments' | 'tools', files: string[], options: ViewCliOptions, io: CliIO): Promise<number> {
+  const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
+  const { session, diagnostics } = await parseSession(paths, { rompHome: rompHome(options.rompHome), ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+  const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
+  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+  const write = (value: unknown, text: () => string[]): void => {
+    io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${text().join('\n')}\n`);
+  };
+  if (view === 'turns') write(session.turns, () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
+  else if (view === 'segments') {
+    const list = segments(session);
+    write(list, () => list.map((s) => `${new Date(s.t).toISOString()}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Math.round((s.end - s.t) / 1000)} s`));
+  } else {
+    const list = toolCalls(session);
+    write(list, () => list.map((c) => `${c.name || '(orphan result)'}  ${c.tool_use_id}  ${c.duration_ms === null ? (c.resultUuid === null ? 'no result' : '-') : `${c.duration_ms} ms`}${c.is_error ? '  error' : ''}`));
+  }
+  return 0;
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decisions } from '../../src/views/decisions.ts';
+import { positions } from '../../src/views/positions.ts';
+import { segments } from '../../src/views/segments.ts';
+import { toolCalls } from '../../src/views/tool-calls.ts';
+import { parseLines } from '../helpers/parse.ts';
+import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+
+const queued = (uuid: string, parent: string, prompt: string, sec: number) => ({
+  parentUuid: parent, isSidechain: false, type: 'attachment', uuid, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(),
+  sessionId: 'fixture-session', attachment: { type: 'queued_command', prompt, commandMode: 'prompt' },
+});
+
+const conversation = [
+  user('p1', null, 'plan the refactor', 0, { promptSource: 'typed' }),
+  assistant('a1', 'p1', toolUse('ask', 'AskUserQuestion', { questions: [] }), 1, { mid: 'm1', stop: 'tool_use' }),
+  user('d1', 'a1', [toolResult('ask', 'User answered: keep the old API')], 10),
+  assistant('a2', 'd1', toolUse('r1', 'Read'), 11, { mid: 'm2', stop: 'tool_use' }),
+  assistant('a3', 'a2', toolUse('r2', 'Grep'), 11.5, { mid: 'm2', stop: 'tool_use' }),
+  user('res1', 'a2', [toolResult('r1', 'file')], 12),
+  user('res2', 'a3', [toolResult('r2', 'boom', true)], 14),
+  queued('q1', 'res2', 'also update the docs', 15),
+  assistant('a4', 'q1', text('Done.'), 20, { mid: 'm3', stop: 'end_turn' }),
+  user('p2', 'a4', 'next', 30, { promptSource: 'queued' }),
+  user('orphan', 'p2', [toolResult('ghost', 'from nowhere')], 31),
+  assistant('a5', 'orphan', toolUse('r3', 'Bash'), 32, { mid: 'm4', stop: 'tool_use' }),
+];
+
+test('segments split a turn at its inputs (opener, decision, mid-turn prompt) and partition it', async () => {
+  const r = await parseLines(conversation);
+  const segs = segments(r.session);
+  assert.deepEqual(segs.map((s) => [s.index, s.input, s.atoms.map((a) => a.uuid)]), [
+    [0, 'p1', ['p1', 'a1']],
+    [1, 'd1', ['d1', 'a2', 'a3', 'res1', 'res2']],
+    [2, 'q1', ['q1', 'a4']],
+    [0, 'p2', ['p2', 'orphan', 'a5']],
+  ]);
+  const turnAtoms = r.session.turns.flatMap((t) => t.atoms.map((a) => a.uuid));
+  assert.deepEqual(segs.flatMap((s) => s.atoms.map((a) => a.uuid)), turnAtoms);
+  assert.deepEqual([segs[1]?.t, segs[1]?.end], [Date.parse('2026-03-01T10:00:10.000Z'), Date.parse('2026-03-01T10:00:14.000Z')]);
+});
+
+test('positions: typed opener, absorbed mid-turn prompt, queued opener', async () => {
+  const r = await parseLines(conversation);
+  assert.deepEqual(positions(r.session).map((p) => [p.uuid, p.position, p.label]), [
+    ['p1', 'opener', 'typed'],
+    ['q1', 'mid-turn', 'absorbed'],
+    ['p2', 'opener', 'queued'],
+  ]);
+});
+
+test('a decision is the AskUserQuestion result, with the choice read from it', async () => {
+  const r = await parseLines(conversation);
+  assert.deepEqual(decisions(r.session).map((d) => [d.uuid, d.block, d.tool, d.choice, d.is_error]), [['d1', 0, 'AskUserQuestion', 'User answered: keep the old API', false]]);
+});
+
+test('tool calls: parallel calls paired with their results and durations, orphans on both sides', async () => {
+  const r = await parseLines(conversation);
+  assert.deepEqual(toolCalls(r.session).map((c) => [c.tool_use_id, c.name, c.useUuid, c.resultUuid, c.duration_ms, c.is_error]), [
+    ['ask', 'AskUserQuestion', 'a1', 'd1', 9000, false],
+    ['r1', 'Read', 'a2', 'res1', 1000, false],
+    ['r2', 'Grep', 'a3', 'res2', 2500, true],
+    ['ghost', '', null, 'orphan', null, false],
+    ['r3', 'Bash', 'a5', null, null, false],
+  ]);
+});
