@@ -4,15 +4,19 @@ import * as romp from '../src/index.ts';
 
 test('the public API is exactly these functions and constants', () => {
   assert.deepEqual(Object.keys(romp).sort(), [
+    'DECISION_TOOLS',
     'DEFAULT_MAX_LINE_BYTES',
     'LineDecoder',
+    'PRICES',
     'SEVERITY',
     'SessionWatcher',
     'buildIndex',
     'buildSession',
     'buildTurns',
     'collectFiles',
+    'countUsage',
     'createStreamState',
+    'decisions',
     'decodeStream',
     'deriveAuthor',
     'diagnostic',
@@ -27,6 +31,10 @@ test('the public API is exactly these functions and constants', () => {
     'normaliseMessage',
     'parseLine',
     'parseSession',
+    'positions',
+    'priceFor',
+    'queryAtoms',
+    'queryTurns',
     'readTranscript',
     'readTranscriptLines',
     'recordResume',
@@ -35,10 +43,12 @@ test('the public API is exactly these functions and constants', () => {
     'resolveActivePath',
     'resolveSession',
     'rompHome',
+    'segments',
     'splitGlued',
     'stepTurns',
     'streamSession',
     'toAtom',
+    'toolCalls',
     'watchSession',
   ]);
 });

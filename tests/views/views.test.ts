@@ -65,3 +65,15 @@ test('tool calls: parallel calls paired with their results and durations, orphan
     ['r3', 'Bash', 'a5', null, null, false],
   ]);
 });
+
+test('queryAtoms filters by author, kind, tool, error, time and text across sessions', async () => {
+  const { queryAtoms, queryTurns } = await import('../../src/views/query.ts');
+  const one = (await parseLines(conversation)).session;
+  const uuids = (f: Parameters<typeof queryAtoms>[1]): string[] => queryAtoms([one], f).map((m) => m.atom.uuid);
+  assert.deepEqual(uuids({ author: 'human' }), ['p1', 'q1', 'p2']);
+  assert.deepEqual(uuids({ tool: 'Grep' }), ['a3', 'res2']);
+  assert.deepEqual(uuids({ isError: true }), ['res2']);
+  assert.deepEqual(uuids({ kind: 'assistant', from: Date.parse('2026-03-01T10:00:15Z') }), ['a4', 'a5']);
+  assert.deepEqual(uuids({ text: 'OLD API' }), ['d1']);
+  assert.deepEqual(queryTurns([one], { tool: 'Bash' }).map((t) => t.turn.trigger?.uuid), ['p2']);
+});
