@@ -62,3 +62,5 @@ export { countUsage } from './usage/count-usage.ts';
 export type { Totals, UsageReport, UsageOptions } from './usage/count-usage.ts';
 export { PRICES, priceFor } from './usage/prices.ts';
 export type { Price } from './usage/prices.ts';
+export { findSubagents, parseSubagent } from './views/subagents.ts';
+export type { SubagentLink } from './views/subagents.ts';

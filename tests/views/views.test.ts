@@ -77,3 +77,31 @@ test('queryAtoms filters by author, kind, tool, error, time and text across sess
   assert.deepEqual(uuids({ text: 'OLD API' }), ['d1']);
   assert.deepEqual(queryTurns([one], { tool: 'Bash' }).map((t) => t.turn.trigger?.uuid), ['p2']);
 });
+
+test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call sent; parsed on request', async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const { findSubagents, parseSubagent } = await import('../../src/views/subagents.ts');
+  const { writeJsonl } = await import('../helpers/transcript.ts');
+  const main = writeJsonl([
+    user('p', null, 'go', 0),
+    assistant('t1', 'p', toolUse('toolu_meta', 'Task', { prompt: 'explore the parser' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    assistant('t2', 't1', toolUse('toolu_prompt', 'Agent', { prompt: 'count the tests' }), 1.5, { mid: 'm1', stop: 'tool_use' }),
+  ], 'main.jsonl');
+  const nested = join(dirname(main), 'main', 'subagents');
+  mkdirSync(nested, { recursive: true });
+  const sub = (uuid: string, text: string) => `${JSON.stringify(user(uuid, null, text, 2, { isSidechain: true }))}\n`;
+  writeFileSync(join(nested, 'agent-a1.jsonl'), sub('x1', 'something else entirely'));
+  writeFileSync(join(nested, 'agent-a1.meta.json'), JSON.stringify({ agentType: 'Explore', toolUseId: 'toolu_meta' }));
+  writeFileSync(join(dirname(main), 'agent-b2.jsonl'), sub('y1', 'count the tests'));
+  writeFileSync(join(dirname(main), 'agent-c3.jsonl'), sub('z1', 'unrelated warm-up'));
+  const { session } = await parseSession([main]);
+  const links = await findSubagents(session);
+  assert.deepEqual(links.map((l) => [l.tool_use_id, l.path.slice(dirname(main).length), l.by]), [
+    ['toolu_meta', '/main/subagents/agent-a1.jsonl', 'meta'],
+    ['toolu_prompt', '/agent-b2.jsonl', 'prompt'],
+  ]);
+  const parsed = await parseSubagent(links[1] as (typeof links)[number]);
+  assert.deepEqual(parsed.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.author])), [[['y1', 'system']]]);
+});
