@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import type { Session } from '../src/model/types.ts';
 import { writeJsonl } from './helpers/transcript.ts';
+import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/run-show.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -115,4 +116,18 @@ test('romp doctor reports orphaned parents, dead branches, compaction fallbacks,
       2, // a1, left behind by the rewind to `dead`, and the first copy of `dead`
     ],
   );
+});
+
+test('romp tools / segments / turns --json on the bundled example, romp usage --json on a file', async () => {
+  const tools = JSON.parse((await run(['tools', '--json'])).out) as Array<{ name: string; duration_ms: number }>;
+  assert.deepEqual(tools.map((t) => [t.name, t.duration_ms]), [['Grep', 1000], ['Read', 700], ['Edit', 1000], ['Write', 1000], ['Bash', 17000]]);
+  const segs = JSON.parse((await run(['segments', '--json'])).out) as unknown[];
+  assert.equal(segs.length, 4);
+  const turns = JSON.parse((await run(['turns', '--json'])).out) as unknown[];
+  assert.equal(turns.length, 4);
+  const usage = JSON.parse((await run(['usage', EXAMPLE, '--json', '--timezone', 'UTC'])).out) as { total: { responses: number; input_tokens: number; output_tokens: number }; byDay: Record<string, unknown> };
+  // 8 API responses (msg_demo_01..08), the rewound msg_demo_04 included: it was paid for
+  // input 12+8+6+9+10+5+7+4 = 61, output 140+95+38+12+80+20+30+9 = 424
+  assert.deepEqual([usage.total.responses, usage.total.input_tokens, usage.total.output_tokens, Object.keys(usage.byDay)], [8, 61, 424, ['2026-03-01']]);
+  assert.equal((await run(['usage', EXAMPLE, '--timezone', 'Mars/Olympus'])).code, 2);
 });
