@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
@@ -32,7 +32,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   bar?.start(paths.length, 0);
   let report: UsageReport;
   try {
-    report = await countUsage(paths, { prices, ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), onFile: (_, done) => bar?.update(done) });
+    report = await countUsage(paths, { prices, workers: availableParallelism(), ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), onFile: (_, done) => bar?.update(done) });
   } catch (error) {
     throw new UserError(`bad --timezone ${String(options.timezone)}: ${(error as Error).message}`);
   } finally {

@@ -20,6 +20,12 @@ export interface ReadOptions {
   chunkBytes?: number;
   /** How deep nested JSON is kept; deeper values are cut (`TOO_DEEP`). Default 256. */
   maxDepth?: number;
+  /**
+   * Only lines holding these bytes are decoded and parsed; the others are skipped unread (a pre-filter
+   * for readers that need one record type, as usage counting needs assistant lines). Off by default:
+   * with it, skipped lines give neither record nor diagnostic.
+   */
+  onlyLinesWith?: string;
 }
 
 /** Totals of one file read. */
@@ -54,8 +60,10 @@ export async function readTranscriptLines(
   options: ReadOptions = {},
 ): Promise<ReadStats> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const marker = options.onlyLinesWith === undefined ? undefined : Buffer.from(options.onlyLinesWith);
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
+      if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
       const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset, options.maxDepth);
       for (const record of result.records) onRecord(record, { line, byteOffset });
       for (const d of result.diagnostics) onDiagnostic(d);

@@ -53,6 +53,8 @@ export interface UsageOptions {
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
+  /** Worker threads reading files in parallel (default: 1, in this thread). */
+  workers?: number;
 }
 
 const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, lowerBound: false });
@@ -65,7 +67,7 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  *    copies count once);
  * 2. without `requestId`, `message.id` within one `sessionId` (gateways reuse one id for everything);
  * 3. a sidechain line repeating a main-chain response (`/btw` replays) counts once, as the main one;
- * 4. among a response's lines the largest token total wins (the final snapshot), timed by its first line;
+ * 4. among a response's lines the largest token total wins (the final snapshot), timed by its earliest line;
  * 5. cache creation uses the nested 5 m / 1 h breakdown when present (the flat count can be 0);
  * 6. sidechain (subagent) usage is counted, never dropped; `<synthetic>` lines count zero;
  * 7. responses whose lines all say `stop_reason: null` (Claude Code ≤2.1.20) are lower bounds.
@@ -74,16 +76,68 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * @returns totals, by session, day and model, the unknown models, and the responses counted
  */
 export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
+  const workers = Math.min(options.workers ?? 1, files.length);
+  const groups = workers > 1 ? await inWorkers(files, workers, options) : await collectResponses(files, options);
+  const mainIds = new Set<string>();
+  for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
+  // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
+  const responses = [...groups.values()]
+    .filter((r) => !(r.isSidechain && mainIds.has(r.messageId)))
+    .sort((a, b) => (a.t || 0) - (b.t || 0) || a.messageId.localeCompare(b.messageId) || (a.requestId ?? '').localeCompare(b.requestId ?? '') || a.sessionId.localeCompare(b.sessionId));
+  return report(responses, options);
+}
+
+/**
+ * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only lines holding
+ * `"assistant"` are parsed.
+ * @param files transcript paths
+ * @param options diagnostics and progress
+ * @returns the responses by de-dup key
+ */
+export async function collectResponses(files: string[], options: Pick<UsageOptions, 'onDiagnostic' | 'onFile'> = {}): Promise<Map<string, Response>> {
   const groups = new Map<string, Response>();
   let done = 0;
   for (const file of files) {
-    await readTranscriptLines(file, (record) => take(record, file, groups), options.onDiagnostic ?? (() => {}));
+    await readTranscriptLines(file, (record) => take(record, file, groups), options.onDiagnostic ?? (() => {}), { onlyLinesWith: '"assistant"' });
     options.onFile?.(file, ++done, files.length);
   }
-  const mainIds = new Set<string>();
-  for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
-  const responses = [...groups.values()].filter((r) => !(r.isSidechain && mainIds.has(r.messageId)));
-  return report(responses, options);
+  return groups;
+}
+
+async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
+  const { Worker } = await import('node:worker_threads');
+  const script = new URL('./usage-worker.js', import.meta.url);
+  const groups = new Map<string, Response>();
+  let done = 0;
+  const shares = Array.from({ length: count }, (_, i) => files.filter((_, j) => j % count === i));
+  await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(script, { workerData: share });
+          worker.on('message', (message: { file?: string; groups?: Array<[string, Response]> }) => {
+            if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
+            for (const [key, response] of message.groups ?? []) merge(groups, key, response);
+          });
+          worker.on('error', reject);
+          worker.on('exit', () => resolve());
+        }),
+    ),
+  );
+  return groups;
+}
+
+/** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
+export function merge(groups: Map<string, Response>, key: string, line: Response): void {
+  const kept = groups.get(key);
+  if (kept === undefined) {
+    groups.set(key, { ...line });
+    return;
+  }
+  if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
+  kept.lowerBound &&= line.lowerBound;
+  if (!line.isSidechain) kept.isSidechain = false;
+  if (Number.isNaN(kept.t) || line.t < kept.t) kept.t = line.t;
 }
 
 function take(record: RawRecord, file: string, groups: Map<string, Response>): void {
@@ -97,7 +151,7 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
   const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
   const key = requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
-  const line: Response = {
+  merge(groups, key, {
     messageId: id,
     requestId,
     sessionId,
@@ -107,17 +161,7 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
     usage: usage as Record<string, unknown>,
     lowerBound: message?.['stop_reason'] === null || message?.['stop_reason'] === undefined,
     file,
-  };
-  const kept = groups.get(key);
-  if (kept === undefined) {
-    groups.set(key, line);
-    return;
-  }
-  // the largest snapshot wins; the first line's time and main-chain-ness stay
-  if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
-  kept.lowerBound &&= line.lowerBound;
-  if (!line.isSidechain) kept.isSidechain = false;
-  if (Number.isNaN(kept.t)) kept.t = line.t;
+  });
 }
 
 function tokens(u: Record<string, unknown>): number {

@@ -65,3 +65,10 @@ test('usage over the corpus agrees with a plain computation of the same rules, s
   assert.deepEqual(ours, plain(paths));
   assert.ok(report.total.responses > 1000, `${report.total.responses} responses`);
 });
+
+test('usage read by two worker threads equals usage read in one', { skip: !existsSync(ROOT) }, async () => {
+  const paths = files(ROOT).sort();
+  const one = await countUsage(paths, { timeZone: 'UTC' });
+  const two = await countUsage(paths, { timeZone: 'UTC', workers: 2 });
+  assert.deepEqual([two.total, two.bySession, two.byDay, two.byModel], [one.total, one.bySession, one.byDay, one.byModel]);
+});
