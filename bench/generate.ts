@@ -22,18 +22,19 @@ const WORDS = 'the parser reads each line of the transcript and builds turns fro
 /**
  * @param path where to write
  * @param targetBytes approximate size in bytes
+ * @param prefix makes session, message and request ids unique to this file (for folders of many)
  * @returns the bytes and lines written, and the turns on the active path
  */
-export async function generateTranscript(path: string, targetBytes: number): Promise<{ bytes: number; lines: number; turns: number }> {
-  const random = prng(42);
+export async function generateTranscript(path: string, targetBytes: number, prefix = ''): Promise<{ bytes: number; lines: number; turns: number }> {
+  const random = prng(42 + prefix.length);
   const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   const out = createWriteStream(path);
   let bytes = 0;
   let n = 0;
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let parent: string | null = null;
-  const sid = '3b1f7c2e-0000-4000-8000-000000000001';
-  const uuid = (): string => `00000000-0000-4000-8000-${(n++).toString(16).padStart(12, '0')}`;
+  const sid = `${prefix}3b1f7c2e-0000-4000-8000-000000000001`;
+  const uuid = (): string => `${prefix}00000000-0000-4000-8000-${(n++).toString(16).padStart(12, '0')}`;
   let lines = 0;
   const write = async (record: Record<string, unknown>): Promise<void> => {
     lines++;
@@ -56,7 +57,7 @@ export async function generateTranscript(path: string, targetBytes: number): Pro
     if (turn % 50 === 0 && rewindFrom !== null) parent = await line('user', { message: { role: 'user', content: words(15) }, promptSource: 'typed' }, rewindFrom);
     const steps = 1 + Math.floor(random() * 6);
     for (let s = 0; s < steps; s++) {
-      const mid = `msg_${turn}_${s}`;
+      const mid = `msg_${prefix}${turn}_${s}`;
       const usage = { input_tokens: 10, output_tokens: 200 + s, cache_creation_input_tokens: 500, cache_read_input_tokens: 40000 };
       const last = s === steps - 1;
       const assistant = (content: unknown[]): Record<string, unknown> => ({ message: { id: mid, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: last ? 'end_turn' : 'tool_use', stop_sequence: null, usage }, requestId: `req_${mid}` });

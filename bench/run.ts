@@ -17,6 +17,7 @@ import { parseSession } from '../src/session/parse-session.ts';
 import { generateTranscript } from './generate.ts';
 import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
+import { benchUsage } from './usage.ts';
 import { benchWatch } from './watch.ts';
 
 const HERE = fileURLToPath(import.meta.url);
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--stream') return benchStream();
   if (process.argv[2] === '--ls') return benchLs();
   if (process.argv[2] === '--watch') return benchWatch();
+  if (process.argv[2] === '--usage') return benchUsage();
   const corpus = resolve(HERE, '../../../../shared/corpus/transcripts');
   if (existsSync(corpus)) {
     const files = walk(corpus);
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
   benchStream();
   await benchLs();
   await benchWatch();
+  await benchUsage();
 }
 
 await main();
