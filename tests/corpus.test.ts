@@ -77,7 +77,7 @@ test('context view = the official reader getSessionMessages, response by respons
     const meta = new Set((await readTranscript(file)).records.filter((r) => r.record['isMeta'] === true).map((r) => r.record['uuid']));
     const atoms = (await parseSession([file], { view: 'context' })).session.turns
       .flatMap((t) => t.atoms)
-      .filter((a) => (a.type === 'user' || a.type === 'assistant') && !meta.has(a.uuid));
+      .filter((a) => (a.type === 'user' || a.type === 'assistant') && !meta.has(a.uuid) && !a.uuid.startsWith('queued:'));
     const key = responseKey(atoms);
     const ours = atoms.map((a) => a.uuid);
     if (sdkStopsAtProgress.has(where)) {

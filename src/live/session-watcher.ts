@@ -34,7 +34,7 @@ export interface WatchUpdate {
 }
 
 /** Records that only need appending; other metadata (titles, checkpoints) re-resolves the session. */
-const PLAIN_METADATA = new Set(['file-history-snapshot', 'queue-operation', 'mode', 'permission-mode', 'attribution-snapshot', 'file-history-delta']);
+const PLAIN_METADATA = new Set(['file-history-snapshot', 'mode', 'permission-mode', 'attribution-snapshot', 'file-history-delta']);
 
 /**
  * Keeps the Session of transcripts that are still being written current, at a cost proportional to

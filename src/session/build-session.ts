@@ -5,6 +5,7 @@ import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
+import { queuedPrompts } from '../tree/queued-prompts.ts';
 import { toAtom } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from './color-of.ts';
@@ -77,6 +78,14 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
   }
   fillTimes(items);
+  for (const atom of queuedPrompts(collected.queue, items, rompUuid)) {
+    // generated: placed by time, after the last atom no later than it; absorbed, never an opener
+    let at = items.length;
+    while (at > 0 && (items[at - 1]?.t ?? 0) > atom.t) at--;
+    if (at === 0) continue; // before the conversation (context view after a compaction): not shown
+    items.splice(at, 0, atom);
+    absorbed.add(atom.uuid);
+  }
 
   for (const e of index.ordered) if (!path.onPath.has(e.uuid)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));

@@ -16,6 +16,18 @@ export interface CollectOptions extends ReadOptions {
   maxFiles?: number;
 }
 
+/** A `queue-operation` record (2.0.30+): the client's bookkeeping of prompts typed while busy. */
+export interface QueueOperation {
+  operation: string;
+  /** epoch ms */
+  t: number;
+  content: unknown;
+  /** 2.1.332: why a `remove` happened (`cleared_on_cancel`, `dropped_by_hook`: dropped, not delivered). */
+  reason: string | undefined;
+  fsid: string;
+  line: number;
+}
+
 /** A title record's text, with its position for "last one wins". */
 interface Title {
   text: string;
@@ -36,6 +48,8 @@ export interface Collected {
   aiTitle: Title | undefined;
   /** `summary` records by `leafUuid`. */
   summaries: Map<string, Title>;
+  /** Queue operations, in the session's file order. */
+  queue: QueueOperation[];
   /** Lines and bytes read over all files. */
   lines: number;
   bytes: number;
@@ -49,6 +63,7 @@ export interface FileRead {
   entries: Entry[];
   checkpoints: Checkpoint[];
   refs: RecordRef[];
+  queue: QueueOperation[];
   titles: { custom: Title | undefined; ai: Title | undefined; summaries: Map<string, Title> };
   firstSessionId: string | undefined;
   /** First and last timestamps of the file's lines (epoch ms), for ordering files. */
@@ -109,6 +124,7 @@ export function assemble(reads: FileRead[], lines: number, bytes: number): Colle
     entries: [],
     checkpoints: [],
     refs: [],
+    queue: [],
     firstSessionId: undefined,
     customTitle: undefined,
     aiTitle: undefined,
@@ -122,6 +138,7 @@ export function assemble(reads: FileRead[], lines: number, bytes: number): Colle
     append(collected.entries, read.entries);
     append(collected.checkpoints, read.checkpoints);
     append(collected.refs, read.refs);
+    append(collected.queue, read.queue);
     collected.firstSessionId ??= read.firstSessionId;
     collected.customTitle = later(collected.customTitle, read.titles.custom, offset);
     collected.aiTitle = later(collected.aiTitle, read.titles.ai, offset);
@@ -147,6 +164,7 @@ export function newFileRead(file: SessionFile): FileRead {
     entries: [],
     checkpoints: [],
     refs: [],
+    queue: [],
     titles: { custom: undefined, ai: undefined, summaries: new Map() },
     firstSessionId: undefined,
     first: Number.POSITIVE_INFINITY,
@@ -217,6 +235,15 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
   else if (type === 'summary') {
     const title = text('summary');
     if (title !== undefined && typeof record['leafUuid'] === 'string') read.titles.summaries.set(record['leafUuid'], title);
+  } else if (type === 'queue-operation') {
+    read.queue.push({
+      operation: String(record['operation']),
+      t: parseTimestamp(record['timestamp']),
+      content: record['content'],
+      reason: typeof record['reason'] === 'string' ? record['reason'] : undefined,
+      fsid: read.file.fsid,
+      line: place.line,
+    });
   } else if (type === 'last-prompt' && 'leafUuid' in record) {
     const leaf = record['leafUuid'];
     read.checkpoints.push({

@@ -110,3 +110,27 @@ test('a prompt after a tool_use that was never answered opens its own turn (know
     ['u2', true, ['u2', 'a2']],
   ]);
 });
+
+test('F14: a prompt absorbed mid-turn and known only from enqueue … remove becomes a generated human atom in the turn', async () => {
+  const q = (operation: string, sec: number, content?: string) => ({ type: 'queue-operation', operation, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
+  const r = await parseLines([
+    user('u1', null, 'refactor', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Edit'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, 'also rename it'),
+    q('enqueue', 1.6, 'and ignore this one'),
+    q('popAll', 1.7),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('enqueue', 2.1, 'keep the old name too'),
+    q('remove', 2.2),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+    q('enqueue', 3.5, 'next task'),
+    q('dequeue', 10),
+    user('u2', 'a2', 'next task', 10, { promptSource: 'queued' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1', 'r1', 'queued:fixture-session:7', 'a2']],
+    ['u2', false, ['u2']],
+  ]);
+  const generated = r.session.turns[0]?.atoms[3];
+  assert.deepEqual([generated?.author, generated?.message?.content, generated?.t], ['human', [{ type: 'text', text: 'keep the old name too' }], Date.parse('2026-03-01T10:00:02.200Z')]);
+});
