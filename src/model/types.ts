@@ -165,6 +165,8 @@ export interface RecordRef {
   onPath?: boolean;
   /** Present (`true`) on subagent lines (`isSidechain`). */
   isSidechain?: true;
+  /** `queue-operation` records: their time (epoch ms); their `operation` is the `subtype`. */
+  t?: number;
 }
 
 /**

@@ -218,6 +218,11 @@ export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, 
   }
   const ref: RecordRef = { fsid, line: place.line, byteOffset: place.byteOffset, type };
   if (typeof record['subtype'] === 'string') ref.subtype = record['subtype'];
+  if (type === 'queue-operation') {
+    ref.subtype = String(record['operation']);
+    const t = parseTimestamp(record['timestamp']);
+    if (!Number.isNaN(t)) ref.t = t;
+  }
   read.refs.push(ref);
   if (CHAIN_TYPES.has(type)) {
     onDiagnostic(diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, { file: path, ...place }));

@@ -41,13 +41,23 @@ test('segments split a turn at its inputs (opener, decision, mid-turn prompt) an
   assert.deepEqual([segs[1]?.t, segs[1]?.end], [Date.parse('2026-03-01T10:00:10.000Z'), Date.parse('2026-03-01T10:00:14.000Z')]);
 });
 
-test('positions: typed opener, absorbed mid-turn prompt, queued opener', async () => {
+test('positions: typed opener, absorbed mid-turn prompt, queued opener (by promptSource, or by a dequeue before it)', async () => {
   const r = await parseLines(conversation);
   assert.deepEqual(positions(r.session).map((p) => [p.uuid, p.position, p.label]), [
     ['p1', 'opener', 'typed'],
     ['q1', 'mid-turn', 'absorbed'],
     ['p2', 'opener', 'queued'],
   ]);
+  const old = await parseLines([
+    user('o1', null, 'first', 0),
+    assistant('o2', 'o1', text('ok'), 1, { mid: 'x1', stop: 'end_turn' }),
+    { type: 'queue-operation', operation: 'enqueue', content: 'second', timestamp: '2026-03-01T10:00:00.500Z', sessionId: 's' },
+    { type: 'queue-operation', operation: 'dequeue', timestamp: '2026-03-01T10:00:01.500Z', sessionId: 's' },
+    user('o3', 'o2', 'second', 1.6),
+    assistant('o4', 'o3', text('ok'), 2, { mid: 'x2', stop: 'end_turn' }),
+    user('o5', 'o4', 'third', 60),
+  ]);
+  assert.deepEqual(positions(old.session).map((p) => [p.uuid, p.label]), [['o1', 'typed'], ['o3', 'queued'], ['o5', 'typed']]);
 });
 
 test('a decision is the AskUserQuestion result, with the choice read from it', async () => {
