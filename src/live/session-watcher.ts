@@ -227,12 +227,13 @@ export class SessionWatcher {
     let tip = leaf;
     for (const e of entries) {
       const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid);
-      if (!simple || (Number.isNaN(e.t) && Number.isNaN(state.lastT))) return false;
+      if (!simple || (Number.isNaN(e.t) && Number.isNaN(state.lastT)) || !(e.t >= state.generatedUntil)) return false;
       tip = e;
     }
     const base = leaf.seq - leaf.fileSeq; // where the last file's records start in the session's order
     const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#options.resolvePeer ?? (() => null) };
     const records: RecordRef[] = state.session.records;
+    const added: RecordRef[] = [...refs];
     let turns = state.turns;
     for (const e of entries) {
       e.seq = base + e.fileSeq;
@@ -248,14 +249,15 @@ export class SessionWatcher {
         turns = stepTurns(turns, atom, e.type === 'attachment');
         continue;
       }
-      records.push(refOf(e, true));
+      added.push(refOf(e, true));
       if (e.type === 'system' && e.subtype === 'turn_duration') {
         const t = Number.isNaN(e.t) ? state.lastT : e.t;
         state.lastT = t;
         turns = stepTurns(turns, { type: 'turn_end', t });
       }
     }
-    for (const r of refs) records.push(r);
+    // the new lines all follow every earlier one in the same file: their line order is the records' order
+    for (const r of added.sort((a, b) => a.line - b.line)) records.push(r);
     state.turns = turns;
     state.session = {
       ...state.session,

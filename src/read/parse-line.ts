@@ -25,28 +25,74 @@ export const DEFAULT_MAX_DEPTH = 256;
  *   or more objects written on one line by concurrent appends are split at their top-level `}{`
  *   (`GLUED_RECORDS`, one record each); a torn record followed by a whole one keeps the whole one
  *   (`INVALID_JSON` for the torn part). What still fails is `INVALID_JSON`.
+ * - Values nested deeper than `maxDepth` are replaced by `{"(truncated)": "…"}` (`TOO_DEEP`): a tree
+ *   that deep cannot be written back by `JSON.stringify`, so the model would not stay plain JSON.
  *
  * @param text the line's text
  * @param file the file path, for diagnostics
  * @param line 1-based line number
- * - Values nested deeper than `maxDepth` are replaced by `{"(truncated)": "…"}` (`TOO_DEEP`): a tree
- *   that deep cannot be written back by `JSON.stringify`, so the model would not stay plain JSON.
- *
  * @param byteOffset offset of the line's first byte in the file
  * @param maxDepth how deep nested objects and arrays are kept (default 256)
  * @returns the records and diagnostics of the line; every line yields at least one of either
  */
 export function parseLine(text: string, file: string, line: number, byteOffset: number, maxDepth: number = DEFAULT_MAX_DEPTH): LineResult {
-  const result = parseText(text, file, line, byteOffset);
-  // nesting deeper than maxDepth needs at least 2 characters a level: shorter lines are never walked
-  if (text.length > 2 * maxDepth) {
-    for (const record of result.records) {
-      if (truncateDeep(record, maxDepth)) {
-        result.diagnostics.push(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
-      }
-    }
-  }
+  const result: LineResult = { records: [], diagnostics: [] };
+  parseLineInto(text, file, line, byteOffset, maxDepth, (r) => result.records.push(r), (d) => result.diagnostics.push(d));
   return result;
+}
+
+/**
+ * `parseLine` for the hot path: hands each record and diagnostic to a callback instead of building
+ * a result per line (a large file has millions of lines).
+ * @param text the line's text
+ * @param file the file path, for diagnostics
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte in the file
+ * @param maxDepth how deep nested objects and arrays are kept
+ * @param onRecord receives each record
+ * @param onDiagnostic receives each diagnostic
+ */
+export function parseLineInto(
+  text: string,
+  file: string,
+  line: number,
+  byteOffset: number,
+  maxDepth: number,
+  onRecord: (record: RawRecord) => void,
+  onDiagnostic: (d: Diagnostic) => void,
+): void {
+  let source = text;
+  if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
+  // a BOM starts line 1, or any line of files joined with `cat`
+  if (source.charCodeAt(0) === BOM) source = source.slice(1);
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch {
+    const recovered = recover(source, { file, line, byteOffset });
+    for (const record of recovered.records) keep(record, text, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+    for (const d of recovered.diagnostics) onDiagnostic(d);
+    return;
+  }
+  if (isObject(value)) keep(value, text, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+  else onDiagnostic(diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, { file, line, byteOffset }));
+}
+
+function keep(
+  record: RawRecord,
+  text: string,
+  file: string,
+  line: number,
+  byteOffset: number,
+  maxDepth: number,
+  onRecord: (record: RawRecord) => void,
+  onDiagnostic: (d: Diagnostic) => void,
+): void {
+  // nesting deeper than maxDepth needs at least 2 characters a level: shorter lines are never walked
+  if (text.length > 2 * maxDepth && truncateDeep(record, maxDepth)) {
+    onDiagnostic(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
+  }
+  onRecord(record);
 }
 
 /** Cuts, in place, every object or array nested deeper than `limit`; true when something was cut. */
@@ -77,21 +123,6 @@ function truncateDeep(value: Record<string, unknown> | unknown[], limit: number)
   };
   visit(value, 0);
   return cut;
-}
-
-function parseText(text: string, file: string, line: number, byteOffset: number): LineResult {
-  let source = text;
-  if (source.charCodeAt(source.length - 1) === 13) source = source.slice(0, -1);
-  // a BOM starts line 1, or any line of files joined with `cat`
-  if (source.charCodeAt(0) === BOM) source = source.slice(1);
-  const place = { file, line, byteOffset };
-  try {
-    const value: unknown = JSON.parse(source);
-    if (isObject(value)) return { records: [value], diagnostics: [] };
-    return { records: [], diagnostics: [diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, place)] };
-  } catch {
-    return recover(source, place);
-  }
 }
 
 function recover(source: string, place: { file: string; line: number; byteOffset: number }): LineResult {

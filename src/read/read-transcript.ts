@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
-import { parseLine, type RawRecord } from './parse-line.ts';
+import { DEFAULT_MAX_DEPTH, parseLineInto, type RawRecord } from './parse-line.ts';
 
 /** Where a record came from: 1-based line number and the byte offset of that line in its file. */
 export interface LinePlace {
@@ -60,13 +60,12 @@ export async function readTranscriptLines(
   options: ReadOptions = {},
 ): Promise<ReadStats> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const marker = options.onlyLinesWith === undefined ? undefined : Buffer.from(options.onlyLinesWith);
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
       if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
-      const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset, options.maxDepth);
-      for (const record of result.records) onRecord(record, { line, byteOffset });
-      for (const d of result.diagnostics) onDiagnostic(d);
+      parseLineInto(buf.toString('utf8', start, end), path, line, byteOffset, maxDepth, (record) => onRecord(record, { line, byteOffset }), onDiagnostic);
     },
     (line, byteOffset, byteLength) =>
       onDiagnostic(

@@ -46,6 +46,8 @@ export interface SessionState {
   turns: TurnsState;
   /** The last atom's time (epoch ms), for an appended line without one. */
   lastT: number;
+  /** The latest time of a generated atom (placed by time, so a later line stamped earlier moves it). */
+  generatedUntil: number;
   rompUuid: string;
 }
 
@@ -78,7 +80,9 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
   }
   fillTimes(items);
-  for (const atom of queuedPrompts(collected.queue, items, rompUuid)) {
+  let generatedUntil = Number.NEGATIVE_INFINITY;
+  for (const atom of collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, items, rompUuid)) {
+    generatedUntil = Math.max(generatedUntil, atom.t);
     // generated: placed by time, after the last atom no later than it; absorbed, never an opener
     let at = items.length;
     while (at > 0 && (items[at - 1]?.t ?? 0) > atom.t) at--;
@@ -90,7 +94,10 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   for (const e of index.ordered) if (!path.onPath.has(e.uuid)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
   for (const e of index.duplicates) records.push(refOf(e, false));
-  records.sort((a, b) => (rank.get(a.fsid) ?? 0) - (rank.get(b.fsid) ?? 0) || a.line - b.line);
+  // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
+  const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
+  keyed.sort((a, b) => a.key - b.key);
+  for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
 
   const leaf = path.leaf;
   const turns = foldTurns(items, 'stop_reason', absorbed);
@@ -105,7 +112,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     records,
   };
   const lastT = items.at(-1)?.t ?? Number.NaN;
-  return { session, index, path, turns, lastT, rompUuid };
+  return { session, index, path, turns, lastT, generatedUntil, rompUuid };
 }
 
 /**
