@@ -18,6 +18,11 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   GLUED_RECORDS: () => lines(['{"type":"a"}{"type":"b"}']),
   NUL_BYTES: () => lines(['\u0000\u0000{"type":"a"}']),
   BLANK_LINE: () => lines(['{"type":"a"}', '', '{"type":"b"}']),
+  INVALID_UTF8: async () => {
+    const path = writeJsonl([]);
+    writeFileSync(path, Buffer.concat([Buffer.from('{"type":"a","text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    return codes([path]);
+  },
   LINE_TOO_LONG: () => lines([`{"pad":"${'x'.repeat(2000)}"}`], { maxLineBytes: 1000 }),
   TOO_DEEP: () => lines([`${'['.repeat(40)}1${']'.repeat(40)}`.replace(/^/, '{"a":').concat('}')], { maxDepth: 10 }),
   TOO_MANY_FILES: () => codes([writeJsonl([]), writeJsonl([])], { maxFiles: 1 }),

@@ -12,6 +12,7 @@ export type DiagnosticCode =
   | 'NOT_AN_OBJECT'
   | 'GLUED_RECORDS'
   | 'NUL_BYTES'
+  | 'INVALID_UTF8'
   | 'BLANK_LINE'
   | 'LINE_TOO_LONG'
   | 'TOO_DEEP'
@@ -41,6 +42,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   NOT_AN_OBJECT: 'error',
   GLUED_RECORDS: 'warning',
   NUL_BYTES: 'warning',
+  INVALID_UTF8: 'warning',
   BLANK_LINE: 'info',
   LINE_TOO_LONG: 'error',
   TOO_DEEP: 'warning',

@@ -4,6 +4,7 @@ import { nestedAgents } from '../discover/list-claude-sessions.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, isCompactBoundary, type Entry } from '../graph/entry.ts';
 import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
+import { decodeLine } from '../read/decode-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
 import { parseLine } from '../read/parse-line.ts';
 import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
@@ -148,7 +149,8 @@ export class SessionWatcher {
     const tail: Tail = { read: newFileRead({ fsid, path }), offset: 0, ino: 0, decoder: undefined as unknown as LineDecoder };
     tail.decoder = new LineDecoder(
       (buf, start, end, line, byteOffset) => {
-        const result = parseLine(buf.toString('utf8', start, end), path, line, byteOffset, this.#options.maxDepth);
+        const text = decodeLine(buf, start, end, { file: path, line, byteOffset }, (d) => this.#pending.push(d));
+        const result = parseLine(text, path, line, byteOffset, this.#options.maxDepth);
         for (const record of result.records) takeRecord(tail.read, record, { line, byteOffset }, (d) => this.#pending.push(d));
         for (const d of result.diagnostics) this.#pending.push(d);
       },

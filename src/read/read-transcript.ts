@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { decodeLine } from './decode-line.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
 import { DEFAULT_MAX_DEPTH, parseLineInto, type RawRecord } from './parse-line.ts';
 
@@ -65,7 +66,8 @@ export async function readTranscriptLines(
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
       if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
-      parseLineInto(buf.toString('utf8', start, end), path, line, byteOffset, maxDepth, (record) => onRecord(record, { line, byteOffset }), onDiagnostic);
+      const text = decodeLine(buf, start, end, { file: path, line, byteOffset }, onDiagnostic);
+      parseLineInto(text, path, line, byteOffset, maxDepth, (record) => onRecord(record, { line, byteOffset }), onDiagnostic);
     },
     (line, byteOffset, byteLength) =>
       onDiagnostic(
