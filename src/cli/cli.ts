@@ -40,7 +40,21 @@ export async function cli(argv: string[], io: CliIO, signal?: AbortSignal): Prom
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  romp show ~/.claude/projects/-work-app/<session>.jsonl     outline of one session
+  romp show                                                  the bundled example
+  romp json FILE --view context > session.json               the Session as JSON (what the model sees)
+  claude -p "hi" --output-format stream-json --verbose | romp stream
+  romp usage --timezone Europe/Paris                         tokens and USD of every session
+  romp watch FILE                                            live outline of a running session
+
+Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage or unreadable file.
+Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
+    );
   const done = (code: number): void => {
     exitCode = code;
   };
