@@ -21,6 +21,8 @@ interface Tail {
   offset: number;
   ino: number;
   decoder: LineDecoder;
+  /** The last bytes read (up to 64), to notice a file rewritten in place to the same or a larger size. */
+  last: Buffer;
 }
 
 /** What an update changed. */
@@ -146,7 +148,7 @@ export class SessionWatcher {
   }
 
   #newTail(path: string, fsid: string): Tail {
-    const tail: Tail = { read: newFileRead({ fsid, path }), offset: 0, ino: 0, decoder: undefined as unknown as LineDecoder };
+    const tail: Tail = { read: newFileRead({ fsid, path }), offset: 0, ino: 0, decoder: undefined as unknown as LineDecoder, last: Buffer.alloc(0) };
     tail.decoder = new LineDecoder(
       (buf, start, end, line, byteOffset) => {
         const text = decodeLine(buf, start, end, { file: path, line, byteOffset }, (d) => this.#pending.push(d));
@@ -174,8 +176,8 @@ export class SessionWatcher {
       return false;
     }
     let replaced = false;
-    if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset) {
-      on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced'}; read again from the start`, { file: path }));
+    if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !(await this.#sameEnd(tail))) {
+      on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced or rewritten'}; read again from the start`, { file: path }));
       Object.assign(tail, this.#newTail(path, tail.read.file.fsid));
       replaced = true;
     }
@@ -189,6 +191,7 @@ export class SessionWatcher {
           if (bytesRead === 0) break;
           tail.decoder.push(buffer.subarray(0, bytesRead));
           tail.offset += bytesRead;
+          tail.last = Buffer.from(Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64));
         }
       } finally {
         await handle.close();
@@ -197,6 +200,19 @@ export class SessionWatcher {
     for (const d of this.#pending) on(d);
     this.#pending = [];
     return replaced;
+  }
+
+  /** Whether the bytes just before the read offset are still the ones read last time. */
+  async #sameEnd(tail: Tail): Promise<boolean> {
+    if (tail.last.length === 0) return true;
+    const handle = await open(tail.read.file.path, 'r');
+    try {
+      const now = Buffer.alloc(tail.last.length);
+      const { bytesRead } = await handle.read(now, 0, now.length, tail.offset - tail.last.length);
+      return bytesRead === now.length && now.equals(tail.last);
+    } finally {
+      await handle.close();
+    }
   }
 
   async #rebuild(on: (d: Diagnostic) => void): Promise<void> {
@@ -222,13 +238,18 @@ export class SessionWatcher {
     const { tail } = grown;
     const files = state.session.files;
     const leaf = state.path.leaf;
+    // the fast path appends after the leaf: lines put back after it (parallel results) or a session that
+    // had no time yet (leading atoms take the first known time) need the full resolution
     if (files.at(-1)?.fsid !== tail.read.file.fsid || leaf === undefined || state.index.ordered.at(-1) !== leaf) return false;
+    if (state.path.entries.at(-1) !== leaf || !state.timesKnown) return false;
     const entries = tail.read.entries.slice(grown.entries);
     const refs = tail.read.refs.slice(grown.refs);
     if (refs.some((r) => CHAIN_TYPES.has(r.type) || !PLAIN_METADATA.has(r.type))) return false;
     let tip = leaf;
+    const batch = new Set<string>();
     for (const e of entries) {
-      const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid);
+      const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
+      batch.add(e.uuid);
       if (!simple || (Number.isNaN(e.t) && Number.isNaN(state.lastT)) || !(e.t >= state.generatedUntil)) return false;
       tip = e;
     }

@@ -48,6 +48,8 @@ export interface SessionState {
   lastT: number;
   /** The latest time of a generated atom (placed by time, so a later line stamped earlier moves it). */
   generatedUntil: number;
+  /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
+  timesKnown: boolean;
   rompUuid: string;
 }
 
@@ -79,6 +81,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     records.push(refOf(entry, true));
     if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
   }
+  const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
   let generatedUntil = Number.NEGATIVE_INFINITY;
   for (const atom of collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, items, rompUuid)) {
@@ -112,7 +115,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     records,
   };
   const lastT = items.at(-1)?.t ?? Number.NaN;
-  return { session, index, path, turns, lastT, generatedUntil, rompUuid };
+  return { session, index, path, turns, lastT, generatedUntil, timesKnown, rompUuid };
 }
 
 /**

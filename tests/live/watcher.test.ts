@@ -118,3 +118,44 @@ test('romp watch --json prints one line per change', async () => {
   const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { changed: string[]; turns: Array<{ atoms: unknown[] }> });
   assert.deepEqual(lines.map((l) => [l.changed.length, l.turns.map((t) => t.atoms.length)]), [[1, [1]], [1, [2]]]);
 });
+
+test('review cases: a parallel result put back after the leaf, a first line without time, a same-uuid pair in one update, an in-place rewrite', async () => {
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const { readFileSync } = await import('node:fs');
+  const { toolUse: use, toolResult: result } = await import('../helpers/transcript.ts');
+  const check = async (lines: object[], splits: number[]): Promise<void> => {
+    const path = file();
+    const w = new SessionWatcher([path]);
+    let from = 0;
+    for (const to of [...splits, lines.length]) {
+      appendFileSync(path, jsonl(...lines.slice(from, to)));
+      from = to;
+      const live = (await w.update()).session;
+      const copy = file();
+      writeFileSync(copy, readFileSync(path));
+      const once = (await parseSession([copy])).session;
+      assert.deepEqual(JSON.stringify(live.turns), JSON.stringify(once.turns), `after ${to} lines`);
+    }
+  };
+  await check(
+    [
+      user('u1', null, 'go', 0),
+      assistant('a1', 'u1', use('T1', 'Read'), 1, { mid: 'M', stop: 'tool_use' }),
+      user('r1', 'a1', [result('T1', 'x')], 2),
+      assistant('a2', 'a1', use('T2', 'Read'), 3, { mid: 'M', stop: 'tool_use' }),
+      assistant('a3', 'a2', use('T3', 'Read'), 4, { mid: 'M', stop: 'tool_use' }),
+      user('r2', 'a3', [result('T3', 'y')], 5),
+    ],
+    [4, 5],
+  );
+  await check([{ ...user('u1', null, 'hi', 0), timestamp: 'not-a-date' }, assistant('a1', 'u1', text('ok'), 1, end('m1'))], [1]);
+  await check([user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'two', 2), user('u2', 'u2', 'again', 3), assistant('a2', 'u2', text('x'), 4, end('m2'))], [1]);
+  // rewritten in place, same inode, no shorter: noticed by the bytes before the offset
+  const path = file();
+  const w = new SessionWatcher([path]);
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  await w.update();
+  writeFileSync(path, jsonl(user('n1', null, 'a different and longer first prompt', 0), assistant('n2', 'n1', text('another answer, longer'), 1, end('m9'))));
+  const u = await w.update();
+  assert.deepEqual([u.diagnostics.map((d) => d.code), uuids(w)], [['FILE_REPLACED'], [['n1', 'n2']]]);
+});
