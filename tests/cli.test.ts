@@ -131,3 +131,24 @@ test('romp tools / segments / turns --json on the bundled example, romp usage --
   assert.deepEqual([usage.total.responses, usage.total.input_tokens, usage.total.output_tokens, Object.keys(usage.byDay)], [8, 61, 424, ['2026-03-01']]);
   assert.equal((await run(['usage', EXAMPLE, '--timezone', 'Mars/Olympus'])).code, 2);
 });
+
+test('bad input to usage, doctor and watch is a one-line error and exit 2', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'romp-bad-'));
+  const prices = join(dir, 'prices.json');
+  writeFileSync(prices, JSON.stringify({ 'claude-opus-4-5': { input: 1 } }));
+  const cases: Array<[string[], RegExp]> = [
+    [['usage', '/nonexistent/x.jsonl'], /^romp: \/nonexistent\/x\.jsonl: cannot read/],
+    [['usage', dir], /not a file/],
+    [['usage', EXAMPLE, '--prices', prices], /claude-opus-4-5: output, cache_write_5m, cache_write_1h, cache_read must be numbers/],
+    [['usage', '--projects', dir, EXAMPLE], /not both/],
+    [['doctor', '/nonexistent/y.jsonl'], /cannot read/],
+    [['watch', '/nonexistent/z.jsonl'], /no such file/],
+  ];
+  for (const [argv, message] of cases) {
+    const { code, err } = await run(argv);
+    assert.deepEqual([code, message.test(err)], [2, true], `${argv.join(' ')}: ${err}`);
+  }
+});

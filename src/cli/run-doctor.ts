@@ -1,17 +1,25 @@
 import { examineFiles, type FileReport } from '../doctor/examine-files.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
-import type { CliIO } from './cli-io.ts';
+import { stat } from 'node:fs/promises';
+import { UserError, type CliIO } from './cli-io.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
  * dead branches, compaction stitches that needed a fallback, and duplicate uuids; `--json` prints the
- * reports. Exit code 1 when any file has an error-severity diagnostic (lines lost), else 0.
+ * reports. Exit code 1 when any file has an error-severity diagnostic (lines lost), 2 when a file
+ * cannot be read, else 0.
  * @param files transcript paths
  * @param options json
  * @param io where to write
  * @returns the exit code
  */
 export async function runDoctor(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
+  for (const file of files) {
+    const info = await stat(file).catch((error: Error) => {
+      throw new UserError(`${file}: cannot read: ${error.message}`);
+    });
+    if (!info.isFile()) throw new UserError(`${file}: not a file`);
+  }
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
   else for (const report of reports) io.stdout.write(format(report));

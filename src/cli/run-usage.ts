@@ -1,4 +1,5 @@
 import { SingleBar } from 'cli-progress';
+import type { Dirent } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,20 @@ export interface UsageCliOptions {
  * @returns the exit code
  */
 export async function runUsage(files: string[], options: UsageCliOptions, io: CliIO): Promise<number> {
+  if (options.timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: options.timezone });
+    } catch {
+      throw new UserError(`--timezone ${options.timezone} is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)`);
+    }
+  }
+  if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
+  for (const file of files) {
+    const info = await stat(file).catch((error: Error) => {
+      throw new UserError(`${file}: cannot read: ${error.message}`);
+    });
+    if (!info.isFile()) throw new UserError(`${file}: not a file`);
+  }
   const paths = files.length > 0 ? files : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
   const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
@@ -33,8 +48,6 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   let report: UsageReport;
   try {
     report = await countUsage(paths, { prices, workers: availableParallelism(), ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), onFile: (_, done) => bar?.update(done) });
-  } catch (error) {
-    throw new UserError(`bad --timezone ${String(options.timezone)}: ${(error as Error).message}`);
   } finally {
     bar?.stop();
   }
@@ -45,42 +58,56 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   }
   const table = (title: string, rows: Record<string, Totals>): void => {
     io.stdout.write(`${title}\n`);
-    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`  ${key.padEnd(38)} ${line(t)}\n`);
+    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`  ${key.padEnd(38)} ${line(t, report.unknownModels.includes(key))}\n`);
   };
   table('by session', report.bySession);
   table('by day', report.byDay);
   table('by model', report.byModel);
-  io.stdout.write(`total  ${line(report.total)}\n`);
+  io.stdout.write(`total  ${line(report.total, false)}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (tokens counted, cost not)\n`);
   if (report.total.lowerBound) io.stdout.write('some responses come from Claude Code ≤2.1.20, which never wrote final output tokens: output is a lower bound\n');
   return 0;
 }
 
-function line(t: Totals): string {
-  return `in ${t.input_tokens}  out ${t.output_tokens}  cache write ${t.cache_creation_input_tokens}  cache read ${t.cache_read_input_tokens}  $${t.cost_usd.toFixed(4)}  (${t.responses} responses)`;
+function line(t: Totals, unpriced: boolean): string {
+  const cost = unpriced ? 'no price' : `$${t.cost_usd.toFixed(4)}`;
+  return `in ${t.input_tokens}  out ${t.output_tokens}  cache write ${t.cache_creation_input_tokens}  cache read ${t.cache_read_input_tokens}  ${cost}  (${t.responses} responses)`;
 }
 
+const PRICE_FIELDS = ['input', 'output', 'cache_write_5m', 'cache_write_1h', 'cache_read'] as const;
+
 async function readPrices(path: string): Promise<Record<string, Price>> {
+  let parsed: unknown;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Record<string, Price>;
+    parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw new UserError(`${path}: cannot read prices: ${(error as Error).message}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UserError(`${path}: prices must be an object {model: {${PRICE_FIELDS.join(', ')}}}`);
+  for (const [model, price] of Object.entries(parsed)) {
+    const bad = PRICE_FIELDS.filter((f) => {
+      const v = (price as Record<string, unknown> | null)?.[f];
+      return typeof v !== 'number' || !Number.isFinite(v) || v < 0;
+    });
+    if (bad.length > 0) throw new UserError(`${path}: ${model}: ${bad.join(', ')} must be numbers ≥ 0 (USD per million tokens)`);
+  }
+  return parsed as Record<string, Price>;
 }
 
 async function allTranscripts(dir: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string): Promise<void> => {
-    let names: string[];
+    let names: Dirent[];
     try {
-      names = await readdir(d);
+      names = await readdir(d, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of names.sort()) {
-      const path = join(d, name);
-      if (name.endsWith('.jsonl')) out.push(path);
-      else if ((await stat(path)).isDirectory()) await walk(path);
+    // regular files and real folders only: links (dangling, looping) and FIFOs are never followed
+    for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(d, entry.name);
+      if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(path);
+      else if (entry.isDirectory()) await walk(path);
     }
   };
   await walk(dir);

@@ -70,7 +70,8 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * 4. among a response's lines the largest token total wins (the final snapshot), timed by its earliest line;
  * 5. cache creation uses the nested 5 m / 1 h breakdown when present (the flat count can be 0);
  * 6. sidechain (subagent) usage is counted, never dropped; `<synthetic>` lines count zero;
- * 7. responses whose lines all say `stop_reason: null` (Claude Code ≤2.1.20) are lower bounds.
+ * 7. responses of Claude Code ≤2.1.20 whose lines all say `stop_reason: null` are lower bounds (later
+ *    versions write `null` only on an interrupted response, whose usage is final as written).
  * @param files transcript paths (a session's, or a whole projects folder's)
  * @param options zone, prices, diagnostics, progress
  * @returns totals, by session, day and model, the unknown models, and the responses counted
@@ -137,7 +138,13 @@ export function merge(groups: Map<string, Response>, key: string, line: Response
   if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
   kept.lowerBound &&= line.lowerBound;
   if (!line.isSidechain) kept.isSidechain = false;
-  if (Number.isNaN(kept.t) || line.t < kept.t) kept.t = line.t;
+  // the copy written first names the session (and the file): a fork's copy never takes the original's place,
+  // whichever order the files (or the workers) came in
+  if (Number.isNaN(kept.t) || line.t < kept.t || (line.t === kept.t && line.sessionId < kept.sessionId)) {
+    kept.t = line.t;
+    kept.sessionId = line.sessionId;
+    kept.file = line.file;
+  }
 }
 
 function take(record: RawRecord, file: string, groups: Map<string, Response>): void {
@@ -159,9 +166,16 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
     t: parseTimestamp(record['timestamp']),
     isSidechain: record['isSidechain'] === true,
     usage: usage as Record<string, unknown>,
-    lowerBound: message?.['stop_reason'] === null || message?.['stop_reason'] === undefined,
+    lowerBound: (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) && beforeFinalUsage(record['version']),
     file,
   });
+}
+
+/** Claude Code up to 2.1.20 (and files without a version) never wrote the final `output_tokens`. */
+function beforeFinalUsage(version: unknown): boolean {
+  if (typeof version !== 'string') return true;
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  return major < 2 || (major === 2 && (minor < 1 || (minor === 1 && patch <= 20)));
 }
 
 function tokens(u: Record<string, unknown>): number {

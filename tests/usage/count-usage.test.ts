@@ -68,7 +68,16 @@ test('days are bucketed in the zone given (F6)', async () => {
   assert.deepEqual([Object.keys(r1.byDay), Object.keys(r2.byDay)], [['2026-03-01'], ['2026-03-02']]);
 });
 
-test('responses from ≤2.1.20 (stop_reason null on every line) make the total a lower bound', async () => {
-  const r = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), {}, null), assistant('a2', 'a1', toolUse('t', 'Read'), 2, { mid: 'msg_1', stop: null })])]);
+test('responses from ≤2.1.20 (stop_reason null on every line) make the total a lower bound; a later interrupted one does not', async () => {
+  const old = { version: '2.1.20' };
+  const r = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), old, null), assistant('a2', 'a1', toolUse('t', 'Read'), 2, { mid: 'msg_1', stop: null, extra: old })])]);
   assert.equal(r.total.lowerBound, true);
+  const interrupted = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), { version: '2.1.300' }, null)])]);
+  assert.equal(interrupted.total.lowerBound, false);
+});
+
+test('a copy is credited deterministically (earliest line, then session id), whatever the file or worker order', async () => {
+  const a = writeJsonl([{ ...line('a1', null, 'msg_1', u(5, 5), { requestId: 'r', sessionId: 'ORIGINAL' }), timestamp: '2026-03-01T10:00:00.000Z' }], 'a.jsonl');
+  const b = writeJsonl([{ ...line('a1', null, 'msg_1', u(5, 5), { requestId: 'r', sessionId: 'FORK' }), timestamp: '2026-03-01T10:00:00.000Z' }], 'b.jsonl');
+  for (const files of [[a, b], [b, a]]) assert.deepEqual(Object.keys((await countUsage(files, { workers: 2 })).bySession), ['FORK']);
 });
