@@ -9,7 +9,7 @@ export interface ToolCall {
   useUuid: string | null;
   /** uuid of the user atom with the `tool_result`; `null` while (or when) no result came. */
   resultUuid: string | null;
-  /** Time of the use and of the result (epoch ms); `duration_ms` between them, `null` without both. */
+  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both. */
   t: number | null;
   end: number | null;
   duration_ms: number | null;
