@@ -129,7 +129,7 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
 }
 
 /** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
-export function merge(groups: Map<string, Response>, key: string, line: Response): void {
+function merge(groups: Map<string, Response>, key: string, line: Response): void {
   const kept = groups.get(key);
   if (kept === undefined) {
     groups.set(key, { ...line });
