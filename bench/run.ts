@@ -90,15 +90,20 @@ async function peakChild(path: string): Promise<void> {
   console.log(kb * 1024);
 }
 
-/** A transcript over V8's ~512 MB string limit: parsed once in a child process, time and peak memory. */
-async function beyondStringLimit(): Promise<void> {
-  const huge = join(tmpdir(), 'romp-bench-600mb.jsonl');
-  if (!existsSync(huge) || statSync(huge).size < 600 * MB) {
-    process.stdout.write('generating a 600 MB transcript… ');
-    await generateTranscript(huge, 600 * MB);
+/** A generated transcript of `mb` MB in the temp folder, made once and kept for later runs. */
+async function generatedFile(mb: number): Promise<{ path: string; size: number }> {
+  const path = join(tmpdir(), `romp-bench-${mb}mb.jsonl`);
+  if (!existsSync(path) || statSync(path).size < mb * MB) {
+    process.stdout.write(`generating a ${mb} MB transcript… `);
+    await generateTranscript(path, mb * MB);
     console.log('done');
   }
-  const size = statSync(huge).size;
+  return { path, size: statSync(path).size };
+}
+
+/** A transcript over V8's ~512 MB string limit: parsed once in a child process, time and peak memory. */
+async function beyondStringLimit(): Promise<void> {
+  const { path: huge, size } = await generatedFile(600);
   const start = process.hrtime.bigint();
   const peak = Number(execFileSync(process.execPath, [HERE, '--peak', huge]).toString().trim());
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -123,13 +128,7 @@ async function main(): Promise<void> {
     const files = walk(corpus);
     await compare('corpus', files, files.reduce((n, p) => n + statSync(p).size, 0));
   }
-  const big = join(tmpdir(), 'romp-bench-200mb.jsonl');
-  if (!existsSync(big) || statSync(big).size < 200 * MB) {
-    process.stdout.write('generating a 200 MB transcript… ');
-    await generateTranscript(big, 200 * MB);
-    console.log('done');
-  }
-  const size = statSync(big).size;
+  const { path: big, size } = await generatedFile(200);
   await compare('generated', [big], size);
   const peak = Number(execFileSync(process.execPath, [HERE, '--peak', big]).toString().trim());
   const baseline = Number(execFileSync(process.execPath, ['-e', "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)"]).toString().trim());
