@@ -151,7 +151,7 @@ export class SessionWatcher {
     const tail: Tail = { read: newFileRead({ fsid, path }), offset: 0, ino: 0, decoder: undefined as unknown as LineDecoder, last: Buffer.alloc(0) };
     tail.decoder = new LineDecoder(
       (buf, start, end, line, byteOffset) => {
-        const text = decodeLine(buf, start, end, { file: path, line, byteOffset }, (d) => this.#pending.push(d));
+        const text = decodeLine(buf, start, end, path, line, byteOffset, (d) => this.#pending.push(d));
         const result = parseLine(text, path, line, byteOffset, this.#options.maxDepth);
         for (const record of result.records) takeRecord(tail.read, record, { line, byteOffset }, (d) => this.#pending.push(d));
         for (const d of result.diagnostics) this.#pending.push(d);
@@ -217,7 +217,7 @@ export class SessionWatcher {
 
   async #rebuild(on: (d: Diagnostic) => void): Promise<void> {
     const reads = [...this.#tails.values()].map((t) => t.read);
-    const collected = assemble(reads, 0, 0);
+    const collected = assemble(reads);
     const options = { ...this.#options };
     const home = options.rompHome;
     if (home !== undefined) options.resolvePeer = postalResolver(await readPostalLog(home, on), await listSessions(home));

@@ -8,13 +8,16 @@ import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
  * @param buf the bytes
  * @param start the line's first byte
  * @param end the byte after its last
- * @param place file, line and byte offset, for the diagnostic
+ * @param file the file path, for the diagnostic
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte
  * @param onDiagnostic receives `INVALID_UTF8`
  * @returns the line's text
  */
-export function decodeLine(buf: Buffer, start: number, end: number, place: { file: string; line: number; byteOffset: number }, onDiagnostic: OnDiagnostic): string {
+export function decodeLine(buf: Buffer, start: number, end: number, file: string, line: number, byteOffset: number, onDiagnostic: OnDiagnostic): string {
+  // arguments, not a place object: this runs for every line of every file
   if (!isUtf8(buf.subarray(start, end))) {
-    onDiagnostic(diagnostic('INVALID_UTF8', 'bytes that are not UTF-8 were replaced with U+FFFD', place));
+    onDiagnostic(diagnostic('INVALID_UTF8', 'bytes that are not UTF-8 were replaced with U+FFFD', { file, line, byteOffset }));
   }
   return buf.toString('utf8', start, end);
 }

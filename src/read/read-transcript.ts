@@ -66,7 +66,7 @@ export async function readTranscriptLines(
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
       if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
-      const text = decodeLine(buf, start, end, { file: path, line, byteOffset }, onDiagnostic);
+      const text = decodeLine(buf, start, end, path, line, byteOffset, onDiagnostic);
       parseLineInto(text, path, line, byteOffset, maxDepth, (record) => onRecord(record, { line, byteOffset }), onDiagnostic);
     },
     (line, byteOffset, byteLength) =>

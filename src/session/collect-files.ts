@@ -50,9 +50,6 @@ export interface Collected {
   summaries: Map<string, Title>;
   /** Queue operations, in the session's file order. */
   queue: QueueOperation[];
-  /** Lines and bytes read over all files. */
-  lines: number;
-  bytes: number;
 }
 
 const EMPTY: RawRecord = Object.freeze({}) as RawRecord;
@@ -90,8 +87,6 @@ export interface FileRead {
 export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, options: CollectOptions = {}): Promise<Collected> {
   const fsids = new Set<string>();
   const reads: FileRead[] = [];
-  let lines = 0;
-  let bytes = 0;
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   for (const path of paths.slice(maxFiles)) {
     onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
@@ -99,12 +94,10 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
-    const stats = await readTranscriptLines(path, (record, place) => takeRecord(read, record, place, onDiagnostic), onDiagnostic, options);
-    lines += stats.lines;
-    bytes += stats.bytes;
+    await readTranscriptLines(path, (record, place) => takeRecord(read, record, place, onDiagnostic), onDiagnostic, options);
     reads.push(read);
   }
-  return assemble(reads, lines, bytes);
+  return assemble(reads);
 }
 
 /**
@@ -112,11 +105,9 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
  * given order) and numbers every record in that order (`seq`). Idempotent: the live watcher calls it
  * again as files grow.
  * @param reads the files' reads
- * @param lines lines read in all
- * @param bytes bytes read in all
  * @returns the collected lines
  */
-export function assemble(reads: FileRead[], lines: number, bytes: number): Collected {
+export function assemble(reads: FileRead[]): Collected {
   const ordered = [...reads].sort((a, b) => a.first - b.first || a.last - b.last);
   let offset = 0;
   const collected: Collected = {
@@ -129,8 +120,6 @@ export function assemble(reads: FileRead[], lines: number, bytes: number): Colle
     customTitle: undefined,
     aiTitle: undefined,
     summaries: new Map(),
-    lines,
-    bytes,
   };
   for (const read of ordered) {
     for (const e of read.entries) e.seq = offset + e.fileSeq;

@@ -36,7 +36,7 @@ export async function* decodeStream(
   let ready: RawRecord[] = [];
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
-      const result = parseLine(decodeLine(buf, start, end, { file, line, byteOffset }, onDiagnostic), file, line, byteOffset, options.maxDepth);
+      const result = parseLine(decodeLine(buf, start, end, file, line, byteOffset, onDiagnostic), file, line, byteOffset, options.maxDepth);
       for (const record of result.records) ready.push(record);
       for (const d of result.diagnostics) if (d.code !== 'BLANK_LINE') onDiagnostic(d);
     },
