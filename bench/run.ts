@@ -3,8 +3,10 @@
  *
  * Floor = read the same bytes, split lines, `JSON.parse` each line, keep nothing; a second baseline also
  * keeps every parsed value (what holding a model in memory costs the garbage collector, with no other
- * work). Ours = `parseSession` (the whole model). Each is run 3 times, alternating, and the median is reported. Peak memory is the
- * child process's peak resident set (VmHWM) over the file's size.
+ * work). Ours = `parseSession` (the whole model). Each measure runs in processes of its own, in
+ * alternating rounds: once cold, then warm; the medians of the warm runs are compared, and the cold
+ * ratios printed beside them. Peak memory is the child process's peak resident set (VmHWM) over the
+ * file's size.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -54,32 +56,62 @@ async function ours(path: string): Promise<number> {
   return session.turns.length;
 }
 
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
+/** The three measures, each run in a child process of its own (`--measure NAME FILES...`). */
+const MEASURES = {
+  floor: (path: string) => floor(path),
+  keep: (path: string) => floor(path, true),
+  romp: ours,
+} as const;
+type Measure = keyof typeof MEASURES;
+
+/**
+ * In a child process: runs one measure over the files `1 + timed` times and prints the times in ms
+ * (the first is cold: it includes compiling the code). A process per measure keeps one measure's
+ * compiled code and heap from slowing another (they share `LineDecoder`).
+ */
+async function measureChild(name: Measure, timed: number, files: string[]): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i <= timed; i++) {
+    globalThis.gc?.();
+    const start = process.hrtime.bigint();
+    for (const p of files) await MEASURES[name](p);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  console.log(JSON.stringify(times));
+}
+
+function runChild(name: Measure, timed: number, files: string[]): number[] {
+  const out = execFileSync(process.execPath, ['--expose-gc', HERE, '--measure', name, String(timed), ...files], { maxBuffer: 1 << 20 });
+  return JSON.parse(out.toString()) as number[];
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function compare(label: string, files: string[], bytes: number): Promise<void> {
-  const f: number[] = [];
-  const k: number[] = [];
-  const o: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    globalThis.gc?.();
-    f.push(await time(async () => { for (const p of files) await floor(p); }));
-    globalThis.gc?.();
-    k.push(await time(async () => { for (const p of files) await floor(p, true); }));
-    globalThis.gc?.();
-    o.push(await time(async () => { for (const p of files) await ours(p); }));
+/**
+ * Floor, keeping floor and romp over the same files: `rounds` rounds, each running the three in turn,
+ * each in a fresh process that runs the files once cold, then `timed` times warm. Reports the median
+ * of the warm runs and of the cold ones.
+ */
+async function compare(label: string, files: string[], bytes: number, rounds = 3, timed = 3): Promise<void> {
+  const warm: Record<Measure, number[]> = { floor: [], keep: [], romp: [] };
+  const cold: Record<Measure, number[]> = { floor: [], keep: [], romp: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const name of ['floor', 'keep', 'romp'] as const) {
+      const [first = 0, ...rest] = runChild(name, timed, files);
+      cold[name].push(first);
+      warm[name].push(...rest);
+    }
   }
-  const [fm, km, om] = [median(f), median(k), median(o)];
   const rate = (ms: number): string => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
-  console.log(`${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files`);
-  console.log(`  floor (split + JSON.parse)  ${fm.toFixed(0)} ms  ${rate(fm)}`);
-  console.log(`  floor + keeping every value  ${km.toFixed(0)} ms  ${rate(km)}  = ${(km / fm).toFixed(2)}x the floor`);
-  console.log(`  romp parseSession            ${om.toFixed(0)} ms  ${rate(om)}  = ${(om / fm).toFixed(2)}x the floor (target <= 1.3x)`);
+  const row = (text: string, name: Measure, target = ''): void => {
+    const [w, c] = [median(warm[name]), median(cold[name])];
+    const ratio = name === 'floor' ? '' : `  = ${(w / median(warm.floor)).toFixed(2)}x the floor${target} (cold ${(c / median(cold.floor)).toFixed(2)}x)`;
+    console.log(`  ${text.padEnd(28)} ${w.toFixed(0).padStart(6)} ms  ${rate(w).padStart(11)}${ratio}`);
+  };
+  console.log(`${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files (medians of ${rounds * timed} warm runs in ${rounds} processes each)`);
+  row('floor (split + JSON.parse)', 'floor');
+  row('floor + keeping every value', 'keep');
+  row('romp parseSession', 'romp', ' (target <= 1.3x)');
 }
 
 /** In a child process: parse one file and print the peak resident set in bytes. */
@@ -119,6 +151,7 @@ function walk(dir: string): string[] {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--peak') return peakChild(process.argv[3] ?? '');
+  if (process.argv[2] === '--measure') return measureChild(process.argv[3] as Measure, Number(process.argv[4]), process.argv.slice(5));
   if (process.argv[2] === '--stream') return benchStream();
   if (process.argv[2] === '--ls') return benchLs();
   if (process.argv[2] === '--watch') return benchWatch();
@@ -129,10 +162,11 @@ async function main(): Promise<void> {
     await compare('corpus', files, files.reduce((n, p) => n + statSync(p).size, 0));
   }
   const { path: big, size } = await generatedFile(200);
-  await compare('generated', [big], size);
+  await compare('generated', [big], size, 3, 2);
   const peak = Number(execFileSync(process.execPath, [HERE, '--peak', big]).toString().trim());
   const baseline = Number(execFileSync(process.execPath, ['-e', "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)"]).toString().trim());
   console.log(`  peak memory ${(peak / MB).toFixed(0)} MB (node alone ${(baseline / MB).toFixed(0)} MB) = ${(peak / size).toFixed(2)}x the file (target <= 3x)`);
+  if (process.argv[2] === '--parse') return;
   await beyondStringLimit();
   benchStream();
   await benchLs();

@@ -29,7 +29,10 @@ export interface Entry {
   fileSeq: number;
   /** Index in `GraphIndex.ordered` (set by `buildIndex`; -1 before, and for progress rows). */
   pos: number;
-  /** The line itself. */
+  /**
+   * The line itself, less what the model never reads: `toolUseResult` is cleared (`collectFiles`), and a
+   * progress row keeps no fields at all; both stay reachable by `file` and `line`.
+   */
   record: RawRecord;
 }
 

@@ -153,7 +153,7 @@ export class SessionWatcher {
       (buf, start, end, line, byteOffset) => {
         const text = decodeLine(buf, start, end, path, line, byteOffset, (d) => this.#pending.push(d));
         const result = parseLine(text, path, line, byteOffset, this.#options.maxDepth);
-        for (const record of result.records) takeRecord(tail.read, record, { line, byteOffset }, (d) => this.#pending.push(d));
+        for (const record of result.records) takeRecord(tail.read, record, line, byteOffset, (d) => this.#pending.push(d));
         for (const d of result.diagnostics) this.#pending.push(d);
       },
       (line, byteOffset, length) => this.#pending.push(diagnostic('LINE_TOO_LONG', `line of ${length} bytes is over the cap; skipped`, { file: path, line, byteOffset })),

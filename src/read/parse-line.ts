@@ -42,14 +42,14 @@ export function parseLine(text: string, file: string, line: number, byteOffset: 
 }
 
 /**
- * `parseLine` for the hot path: hands each record and diagnostic to a callback instead of building
- * a result per line (a large file has millions of lines).
+ * `parseLine` for the hot path: hands each record (with its line and byte offset) and each diagnostic
+ * to a callback instead of building a result per line (a large file has millions of lines).
  * @param text the line's text
  * @param file the file path, for diagnostics
  * @param line 1-based line number
  * @param byteOffset offset of the line's first byte in the file
  * @param maxDepth how deep nested objects and arrays are kept
- * @param onRecord receives each record
+ * @param onRecord receives each record, with `line` and `byteOffset` as given
  * @param onDiagnostic receives each diagnostic
  */
 export function parseLineInto(
@@ -58,7 +58,7 @@ export function parseLineInto(
   line: number,
   byteOffset: number,
   maxDepth: number,
-  onRecord: (record: RawRecord) => void,
+  onRecord: (record: RawRecord, line: number, byteOffset: number) => void,
   onDiagnostic: (d: Diagnostic) => void,
 ): void {
   let source = text;
@@ -85,14 +85,14 @@ function keep(
   line: number,
   byteOffset: number,
   maxDepth: number,
-  onRecord: (record: RawRecord) => void,
+  onRecord: (record: RawRecord, line: number, byteOffset: number) => void,
   onDiagnostic: (d: Diagnostic) => void,
 ): void {
   // nesting deeper than maxDepth needs at least 2 characters a level: shorter lines are never walked
   if (text.length > 2 * maxDepth && truncateDeep(record, maxDepth)) {
     onDiagnostic(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
   }
-  onRecord(record);
+  onRecord(record, line, byteOffset);
 }
 
 /** Cuts, in place, every object or array nested deeper than `limit`; true when something was cut. */

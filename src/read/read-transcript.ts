@@ -10,8 +10,8 @@ export interface LinePlace {
   byteOffset: number;
 }
 
-/** Receives each record as it is read. */
-export type OnRecord = (record: RawRecord, place: LinePlace) => void;
+/** Receives each record as it is read, with its 1-based line number and the byte offset of that line. */
+export type OnRecord = (record: RawRecord, line: number, byteOffset: number) => void;
 
 /** Options of the read stage. */
 export interface ReadOptions {
@@ -67,7 +67,7 @@ export async function readTranscriptLines(
     (buf, start, end, line, byteOffset) => {
       if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
       const text = decodeLine(buf, start, end, path, line, byteOffset, onDiagnostic);
-      parseLineInto(text, path, line, byteOffset, maxDepth, (record) => onRecord(record, { line, byteOffset }), onDiagnostic);
+      parseLineInto(text, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
     },
     (line, byteOffset, byteLength) =>
       onDiagnostic(
@@ -126,7 +126,7 @@ export async function readTranscript(path: string, options: ReadOptions = {}): P
   const diagnostics: Diagnostic[] = [];
   const stats = await readTranscriptLines(
     path,
-    (record, place) => records.push({ record, ...place }),
+    (record, line, byteOffset) => records.push({ record, line, byteOffset }),
     (d) => diagnostics.push(d),
     options,
   );

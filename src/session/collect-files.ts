@@ -5,7 +5,7 @@ import type { Checkpoint } from '../graph/pick-leaf.ts';
 import type { RecordRef, SessionFile } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
-import { readTranscriptLines, type LinePlace, type ReadOptions } from '../read/read-transcript.ts';
+import { readTranscriptLines, type ReadOptions } from '../read/read-transcript.ts';
 
 /** Default cap on the files of one session. */
 export const DEFAULT_MAX_FILES = 1000;
@@ -94,7 +94,7 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
-    await readTranscriptLines(path, (record, place) => takeRecord(read, record, place, onDiagnostic), onDiagnostic, options);
+    await readTranscriptLines(path, (record, line, byteOffset) => takeRecord(read, record, line, byteOffset, onDiagnostic), onDiagnostic, options);
     reads.push(read);
   }
   return assemble(reads);
@@ -167,10 +167,11 @@ export function newFileRead(file: SessionFile): FileRead {
  * and checkpoints (the rest).
  * @param read the file's read so far
  * @param record the record
- * @param place its line and byte offset
+ * @param line its 1-based line number
+ * @param byteOffset the offset of its line's first byte
  * @param onDiagnostic receives `MISSING_UUID`, `BAD_TIMESTAMP`
  */
-export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, onDiagnostic: OnDiagnostic): void {
+export function takeRecord(read: FileRead, record: RawRecord, line: number, byteOffset: number, onDiagnostic: OnDiagnostic): void {
   const seq = read.count++;
   const type = typeof record['type'] === 'string' ? record['type'] : '(missing)';
   const uuid = record['uuid'];
@@ -181,12 +182,15 @@ export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, 
     if (Number.isNaN(t)) {
       const raw = record['timestamp'];
       const what = raw === undefined ? 'no timestamp' : `timestamp ${JSON.stringify(raw)} is not a date`;
-      onDiagnostic(diagnostic('BAD_TIMESTAMP', `${what}; the previous atom's time is used`, { file: path, ...place, uuid }));
+      onDiagnostic(diagnostic('BAD_TIMESTAMP', `${what}; the previous atom's time is used`, { file: path, line, byteOffset, uuid }));
     } else {
       if (read.first === Number.POSITIVE_INFINITY) read.first = t;
       read.last = t;
     }
     const parent = record['parentUuid'];
+    // the harness's own copy of a tool's output (a third of a real file's bytes): not in the model, and
+    // holding it until the session is built would only cost memory and garbage collection
+    if (record['toolUseResult'] !== undefined) record['toolUseResult'] = undefined;
     read.entries.push({
       uuid,
       parent: typeof parent === 'string' ? parent : null,
@@ -196,8 +200,8 @@ export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, 
       t,
       fsid,
       file: path,
-      line: place.line,
-      byteOffset: place.byteOffset,
+      line,
+      byteOffset,
       seq,
       fileSeq: seq,
       pos: -1,
@@ -205,7 +209,7 @@ export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, 
     });
     return;
   }
-  const ref: RecordRef = { fsid, line: place.line, byteOffset: place.byteOffset, type };
+  const ref: RecordRef = { fsid, line, byteOffset, type };
   if (typeof record['subtype'] === 'string') ref.subtype = record['subtype'];
   if (type === 'queue-operation') {
     ref.subtype = String(record['operation']);
@@ -214,12 +218,12 @@ export function takeRecord(read: FileRead, record: RawRecord, place: LinePlace, 
   }
   read.refs.push(ref);
   if (CHAIN_TYPES.has(type)) {
-    onDiagnostic(diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, { file: path, ...place }));
+    onDiagnostic(diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, { file: path, line, byteOffset }));
   }
-  noteMetadata(read, type, record, seq, place);
+  noteMetadata(read, type, record, seq, line, byteOffset);
 }
 
-function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: number, place: LinePlace): void {
+function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: number, line: number, byteOffset: number): void {
   const text = (key: string): Title | undefined => {
     const value = record[key];
     return typeof value === 'string' && value.trim() !== '' ? { text: value, seq } : undefined;
@@ -236,7 +240,7 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
       content: record['content'],
       reason: typeof record['reason'] === 'string' ? record['reason'] : undefined,
       fsid: read.file.fsid,
-      line: place.line,
+      line,
     });
   } else if (type === 'last-prompt' && 'leafUuid' in record) {
     const leaf = record['leafUuid'];
@@ -246,7 +250,8 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
       seq,
       fileSeq: seq,
       file: read.file.path,
-      ...place,
+      line,
+      byteOffset,
     });
   }
 }

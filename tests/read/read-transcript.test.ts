@@ -70,3 +70,17 @@ test('a torn record followed by a whole one on the same line keeps the whole one
 test('a BOM on a later line (files joined with cat) is removed too', () => {
   assert.deepEqual(parseLine('\uFEFF{"a":1}', 'f', 9, 0).records, [{ a: 1 }]);
 });
+
+test('bytes that are not UTF-8 are INVALID_UTF8 on their line; a U+FFFD written as UTF-8 is not', async () => {
+  const path = writeJsonl([]);
+  const lines = [
+    Buffer.from('{"type":"a","text":"caf\u00e9 \u2500 \uFFFD"}\n'),
+    Buffer.concat([Buffer.from('{"type":"b","text":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]),
+    Buffer.from('{"type":"c","text":"\uFFFD"}\n'),
+  ];
+  writeFileSync(path, Buffer.concat(lines));
+  const r = await readTranscript(path);
+  assert.deepEqual(r.records.map((x) => x.record['type']), ['a', 'b', 'c']);
+  assert.deepEqual(r.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2]]);
+  assert.equal(r.records[1]?.record['text'], '\uFFFD(');
+});
