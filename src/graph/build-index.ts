@@ -39,7 +39,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   for (const e of entries) if (e.type === 'progress') progressParent.set(e.uuid, e.parent);
   const memo = new Map<string, string | null>();
   const alias = (uuid: string): string | null => {
-    if (!progressParent.has(uuid)) return uuid;
+    if (progressParent.get(uuid) === undefined) return uuid; // values are string | null: undefined means absent
     const cached = memo.get(uuid);
     if (cached !== undefined) return cached;
     const seen: string[] = [];

@@ -16,6 +16,8 @@ export interface Entry {
   type: string;
   subtype: string | undefined;
   isSidechain: boolean;
+  /** `message.id` of an assistant line, shared by every line of one split API response; else `undefined`. */
+  messageId: string | undefined;
   /** `timestamp` in epoch ms; `NaN` when missing or unreadable. */
   t: number;
   fsid: string;
@@ -37,13 +39,14 @@ export interface Entry {
 }
 
 /**
- * The `message.id` of an assistant line, shared by every line of one split API response.
- * @param entry a graph entry
+ * The `message.id` of an assistant record, shared by every line of one split API response.
+ * @param type the record's `type`
+ * @param record the record
  * @returns the id, or `undefined` for other lines
  */
-export function messageIdOf(entry: Entry): string | undefined {
-  if (entry.type !== 'assistant') return undefined;
-  const message = entry.record['message'];
+export function messageIdOf(type: string, record: RawRecord): string | undefined {
+  if (type !== 'assistant') return undefined;
+  const message = record['message'];
   if (typeof message !== 'object' || message === null) return undefined;
   const id = (message as { id?: unknown }).id;
   return typeof id === 'string' ? id : undefined;

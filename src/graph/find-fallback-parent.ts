@@ -1,5 +1,6 @@
 import type { GraphIndex } from './build-index.ts';
 import type { Entry } from './entry.ts';
+import type { EntrySet } from './entry-set.ts';
 
 /** Claude Code's window for bridging a phantom parent by time (transcript-format §8.1 step 6). */
 export const PHANTOM_WINDOW_MS = 5000;
@@ -17,16 +18,16 @@ export const FALLBACK_SCAN_LIMIT = 512;
  *
  * @param index the graph index
  * @param child the line whose parent is missing
- * @param visited uuids already on the walk
+ * @param visited entries already on the walk
  * @returns the stand-in parent, or `undefined`
  */
-export function findTimeFallback(index: GraphIndex, child: Entry, visited: Set<string>): Entry | undefined {
+export function findTimeFallback(index: GraphIndex, child: Entry, visited: EntrySet): Entry | undefined {
   if (Number.isNaN(child.t)) return undefined;
   let best: Entry | undefined;
   for (let i = child.pos - 1; i >= 0 && i >= child.pos - FALLBACK_SCAN_LIMIT; i--) {
     const e = index.ordered[i];
     if (e === undefined) break;
-    if (e.isSidechain !== child.isSidechain || visited.has(e.uuid) || Number.isNaN(e.t)) continue;
+    if (e.isSidechain !== child.isSidechain || visited.has(e) || Number.isNaN(e.t)) continue;
     const gap = child.t - e.t;
     if (gap > PHANTOM_WINDOW_MS * 4) break; // far enough back in file order: nothing closer remains
     if (gap >= 0 && gap <= PHANTOM_WINDOW_MS && (best === undefined || e.t > best.t)) best = e;
@@ -42,13 +43,13 @@ export function findTimeFallback(index: GraphIndex, child: Entry, visited: Set<s
  *
  * @param index the graph index
  * @param child the line to continue from
- * @param visited uuids already on the walk
+ * @param visited entries already on the walk
  * @returns the stand-in parent, or `undefined` at the start of the files
  */
-export function findPreviousInFileOrder(index: GraphIndex, child: Entry, visited: Set<string>): Entry | undefined {
+export function findPreviousInFileOrder(index: GraphIndex, child: Entry, visited: EntrySet): Entry | undefined {
   for (let i = child.pos - 1; i >= 0 && i >= child.pos - FALLBACK_SCAN_LIMIT; i--) {
     const e = index.ordered[i];
-    if (e !== undefined && e.isSidechain === child.isSidechain && !visited.has(e.uuid)) return e;
+    if (e !== undefined && e.isSidechain === child.isSidechain && !visited.has(e)) return e;
   }
   return undefined;
 }

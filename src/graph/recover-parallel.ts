@@ -1,5 +1,6 @@
 import type { GraphIndex } from './build-index.ts';
-import { hasToolResult, messageIdOf, type Entry } from './entry.ts';
+import { hasToolResult, type Entry } from './entry.ts';
+import type { EntrySet } from './entry-set.ts';
 
 /**
  * Puts back the lines of the active path that lie off the `parentUuid` walk (transcript-format §8.1
@@ -8,38 +9,41 @@ import { hasToolResult, messageIdOf, type Entry } from './entry.ts';
  * calls branch the graph (each result points at its own `tool_use` line), so without this a walk from
  * the leaf keeps one result and loses the others.
  *
- * The lines are inserted after the last path line of their `message.id`, in file order, and their
- * uuids are added to `visited`.
+ * The lines are inserted after the last path line of their `message.id`, in file order, and added to
+ * `visited`.
  *
  * @param path the walked path, root → leaf
  * @param index the graph index
- * @param visited uuids on the path; updated
+ * @param visited the entries of `path`; updated
  * @returns the path with the recovered lines inserted
  */
-export function recoverParallel(path: Entry[], index: GraphIndex, visited: Set<string>): Entry[] {
-  const lastOfMessage = new Map<string, number>();
-  path.forEach((e, i) => {
-    const mid = messageIdOf(e);
-    if (mid !== undefined) lastOfMessage.set(mid, i);
-  });
-  const inserts = new Map<number, Entry[]>();
-  // one pass in file order over the lines the walk skipped, so each insert list comes out sorted
+export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet): Entry[] {
+  // a split line hangs on an earlier line of its own response, a tool result on the tool_use line;
+  // a line merely sharing the id elsewhere (a rewound answer behind a gateway that reuses one id) is neither.
+  // One pass in file order over the lines the walk skipped, so each response's list comes out sorted.
+  const found = new Map<string, Entry[]>();
   for (const e of index.ordered) {
-    if (visited.has(e.uuid)) continue;
-    // a split line hangs on an earlier line of its own response, a tool result on the tool_use line;
-    // a line merely sharing the id elsewhere (a rewound answer behind a gateway that reuses one id) is neither
-    const parent = e.parent === null ? undefined : index.byUuid.get(e.parent);
-    const owner = e.type === 'assistant' || hasToolResult(e) ? parent : undefined;
-    const mid = owner === undefined ? undefined : messageIdOf(owner);
-    if (mid !== undefined && e.type === 'assistant' && messageIdOf(e) !== mid) continue;
-    const at = mid === undefined ? undefined : lastOfMessage.get(mid);
-    if (at === undefined || e.isSidechain !== path[at]?.isSidechain) continue;
-    visited.add(e.uuid);
-    const list = inserts.get(at);
-    if (list === undefined) inserts.set(at, [e]);
+    if (visited.has(e) || e.parent === null || (e.type !== 'assistant' && !hasToolResult(e))) continue;
+    const mid = index.byUuid.get(e.parent)?.messageId;
+    if (mid === undefined || (e.type === 'assistant' && e.messageId !== mid)) continue;
+    const list = found.get(mid);
+    if (list === undefined) found.set(mid, [e]);
     else list.push(e);
   }
-  if (inserts.size === 0) return path;
+  if (found.size === 0) return path;
+  const lastOfMessage = new Map<string, number>();
+  path.forEach((e, i) => {
+    if (e.messageId !== undefined && found.has(e.messageId)) lastOfMessage.set(e.messageId, i);
+  });
+  // one position per message id, so one list per position
+  const inserts = new Map<number, Entry[]>();
+  for (const [mid, list] of found) {
+    const at = lastOfMessage.get(mid);
+    if (at === undefined) continue;
+    const kept = list.filter((e) => e.isSidechain === path[at]?.isSidechain);
+    for (const e of kept) visited.add(e);
+    inserts.set(at, kept);
+  }
   const result: Entry[] = [];
   path.forEach((e, i) => {
     result.push(e);

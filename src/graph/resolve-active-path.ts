@@ -1,6 +1,7 @@
 import { diagnostic, type DiagnosticCode, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
 import { isCompactBoundary, type Entry } from './entry.ts';
+import { EntrySet } from './entry-set.ts';
 import { findPreviousInFileOrder, findTimeFallback } from './find-fallback-parent.ts';
 import { pickLeaf, type Checkpoint } from './pick-leaf.ts';
 import { recoverParallel } from './recover-parallel.ts';
@@ -19,8 +20,8 @@ export interface ActivePath {
   entries: Entry[];
   /** The line the walk started at (`undefined` for an empty or cleared session). */
   leaf: Entry | undefined;
-  /** uuids of `entries`. */
-  onPath: Set<string>;
+  /** The members of `entries`. */
+  onPath: EntrySet;
 }
 
 /**
@@ -52,30 +53,32 @@ export function resolveActivePath(
 ): ActivePath {
   const leaf = pickLeaf(index, checkpoints, onDiagnostic, view === 'full');
   const overrides = view === 'context' ? relinkPreserved(index, onDiagnostic) : new Map<string, string>();
-  const visited = new Set<string>();
+  const visited = new EntrySet(index.ordered.length);
   const walked: Entry[] = [];
   const report = (code: DiagnosticCode, message: string, at: Entry): void =>
     onDiagnostic(diagnostic(code, message, { file: at.file, line: at.line, byteOffset: at.byteOffset, uuid: at.uuid }));
 
   const parentOf = (e: Entry): Entry | undefined => {
-    const parent = overrides.get(e.uuid) ?? e.parent;
+    const parent = (overrides.size === 0 ? undefined : overrides.get(e.uuid)) ?? e.parent;
     if (parent === null) return isCompactBoundary(e) && view === 'full' ? compactParent(e) : undefined;
-    const found = index.byUuid.get(parent);
+    // most lines hang on the line before them: no lookup needed
+    const previous = index.ordered[e.pos - 1];
+    const found = previous !== undefined && previous.uuid === parent ? previous : index.byUuid.get(parent);
     if (found !== undefined) return found;
     const near = findTimeFallback(index, e, visited);
     if (near !== undefined) {
       report('PHANTOM_PARENT', `parent ${parent} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
       return near;
     }
-    const previous = findPreviousInFileOrder(index, e, visited);
+    const stand = findPreviousInFileOrder(index, e, visited);
     report(
       'HISTORY_GAP',
-      previous === undefined
+      stand === undefined
         ? `parent ${parent} was never written; history before this line is missing`
-        : `parent ${parent} was never written; continuing at the previous line in file order, ${previous.uuid}`,
+        : `parent ${parent} was never written; continuing at the previous line in file order, ${stand.uuid}`,
       e,
     );
-    return previous;
+    return stand;
   };
 
   const compactParent = (boundary: Entry): Entry | undefined => {
@@ -102,10 +105,10 @@ export function resolveActivePath(
   };
 
   for (let cur = leaf; cur !== undefined; ) {
-    visited.add(cur.uuid);
+    visited.add(cur);
     walked.push(cur);
     const next = parentOf(cur);
-    if (next !== undefined && visited.has(next.uuid)) {
+    if (next !== undefined && visited.has(next)) {
       report('CYCLE', `parent link back to ${next.uuid}, already on the path; walk stopped`, cur);
       break;
     }

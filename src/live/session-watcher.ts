@@ -263,7 +263,7 @@ export class SessionWatcher {
       e.pos = state.index.ordered.push(e) - 1;
       state.index.byUuid.set(e.uuid, e);
       state.path.entries.push(e);
-      state.path.onPath.add(e.uuid);
+      state.path.onPath.add(e);
       state.path.leaf = e;
       const atom: Atom | undefined = toAtom(e, ctx);
       if (atom !== undefined) {

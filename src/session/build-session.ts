@@ -94,7 +94,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     absorbed.add(atom.uuid);
   }
 
-  for (const e of index.ordered) if (!path.onPath.has(e.uuid)) records.push(refOf(e, false));
+  for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
   for (const e of index.duplicates) records.push(refOf(e, false));
   // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
@@ -142,6 +142,7 @@ function fillTimes(items: Array<Atom | TurnEndMarker>): void {
 
 /** The `summary` title keyed by the path line nearest the leaf (Claude Code ≤2.1.20 titles). */
 function summaryFor(path: Entry[], collected: Collected): string | undefined {
+  if (collected.summaries.size === 0) return undefined;
   for (let i = path.length - 1; i >= 0; i--) {
     const title = collected.summaries.get(path[i]?.uuid ?? '');
     if (title !== undefined) return title.text;

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
-import { CHAIN_TYPES, type Entry } from '../graph/entry.ts';
+import { CHAIN_TYPES, messageIdOf, type Entry } from '../graph/entry.ts';
 import type { Checkpoint } from '../graph/pick-leaf.ts';
 import type { RecordRef, SessionFile } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
@@ -197,6 +197,7 @@ export function takeRecord(read: FileRead, record: RawRecord, line: number, byte
       type,
       subtype: typeof record['subtype'] === 'string' ? record['subtype'] : undefined,
       isSidechain: record['isSidechain'] === true,
+      messageId: messageIdOf(type, record),
       t,
       fsid,
       file: path,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A stable colour for a session: the hue from the SHA-1 of its rompUuid, at 65 % saturation and
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  * @returns a `#rrggbb` colour
  */
 export function colorOf(rompUuid: string): string {
-  const hue = createHash('sha1').update(rompUuid).digest().readUInt16BE(0) % 360;
+  const hue = hash('sha1', rompUuid, 'buffer').readUInt16BE(0) % 360;
   const s = 0.65;
   const l = 0.5;
   const a = s * Math.min(l, 1 - l);

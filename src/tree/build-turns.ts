@@ -231,7 +231,8 @@ export function buildTurns(
  */
 export function foldTurns(items: ReadonlyArray<Atom | TurnEndMarker>, mode: BoundaryMode = 'stop_reason', absorbed: ReadonlySet<string> = new Set()): TurnsState {
   const state: Mutable = { ...initialTurns(mode) };
-  for (const item of items) step(state, item, item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
+  const anyAbsorbed = absorbed.size > 0;
+  for (const item of items) step(state, item, anyAbsorbed && item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
   return state;
 }
 
@@ -317,7 +318,13 @@ function observe(state: Mutable, d: Draft, atom: Atom): boolean {
 
 function startsWithInterrupt(block: ContentBlock): boolean {
   const text = (block as { text?: unknown }).text ?? (block as { content?: unknown }).content;
-  return typeof text === 'string' && text.trimStart().startsWith(INTERRUPT);
+  if (typeof text !== 'string') return false;
+  // most blocks fail at their first non-blank character: no trimmed copy of a long tool output
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  const first = text.charCodeAt(i);
+  if (first > 127) return text.trimStart().startsWith(INTERRUPT); // Unicode blanks: as trimStart sees them
+  return first === 91 && text.startsWith(INTERRUPT, i);
 }
 
 function finish(d: Draft, hasNext: boolean, rompUuid: string): Turn {

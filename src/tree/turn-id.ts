@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A turn's id: `${rompUuid}:${t}:${hash}` (seed, "Turn"), where `hash` is the first 12 hex digits of
@@ -11,5 +11,5 @@ import { createHash } from 'node:crypto';
  * @returns the id
  */
 export function turnId(rompUuid: string, t: number, anchorUuid: string): string {
-  return `${rompUuid}:${t}:${createHash('sha1').update(anchorUuid).digest('hex').slice(0, 12)}`;
+  return `${rompUuid}:${t}:${hash('sha1', anchorUuid).slice(0, 12)}`;
 }

@@ -74,6 +74,18 @@ test('an interrupt ends the turn; the next prompt opens a new one', async () => 
   ]);
 });
 
+test('an interrupt marker after blanks (ASCII or Unicode) still ends the turn; a tool output that merely mentions it does not', async () => {
+  for (const [marker, ended] of [['\n  [Request interrupted by user]', true], ['\u00a0[Request interrupted by user]', true], ['see [Request interrupted by user]', false]] as const) {
+    const r = await parseLines([
+      user('u1', null, 'long job', 0),
+      assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+      user('r1', 'a1', [toolResult('t1', marker)], 2),
+      user('u2', 'r1', 'next', 5),
+    ]);
+    assert.deepEqual(summary(r)[0], ['u1', ended, ['u1', 'a1', 'r1']], JSON.stringify(marker));
+  }
+});
+
 test('a reply after end_turn without a prompt is an autonomous turn that starts at what provoked it', async () => {
   const r = await parseLines([
     user('u1', null, 'start a background job', 0),
