@@ -1,14 +1,13 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError, type CliIO } from './cli-io.ts';
-import { runDoctor } from './run-doctor.ts';
-import { runLs, type LsOptions } from './run-ls.ts';
-import { runRegister, runResume, runSessions, type RegistryOptions } from './run-registry.ts';
-import { runShow, type ShowOptions } from './run-show.ts';
-import { runStream, type StreamCliOptions } from './run-stream.ts';
-import { runUsage, type UsageCliOptions } from './run-usage.ts';
-import { runView, type ViewCliOptions } from './run-views.ts';
-import { runWatch, type WatchCliOptions } from './run-watch.ts';
+import type { LsOptions } from './run-ls.ts';
+import type { RegistryOptions } from './run-registry.ts';
+import type { ShowOptions } from './run-show.ts';
+import type { StreamCliOptions } from './run-stream.ts';
+import type { UsageCliOptions } from './run-usage.ts';
+import type { ViewCliOptions } from './run-views.ts';
+import type { WatchCliOptions } from './run-watch.ts';
 
 export type { CliIO } from './cli-io.ts';
 
@@ -24,6 +23,9 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp ls`, `romp sessions`, `romp register`, `romp resume`: Claude Code's sessions and romp's registry.
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
+ *
+ * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
+ * the usage workers or the stream decoder.
  *
  * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
  * be read (one line on stderr naming it).
@@ -68,7 +70,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .addOption(home());
     if (!json) command.option('--json', 'print the Session as JSON instead (as `romp json`)');
-    return command.action(async (files: string[], options: ShowOptions) => done(await runShow(files, json ? { ...options, json: true } : options, io)));
+    return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, json ? { ...options, json: true } : options, io)));
   };
   sessionCommand('show', 'print an outline of a session: one block per turn, then the diagnostics', false);
   sessionCommand('json', 'print the Session as JSON on stdout, diagnostics on stderr', true);
@@ -78,7 +80,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[file]', 'NDJSON file; - or nothing for standard input')
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
-    .action(async (file: string | undefined, options: StreamCliOptions) => done(await runStream(file, options, io)));
+    .action(async (file: string | undefined, options: StreamCliOptions) => done(await (await import('./run-stream.ts')).runStream(file, options, io)));
   program
     .command('watch')
     .description('follow a session as it is written: print the outline lines of the turns that change')
@@ -87,7 +89,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .addOption(home())
     .option('--json', 'one NDJSON line per change: {changed, turns}')
     .option('--poll', 'poll the files instead of file-system events')
-    .action(async (files: string[], options: WatchCliOptions) => done(await runWatch(files, options, io, signal)));
+    .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
   for (const [view, description] of [
     ['turns', 'the turns of a session: time, author, ended, atoms, tools, tokens'],
     ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
@@ -100,7 +102,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .addOption(home())
       .option('--json', 'print the view as JSON')
-      .action(async (files: string[], options: ViewCliOptions) => done(await runView(view, files, options, io)));
+      .action(async (files: string[], options: ViewCliOptions) => done(await (await import('./run-views.ts')).runView(view, files, options, io)));
   }
   program
     .command('usage')
@@ -110,26 +112,26 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--timezone <zone>', 'IANA zone for the days (default: this machine\'s)')
     .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok, over the built-in table')
     .option('--json', 'print the report as JSON')
-    .action(async (files: string[], options: UsageCliOptions) => done(await runUsage(files, options, io)));
+    .action(async (files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(files, options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')
     .argument('<files...>', 'transcript files')
     .option('--json', 'print the reports as JSON')
-    .action(async (files: string[], options: { json?: boolean }) => done(await runDoctor(files, options, io)));
+    .action(async (files: string[], options: { json?: boolean }) => done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)));
   program
     .command('ls')
     .description("list Claude Code's sessions, newest first, reading only each file's head and tail")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .option('--project <name>', 'only this project folder')
     .option('--json', 'print the list as JSON')
-    .action(async (options: LsOptions) => done(await runLs(options, io)));
+    .action(async (options: LsOptions) => done(await (await import('./run-ls.ts')).runLs(options, io)));
   program
     .command('sessions')
     .description("list romp's registered sessions")
     .addOption(home())
     .option('--json', 'print the entries as JSON')
-    .action(async (options: RegistryOptions) => done(await runSessions(options, io)));
+    .action(async (options: RegistryOptions) => done(await (await import('./run-registry.ts')).runSessions(options, io)));
   program
     .command('register')
     .description('register a session: its rompUuid and transcript files (the first is the anchor)')
@@ -140,7 +142,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--dir <dir>', 'working directory')
     .addOption(home())
     .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, files: string[], options: RegistryOptions) => done(await runRegister(rompUuid, files, options, io)));
+    .action(async (rompUuid: string, files: string[], options: RegistryOptions) => done(await (await import('./run-registry.ts')).runRegister(rompUuid, files, options, io)));
   program
     .command('resume')
     .description("record a resume: add the new transcript file to the session and move its leaf there")
@@ -148,7 +150,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('<file>', 'the new transcript file')
     .addOption(home())
     .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, file: string, options: RegistryOptions) => done(await runResume(rompUuid, file, options, io)));
+    .action(async (rompUuid: string, file: string, options: RegistryOptions) => done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)));
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,6 +1,5 @@
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { colorOf } from '../session/color-of.ts';
 
 /** One transcript file of a registered session. */
@@ -105,6 +104,8 @@ async function update(home: string, rompUuid: string, change: (entry: RegistryEn
   const dir = join(home, 'sessions');
   await mkdir(dir, { recursive: true });
   const path = entryPath(home, rompUuid);
+  // loaded here, by the one writer: readers of the registry (every parse with a romp home) never need it
+  const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile.lock(dir, {
     lockfilePath: `${path}.lock`,
     retries: { retries: 200, minTimeout: 5, maxTimeout: 50, randomize: true },
