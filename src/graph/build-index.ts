@@ -57,12 +57,30 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   const byUuid = new Map<string, Entry>();
   const duplicates: Entry[] = [];
   const ordered: Entry[] = [];
+  // Until a uuid comes twice, each line costs one map write: `set`, then the size says whether it was
+  // new. At the first repeat (fork copies, rewritten lines), its first line is found once by a scan,
+  // and from there on every uuid is looked up before it is written.
+  let repeats = false;
+  let before: Entry | undefined; // the line before, progress rows included
   for (const e of entries) {
+    const previous = before;
+    before = e;
     if (e.type === 'progress') continue;
-    if (e.parent !== null && progressParent.size > 0) e.parent = alias(e.parent);
-    const first = byUuid.get(e.uuid);
-    if (first === undefined) {
+    // a parent that is the line just before, and not a progress row, needs no bridging
+    const adjacent = previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent;
+    if (e.parent !== null && progressParent.size > 0 && !adjacent) e.parent = alias(e.parent);
+    let first: Entry | undefined;
+    if (repeats) first = byUuid.get(e.uuid);
+    else {
+      const size = byUuid.size;
       byUuid.set(e.uuid, e);
+      if (byUuid.size === size) {
+        repeats = true;
+        first = ordered.find((o) => o.uuid === e.uuid);
+      }
+    }
+    if (first === undefined) {
+      if (repeats) byUuid.set(e.uuid, e);
       e.pos = ordered.push(e) - 1;
     } else if (first.fsid === e.fsid) {
       onDiagnostic(
@@ -78,6 +96,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       ordered[first.pos] = merged;
       duplicates.push(first);
     } else {
+      byUuid.set(e.uuid, first);
       duplicates.push(e);
     }
   }
