@@ -61,14 +61,9 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   // new. At the first repeat (fork copies, rewritten lines), its first line is found once by a scan,
   // and from there on every uuid is looked up before it is written.
   let repeats = false;
-  let before: Entry | undefined; // the line before, progress rows included
+  const merges: Array<[merged: Entry, line: Entry]> = [];
   for (const e of entries) {
-    const previous = before;
-    before = e;
     if (e.type === 'progress') continue;
-    // a parent that is the line just before, and not a progress row, needs no bridging
-    const adjacent = previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent;
-    if (e.parent !== null && progressParent.size > 0 && !adjacent) e.parent = alias(e.parent);
     let first: Entry | undefined;
     if (repeats) first = byUuid.get(e.uuid);
     else {
@@ -92,6 +87,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
         }),
       );
       const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
+      merges.push([merged, e]);
       byUuid.set(e.uuid, merged);
       ordered[first.pos] = merged;
       duplicates.push(first);
@@ -100,6 +96,38 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       duplicates.push(e);
     }
   }
+  if (progressParent.size > 0) bridgeParents(entries, progressParent, byUuid, alias, merges);
 
   return { ordered, byUuid, duplicates, alias };
+}
+
+/**
+ * Points every parent that names a progress row at that row's nearest non-progress ancestor (`alias`).
+ * A parent that is the line just before (no progress row) needs no lookup, unless some progress row
+ * shares its uuid with a line: then every parent is looked up, so the result never depends on which
+ * lines happen to be adjacent.
+ */
+function bridgeParents(
+  entries: Entry[],
+  progressParent: Map<string, string | null>,
+  byUuid: Map<string, Entry>,
+  alias: (uuid: string) => string | null,
+  merges: Array<[merged: Entry, line: Entry]>,
+): void {
+  let shared = false;
+  for (const uuid of progressParent.keys()) {
+    if (byUuid.has(uuid)) {
+      shared = true;
+      break;
+    }
+  }
+  let before: Entry | undefined;
+  for (const e of entries) {
+    const previous = before;
+    before = e;
+    if (e.type === 'progress' || e.parent === null) continue;
+    if (!shared && previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent) continue;
+    e.parent = alias(e.parent);
+  }
+  for (const [merged, line] of merges) merged.parent = line.parent;
 }

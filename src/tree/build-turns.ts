@@ -321,7 +321,7 @@ function startsWithInterrupt(block: ContentBlock): boolean {
   if (typeof text !== 'string') return false;
   // most blocks fail at their first non-blank character: no trimmed copy of a long tool output
   let i = 0;
-  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  for (let c = text.charCodeAt(0); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++i)); // ASCII blanks, as trimStart sees them
   const first = text.charCodeAt(i);
   if (first > 127) return text.trimStart().startsWith(INTERRUPT); // Unicode blanks: as trimStart sees them
   return first === 91 && text.startsWith(INTERRUPT, i);

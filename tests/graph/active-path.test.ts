@@ -59,6 +59,20 @@ test('progress rows are bridged: a line whose parent is a progress row hangs on 
   assert.deepEqual(codesOf(r), []);
 });
 
+test('a progress row sharing its uuid with a line is bridged the same whether or not that line is just before the child', async () => {
+  const lines = (between: boolean) => [
+    user('u1', null, 'one', 0),
+    progress('x', 'u1', 1),
+    user('x', 'u1', 'two', 2),
+    ...(between ? [system('s1', 'x', 'informational', 2.5)] : []),
+    user('u4', 'x', 'three', 3),
+  ];
+  const adjacent = await parseLines(lines(false));
+  const apart = await parseLines(lines(true));
+  assert.deepEqual(adjacent.session.turns.map((t) => t.trigger?.uuid), ['u1', 'u4']);
+  assert.deepEqual(apart.session.turns.map((t) => t.trigger?.uuid), ['u1', 'u4']);
+});
+
 test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a HISTORY_GAP continues in file order', async () => {
   const near = await parseLines([
     user('u1', null, 'go', 0),

@@ -75,7 +75,7 @@ test('an interrupt ends the turn; the next prompt opens a new one', async () => 
 });
 
 test('an interrupt marker after blanks (ASCII or Unicode) still ends the turn; a tool output that merely mentions it does not', async () => {
-  for (const [marker, ended] of [['\n  [Request interrupted by user]', true], ['\u00a0[Request interrupted by user]', true], ['see [Request interrupted by user]', false]] as const) {
+  for (const [marker, ended] of [['\n  [Request interrupted by user]', true], ['\u00a0[Request interrupted by user]', true], ['see [Request interrupted by user]', false], ['\u001b[Request interrupted by user]', false]] as const) {
     const r = await parseLines([
       user('u1', null, 'long job', 0),
       assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
