@@ -39,7 +39,11 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   for (const e of entries) if (e.type === 'progress') progressParent.set(e.uuid, e.parent);
   const memo = new Map<string, string | null>();
   const alias = (uuid: string): string | null => {
-    if (progressParent.get(uuid) === undefined) return uuid; // values are string | null: undefined means absent
+    const up = progressParent.get(uuid);
+    if (up === undefined) return uuid; // values are string | null: undefined means absent
+    // the common case, one progress row under a real line: no memo needed
+    if (up === null) return null;
+    if (progressParent.get(up) === undefined) return up;
     const cached = memo.get(uuid);
     if (cached !== undefined) return cached;
     const seen: string[] = [];
