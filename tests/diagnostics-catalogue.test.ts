@@ -23,6 +23,11 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     writeFileSync(path, Buffer.concat([Buffer.from('{"type":"a","text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
     return codes([path]);
   },
+  UTF16_FILE: async () => {
+    const path = writeJsonl([]);
+    writeFileSync(path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"type":"a"}\n', 'utf16le')]));
+    return codes([path]);
+  },
   LINE_TOO_LONG: () => lines([`{"pad":"${'x'.repeat(2000)}"}`], { maxLineBytes: 1000 }),
   TOO_DEEP: () => lines([`${'['.repeat(40)}1${']'.repeat(40)}`.replace(/^/, '{"a":').concat('}')], { maxDepth: 10 }),
   TOO_MANY_FILES: () => codes([writeJsonl([]), writeJsonl([])], { maxFiles: 1 }),

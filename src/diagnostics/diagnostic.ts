@@ -13,6 +13,7 @@ export type DiagnosticCode =
   | 'GLUED_RECORDS'
   | 'NUL_BYTES'
   | 'INVALID_UTF8'
+  | 'UTF16_FILE'
   | 'BLANK_LINE'
   | 'LINE_TOO_LONG'
   | 'TOO_DEEP'
@@ -43,6 +44,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   GLUED_RECORDS: 'warning',
   NUL_BYTES: 'warning',
   INVALID_UTF8: 'warning',
+  UTF16_FILE: 'info',
   BLANK_LINE: 'info',
   LINE_TOO_LONG: 'error',
   TOO_DEEP: 'warning',

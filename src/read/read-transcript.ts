@@ -45,7 +45,8 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  *
  * Every line yields at least one record or one diagnostic (see `parseLine` for the rules: BOM, CRLF,
  * glued records, NUL padding, blank and invalid lines). Lines over `maxLineBytes` give `LINE_TOO_LONG`.
- * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before.
+ * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before. A file that
+ * starts with a UTF-16 byte-order mark is converted to UTF-8 as it is read (`UTF16_FILE`, info).
  * Never throws for a file's content or absence.
  *
  * @param path the file
@@ -83,13 +84,17 @@ export async function readTranscriptLines(
   let handle;
   try {
     handle = await open(path, 'r');
-    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+    const buffer = Buffer.allocUnsafe(Math.max(2, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
+    let utf16: TextDecoder | undefined;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) break;
+      const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+      if (bytes === 0) utf16 = utf16Decoder(chunk, path, onDiagnostic);
       bytes += bytesRead;
-      decoder.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+      decoder.push(utf16 === undefined ? chunk : Buffer.from(utf16.decode(chunk, { stream: true }), 'utf8'));
     }
+    if (utf16 !== undefined) decoder.push(Buffer.from(utf16.decode(), 'utf8'));
     decoder.flush();
   } catch (error) {
     onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
@@ -97,6 +102,18 @@ export async function readTranscriptLines(
     await handle?.close();
   }
   return { lines: decoder.lineCount, bytes };
+}
+
+/**
+ * A decoder for a file that starts with a UTF-16 byte-order mark (`UTF16_FILE`, info), else
+ * `undefined`: Claude Code writes UTF-8, but a copy saved through Windows PowerShell's `>` is UTF-16LE.
+ * The decoder drops the mark; its output is re-encoded as UTF-8 before lines are split.
+ */
+function utf16Decoder(first: Buffer, path: string, onDiagnostic: OnDiagnostic): TextDecoder | undefined {
+  const encoding = first[0] === 0xff && first[1] === 0xfe ? 'utf-16le' : first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : undefined;
+  if (encoding === undefined) return undefined;
+  onDiagnostic(diagnostic('UTF16_FILE', `file is ${encoding.toUpperCase()} (byte-order mark); converted to UTF-8 as read, so byte offsets count converted bytes`, { file: path }));
+  return new TextDecoder(encoding);
 }
 
 /** A record with its place in the file. */

@@ -84,3 +84,16 @@ test('bytes that are not UTF-8 are INVALID_UTF8 on their line; a U+FFFD written 
   assert.deepEqual(r.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2]]);
   assert.equal(r.records[1]?.record['text'], '\uFFFD(');
 });
+
+test('a UTF-16 file (byte-order mark, LE or BE) is read as text: same records as its UTF-8 twin, one UTF16_FILE', async () => {
+  const text = '{"type":"a","text":"caf\u00e9 \u2500 \u{1F600}"}\r\n{"type":"b"}\n';
+  const be = (s: string): Buffer => Buffer.from(s, 'utf16le').swap16();
+  for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), Buffer.concat([Buffer.from([0xfe, 0xff]), be(text)])]) {
+    const path = writeJsonl([]);
+    writeFileSync(path, bytes);
+    // chunks of 7 bytes split characters and surrogate pairs across reads
+    const r = await readTranscript(path, { chunkBytes: 7 });
+    assert.deepEqual(r.records.map((x) => [x.record, x.line]), [[{ type: 'a', text: 'caf\u00e9 \u2500 \u{1F600}' }, 1], [{ type: 'b' }, 2]]);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['UTF16_FILE']);
+  }
+});
