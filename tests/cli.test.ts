@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import type { Session } from '../src/model/types.ts';
-import { writeJsonl } from './helpers/transcript.ts';
+import { user, writeJsonl } from './helpers/transcript.ts';
 import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/run-show.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -151,4 +151,17 @@ test('bad input to usage, doctor and watch is a one-line error and exit 2', asyn
     const { code, err } = await run(argv);
     assert.deepEqual([code, message.test(err)], [2, true], `${argv.join(' ')}: ${err}`);
   }
+});
+
+test('the romp binary stops quietly, exit 0, when its reader closes the pipe early (romp json | head)', async () => {
+  const { spawn } = await import('node:child_process');
+  const bin = new URL('../src/cli/bin.js', import.meta.url);
+  // far more JSON than a pipe holds, so writes are still pending when the reader leaves
+  const lines = Array.from({ length: 400 }, (_, i) => user(`u${i}`, i === 0 ? null : `u${i - 1}`, 'x'.repeat(5000), i));
+  const child = spawn(process.execPath, [bin.pathname, 'json', writeJsonl(lines)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.deepEqual([code, err], [0, '']);
 });
