@@ -41,6 +41,12 @@ export async function* watchSession(files: string[], options: WatchSessionOption
     dirty = true;
     wake?.();
   });
+  // an error is about some entry of a watched folder (a symlink loop, a file gone): the next update
+  // reads the session's own files and reports what concerns them
+  fsWatcher.on('error', () => {
+    dirty = true;
+    wake?.();
+  });
   await new Promise<void>((resolve) => fsWatcher.once('ready', () => resolve()));
   const stop = new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
   const aborted = (): boolean => options.signal?.aborted === true;

@@ -106,6 +106,24 @@ test('watchSession yields the first state, then each change as the file grows, u
   assert.deepEqual(seen, [[['u1']], [['u1', 'a1']]]);
 });
 
+test('watchSession goes on when another entry of the folder cannot be watched (a symlink loop), polling or not', async () => {
+  const { watchSession } = await import('../../src/live/watch-session.ts');
+  const { symlinkSync } = await import('node:fs');
+  for (const poll of [false, true]) {
+    const path = file();
+    symlinkSync('loop.jsonl', join(path, '..', 'loop.jsonl'));
+    appendFileSync(path, jsonl(user('u1', null, 'one', 0)));
+    const controller = new AbortController();
+    const seen: number[] = [];
+    for await (const update of watchSession([path], { signal: controller.signal, debounceMs: 10, poll })) {
+      seen.push(update.session.turns[0]?.atoms.length ?? 0);
+      if (seen.length === 1) appendFileSync(path, jsonl(assistant('a1', 'u1', text('one'), 1, end('m1'))));
+      if (seen.length === 2) controller.abort();
+    }
+    assert.deepEqual(seen, [1, 2], `poll: ${poll}`);
+  }
+});
+
 test('romp watch --json prints one line per change', async () => {
   const { cli } = await import('../../src/cli/cli.ts');
   const path = file();
