@@ -87,6 +87,15 @@ test('romp register / resume / sessions / show --session work on a romp home', a
   assert.match((await run(['sessions', '--romp-home', home])).out, /^R1 {2}Greeting {2}2 files {2}leaf second/);
   const shown = JSON.parse((await run(['json', '--session', 'R1', '--romp-home', home])).out) as Session;
   assert.deepEqual([shown.name, shown.turns.length, shown.turns[0]?.atoms.map((a) => a.uuid), shown.turns[0]?.ended], ['Greeting', 1, ['u1', 'a1'], true]);
+  const refused = [
+    await run(['resume', 'R2', second, '--romp-home', home]),
+    await run(['register', 'R3', '/nonexistent/romp.jsonl', '--romp-home', home]),
+    await run(['register', '../R4', first, '--romp-home', home]),
+  ];
+  assert.deepEqual(refused.map((r) => [r.code, r.err.split(':')[0]]), [[2, 'romp'], [2, 'romp'], [2, 'romp']]);
+  assert.match(refused[0]?.err ?? '', /no session R2 in the registry/);
+  assert.match(refused[1]?.err ?? '', /\/nonexistent\/romp\.jsonl: cannot read/);
+  assert.match(refused[2]?.err ?? '', /"\.\.\/R4" cannot be a rompUuid/);
   const missing = await run(['show', '--session', 'nope', '--romp-home', home]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^romp: no registered files for session nope/);

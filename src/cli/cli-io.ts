@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+
 /** Where the CLI reads and writes. */
 export interface CliIO {
   stdout: { write(text: string): unknown };
@@ -8,3 +10,17 @@ export interface CliIO {
 
 /** An error for the person at the terminal: printed as one line, exit code 2. */
 export class UserError extends Error {}
+
+/**
+ * Checks, before any work, that each path is a readable regular file.
+ * @param files the paths given on the command line
+ * @throws UserError naming the first path that is missing or not a file
+ */
+export async function checkFiles(files: string[]): Promise<void> {
+  for (const file of files) {
+    const info = await stat(file).catch((error: Error) => {
+      throw new UserError(`${file}: cannot read: ${error.message}`);
+    });
+    if (!info.isFile()) throw new UserError(`${file}: not a file`);
+  }
+}

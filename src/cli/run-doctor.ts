@@ -1,7 +1,6 @@
 import { examineFiles, type FileReport } from '../doctor/examine-files.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
-import { stat } from 'node:fs/promises';
-import { UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, type CliIO } from './cli-io.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
@@ -14,12 +13,7 @@ import { UserError, type CliIO } from './cli-io.ts';
  * @returns the exit code
  */
 export async function runDoctor(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
-  for (const file of files) {
-    const info = await stat(file).catch((error: Error) => {
-      throw new UserError(`${file}: cannot read: ${error.message}`);
-    });
-    if (!info.isFile()) throw new UserError(`${file}: not a file`);
-  }
+  await checkFiles(files);
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
   else for (const report of reports) io.stdout.write(format(report));

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
-import { listSessions, recordResume, registerSession } from '../romp-home/registry.ts';
+import { isRompUuid, listSessions, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
-import type { CliIO } from './cli-io.ts';
+import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
 /** Options shared by the registry commands. */
 export interface RegistryOptions {
@@ -23,6 +23,8 @@ const fileOf = (path: string): { fsid: string; path: string } => ({ fsid: basena
  * @returns the exit code
  */
 export async function runRegister(rompUuid: string, files: string[], options: RegistryOptions, io: CliIO): Promise<number> {
+  checkRompUuid(rompUuid);
+  await checkFiles(files);
   const entry = await registerSession(rompHome(options.rompHome), {
     rompUuid,
     files: files.map(fileOf),
@@ -43,10 +45,19 @@ export async function runRegister(rompUuid: string, files: string[], options: Re
  * @returns the exit code
  */
 export async function runResume(rompUuid: string, file: string, options: RegistryOptions, io: CliIO): Promise<number> {
+  checkRompUuid(rompUuid);
+  await checkFiles([file]);
+  const home = rompHome(options.rompHome);
+  // a mistyped id would otherwise start a new session quietly
+  if ((await resolveSession(home, rompUuid)) === undefined) throw new UserError(`no session ${rompUuid} in the registry at ${home} (romp register it first)`);
   const { fsid, path } = fileOf(file);
-  const entry = await recordResume(rompHome(options.rompHome), rompUuid, fsid, path);
+  const entry = await recordResume(home, rompUuid, fsid, path);
   io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
   return 0;
+}
+
+function checkRompUuid(rompUuid: string): void {
+  if (!isRompUuid(rompUuid)) throw new UserError(`${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { SingleBar } from 'cli-progress';
 import type { Dirent } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
-import { UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -35,12 +35,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
     }
   }
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
-  for (const file of files) {
-    const info = await stat(file).catch((error: Error) => {
-      throw new UserError(`${file}: cannot read: ${error.message}`);
-    });
-    if (!info.isFile()) throw new UserError(`${file}: not a file`);
-  }
+  await checkFiles(files);
   const paths = files.length > 0 ? files : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
   const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;

@@ -21,6 +21,19 @@ export interface RegistryEntry {
   leafFsid: string;
 }
 
+/** What a rompUuid may hold: it names the entry's file, so no path separator and no leading dot. */
+const ROMP_UUID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Whether a string can be a rompUuid of the registry (letters, digits, `.`, `_`, `-`; not starting with
+ * `.`; at most 128 characters): it names the entry's file, so it must not reach outside the folder.
+ * @param rompUuid the candidate
+ * @returns true when it can
+ */
+export function isRompUuid(rompUuid: string): boolean {
+  return ROMP_UUID.test(rompUuid);
+}
+
 const entryPath = (home: string, rompUuid: string): string => join(home, 'sessions', `${rompUuid}.json`);
 
 /**
@@ -30,6 +43,7 @@ const entryPath = (home: string, rompUuid: string): string => join(home, 'sessio
  * @returns the entry, or `undefined` when there is none (or it cannot be read as JSON)
  */
 export async function resolveSession(home: string, rompUuid: string): Promise<RegistryEntry | undefined> {
+  if (!isRompUuid(rompUuid)) return undefined;
   try {
     return JSON.parse(await readFile(entryPath(home, rompUuid), 'utf8')) as RegistryEntry;
   } catch {
@@ -66,24 +80,37 @@ export interface NewSession {
 
 /**
  * Creates or replaces a registry entry. `leafFsid` is the last file's; `color` defaults to one derived
- * from the rompUuid. Atomic (temp file + rename) under the entry's lock.
+ * from the rompUuid; files that share a name get the fsids `<name>~N`, as `collectFiles` names them.
+ * Atomic (temp file + rename) under the entry's lock.
  * @param home the romp home folder
  * @param session identity, files, and optional name, dir, color
  * @returns the entry written
+ * @throws RangeError for a rompUuid that `isRompUuid` refuses
  */
 export async function registerSession(home: string, session: NewSession): Promise<RegistryEntry> {
+  const files: RegisteredFile[] = [];
+  for (const f of session.files) files.push({ ...f, fsid: unusedFsid(f.fsid, files) });
   return update(home, session.rompUuid, () => ({
     rompUuid: session.rompUuid,
     name: session.name ?? '',
     dir: session.dir ?? '',
     color: session.color ?? colorOf(session.rompUuid),
-    files: session.files,
-    leafFsid: session.files.at(-1)?.fsid ?? '',
+    files,
+    leafFsid: files.at(-1)?.fsid ?? '',
   }));
 }
 
+/** `fsid`, or `fsid~2`, `fsid~3`… when a file of `files` has it already. */
+function unusedFsid(fsid: string, files: RegisteredFile[]): string {
+  let unique = fsid;
+  for (let n = 2; files.some((f) => f.fsid === unique); n++) unique = `${fsid}~${n}`;
+  return unique;
+}
+
 /**
- * Records a resume: adds the file (unless its fsid is there already) and moves `leafFsid` to it.
+ * Records a resume: adds the file (unless that path is there already) and moves `leafFsid` to it. A
+ * different file with a name already registered gets the fsid `<name>~N`, as `collectFiles` names it.
+ * @throws RangeError for a rompUuid that `isRompUuid` refuses
  * Safe under concurrent writers: the read-modify-write happens under a lock on the entry, so no
  * update is lost. Creates the entry when there is none.
  * @param home the romp home folder
@@ -95,12 +122,15 @@ export async function registerSession(home: string, session: NewSession): Promis
 export async function recordResume(home: string, rompUuid: string, fsid: string, path: string): Promise<RegistryEntry> {
   return update(home, rompUuid, (entry) => {
     const base = entry ?? { rompUuid, name: '', dir: '', color: colorOf(rompUuid), files: [], leafFsid: '' };
-    const files = base.files.some((f) => f.fsid === fsid) ? base.files : [...base.files, { fsid, path }];
-    return { ...base, files, leafFsid: fsid };
+    const known = base.files.find((f) => f.path === path);
+    if (known !== undefined) return { ...base, leafFsid: known.fsid };
+    const unique = unusedFsid(fsid, base.files);
+    return { ...base, files: [...base.files, { fsid: unique, path }], leafFsid: unique };
   });
 }
 
 async function update(home: string, rompUuid: string, change: (entry: RegistryEntry | undefined) => RegistryEntry): Promise<RegistryEntry> {
+  if (!isRompUuid(rompUuid)) throw new RangeError(`${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`);
   const dir = join(home, 'sessions');
   await mkdir(dir, { recursive: true });
   const path = entryPath(home, rompUuid);

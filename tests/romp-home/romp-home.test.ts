@@ -31,6 +31,21 @@ const conversation = [
   assistant('a3', 'u3', text('three'), 201, end('m3')),
 ];
 
+test('registry: a resume file named like one already there is added as name~2; the same path twice is one file; unsafe ids are refused', async () => {
+  const dir = home();
+  const { recordResume, resolveSession } = await import('../../src/romp-home/registry.ts');
+  const [a, b] = [writeJsonl(conversation.slice(0, 2), 'full.jsonl'), writeJsonl(conversation.slice(2), 'full.jsonl')];
+  const registered = await registerSession(dir, { rompUuid: 'R', files: [{ fsid: 'full', path: a }, { fsid: 'full', path: b }] });
+  assert.deepEqual(registered.files.map((f) => f.fsid), ['full', 'full~2']);
+  await registerSession(dir, { rompUuid: 'R', files: [{ fsid: 'full', path: a }] });
+  const entry = await recordResume(dir, 'R', 'full', b);
+  assert.deepEqual([entry.files.map((f) => [f.fsid, f.path]), entry.leafFsid], [[['full', a], ['full~2', b]], 'full~2']);
+  const again = await recordResume(dir, 'R', 'full', a);
+  assert.deepEqual([again.files.length, again.leafFsid], [2, 'full']);
+  await assert.rejects(recordResume(dir, '../escape', 'x', a), RangeError);
+  assert.equal(await resolveSession(dir, '../sessions/R'), undefined);
+});
+
 test('a session of three resume files, read through the registry, equals the single-file case', async () => {
   const dir = home();
   const single = await parseSession([writeJsonl(conversation)], { rompUuid: 'R' });
