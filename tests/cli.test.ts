@@ -155,6 +155,10 @@ test('bad input to usage, doctor and watch is a one-line error and exit 2', asyn
     [['usage', '--projects', dir, EXAMPLE], /not both/],
     [['doctor', '/nonexistent/y.jsonl'], /cannot read/],
     [['watch', '/nonexistent/z.jsonl'], /no such file/],
+    [['ls', '--projects', '/nonexistent/projects'], /^romp: \/nonexistent\/projects: cannot read/],
+    [['ls', '--projects', EXAMPLE], /not a folder/],
+    [['show', EXAMPLE, '--session', 'R'], /files or --session, not both/],
+    [['tools', EXAMPLE, '--session', 'R'], /files or --session, not both/],
   ];
   for (const [argv, message] of cases) {
     const { code, err } = await run(argv);
@@ -173,4 +177,13 @@ test('the romp binary stops quietly, exit 0, when its reader closes the pipe ear
   child.stdout.once('data', () => child.stdout.destroy());
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.deepEqual([code, err], [0, '']);
+});
+
+test('views of a session without turns say so; doctor lists each repeated uuid once', async () => {
+  const empty = writeJsonl([], 'empty.jsonl');
+  for (const [view, text] of [['turns', 'no turns in this session'], ['segments', 'no segments in this session'], ['tools', 'no tool calls in this session']]) {
+    assert.deepEqual([(await run([view as string, empty])).out, (await run([view as string, empty, '--json'])).out], [`${text}\n`, '[]\n']);
+  }
+  const twice = writeJsonl([user('u1', null, 'a', 0), user('u1', null, 'b', 1), user('u1', null, 'c', 2)], 'twice.jsonl');
+  assert.match((await run(['doctor', twice])).out, /^ {2}duplicate uuids \(2 lines, 1 uuids\): u1$/m);
 });

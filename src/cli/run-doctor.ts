@@ -29,7 +29,11 @@ function format(r: FileReport): string {
   lines.push(`  diagnostics: ${counts === '' ? 'none' : counts}`);
   if (r.orphanedParents.length > 0) lines.push(`  orphaned parents: ${r.orphanedParents.map((o) => `line ${o.line}${o.bridged ? ' (bridged by time)' : ' (gap)'}`).join(', ')}`);
   if (r.compactionFallbacks.length > 0) lines.push(`  compaction stitches by fallback: ${r.compactionFallbacks.map((c) => `line ${c.line}${c.stitched ? '' : ' (unstitched)'}`).join(', ')}`);
-  if (r.duplicateUuids.length > 0) lines.push(`  duplicate uuids: ${r.duplicateUuids.join(', ')}`);
+  if (r.duplicateUuids.length > 0) {
+    const unique = [...new Set(r.duplicateUuids)];
+    const shown = unique.slice(0, 10).join(', ');
+    lines.push(`  duplicate uuids (${r.duplicateUuids.length} lines, ${unique.length} uuids): ${shown}${unique.length > 10 ? ', …' : ''}`);
+  }
   for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) lines.push(`  ${formatDiagnostic(d)}`);
   return `${lines.join('\n')}\n`;
 }

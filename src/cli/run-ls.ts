@@ -1,5 +1,6 @@
 import { listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
-import type { CliIO } from './cli-io.ts';
+import { stat } from 'node:fs/promises';
+import { UserError, type CliIO } from './cli-io.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -16,6 +17,12 @@ export interface LsOptions {
  * @returns the exit code
  */
 export async function runLs(options: LsOptions, io: CliIO): Promise<number> {
+  if (options.projects !== undefined) {
+    const info = await stat(options.projects).catch((error: Error) => {
+      throw new UserError(`${options.projects}: cannot read: ${error.message}`);
+    });
+    if (!info.isDirectory()) throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
+  }
   const list = await listClaudeSessions({
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
     ...(options.project === undefined ? {} : { project: options.project }),

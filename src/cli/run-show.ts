@@ -26,6 +26,7 @@ export interface ShowOptions {
  * @returns the exit code
  */
 export async function runShow(files: string[], options: ShowOptions, io: CliIO): Promise<number> {
+  if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
   const useExample = files.length === 0 && options.session === undefined;
   const parseOptions = { view: options.view, rompHome: rompHome(options.rompHome) };
   const result = await parseSession(useExample ? [EXAMPLE_SESSION] : files, options.session === undefined ? parseOptions : { ...parseOptions, rompUuid: options.session });

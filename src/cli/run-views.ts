@@ -22,12 +22,14 @@ export interface ViewCliOptions {
  * @returns the exit code
  */
 export async function runView(view: 'turns' | 'segments' | 'tools', files: string[], options: ViewCliOptions, io: CliIO): Promise<number> {
+  if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
   const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
   const { session, diagnostics } = await parseSession(paths, { rompHome: rompHome(options.rompHome), ...(options.session === undefined ? {} : { rompUuid: options.session }) });
   const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
   if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
-  const write = (value: unknown, text: () => string[]): void => {
-    io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${text().join('\n')}\n`);
+  const write = (value: unknown[], text: () => string[]): void => {
+    const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
+    io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`);
   };
   if (view === 'turns') write(session.turns, () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
   else if (view === 'segments') {
