@@ -53,19 +53,21 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   }
   const table = (title: string, rows: Record<string, Totals>): void => {
     io.stdout.write(`${title}\n`);
-    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`  ${key.padEnd(38)} ${line(t, report.unknownModels.includes(key))}\n`);
+    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`  ${key.padEnd(38)} ${line(t)}\n`);
   };
   table('by session', report.bySession);
   table('by day', report.byDay);
   table('by model', report.byModel);
-  io.stdout.write(`total  ${line(report.total, false)}\n`);
+  io.stdout.write(`total  ${line(report.total)}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (tokens counted, cost not)\n`);
   if (report.total.lowerBound) io.stdout.write('some responses come from Claude Code ≤2.1.20, which never wrote final output tokens: output is a lower bound\n');
   return 0;
 }
 
-function line(t: Totals, unpriced: boolean): string {
-  const cost = unpriced ? 'no price' : `$${t.cost_usd.toFixed(4)}`;
+/** A row; a cost that leaves out unpriced responses says so (`no price`, or `≥ $X (N unpriced)`), never a bare sum. */
+function line(t: Totals): string {
+  const sum = `$${t.cost_usd.toFixed(4)}`;
+  const cost = t.unpriced === 0 ? sum : t.unpriced === t.responses ? 'no price' : `≥ ${sum} (${t.unpriced} unpriced)`;
   return `in ${t.input_tokens}  out ${t.output_tokens}  cache write ${t.cache_creation_input_tokens}  cache read ${t.cache_read_input_tokens}  ${cost}  (${t.responses} responses)`;
 }
 

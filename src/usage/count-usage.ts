@@ -15,6 +15,8 @@ export interface Totals {
   cost_usd: number;
   /** API responses counted. */
   responses: number;
+  /** Responses of a model with no price: in the token counts, not in `cost_usd`. */
+  unpriced: number;
   /** Some responses come from Claude Code ≤2.1.20, which never wrote final `output_tokens`. */
   lowerBound: boolean;
 }
@@ -57,7 +59,7 @@ export interface UsageOptions {
   workers?: number;
 }
 
-const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, lowerBound: false });
+const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, unpriced: 0, lowerBound: false });
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /**
@@ -215,7 +217,8 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
   t.cache_read_input_tokens += num(u['cache_read_input_tokens']);
   t.responses++;
   t.lowerBound ||= r.lowerBound;
-  if (price !== undefined) {
+  if (price === undefined) t.unpriced++;
+  else {
     t.cost_usd +=
       (num(u['input_tokens']) * price.input +
         num(u['output_tokens']) * price.output +

@@ -59,6 +59,13 @@ test('cost: per-model prices, the nested 1 h cache breakdown, synthetic lines fr
   assert.equal(Math.round((sonnet?.cost_usd ?? 0) * 100) / 100, 3 + 1.5 + 3 + 0.3);
   assert.deepEqual(r.unknownModels, ['claude-mystery-9']);
   assert.equal(r.total.responses, 2); // the <synthetic> line is not an API response
+  assert.deepEqual([r.total.unpriced, sonnet?.unpriced, r.byModel['claude-mystery-9']?.unpriced], [1, 0, 1]);
+  // the CLI never shows a sum that leaves responses out as if it were the cost
+  const { cli } = await import('../../src/cli/cli.ts');
+  let out = '';
+  await cli(['usage', ...new Set(r.responses.map((x) => x.file))], { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } });
+  assert.match(out, /^total .* ≥ \$7\.8\d{3} \(1 unpriced\) {2}\(2 responses\)$/m);
+  assert.match(out, /^ {2}claude-mystery-9 .* no price {2}\(1 responses\)$/m);
 });
 
 test('days are bucketed in the zone given (F6)', async () => {
