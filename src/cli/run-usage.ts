@@ -5,6 +5,7 @@ import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
 /** Options of `romp usage`. */
@@ -41,11 +42,19 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
   bar?.start(paths.length, 0);
   let report: UsageReport;
+  const diagnostics: Diagnostic[] = [];
   try {
-    report = await countUsage(paths, { prices, workers: availableParallelism(), ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), onFile: (_, done) => bar?.update(done) });
+    report = await countUsage(paths, {
+      prices,
+      workers: availableParallelism(),
+      ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
+      onFile: (_, done) => bar?.update(done),
+      onDiagnostic: (d) => diagnostics.push(d),
+    });
   } finally {
     bar?.stop();
   }
+  reportDiagnostics(diagnostics, io);
   if (options.json === true) {
     const { responses: _responses, ...rest } = report;
     io.stdout.write(`${JSON.stringify(rest)}\n`);
@@ -65,6 +74,15 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
 }
 
 /** A row; a cost that leaves out unpriced responses says so (`no price`, or `≥ $X (N unpriced)`), never a bare sum. */
+/** Lines that could not be read are not counted: say how many, and show the first few (on stderr). */
+function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
+  const lost = diagnostics.filter((d) => d.severity !== 'info');
+  if (lost.length === 0) return;
+  io.stderr.write(`${lost.length} problems on assistant lines (what could not be read is not counted; romp doctor tells more):\n`);
+  for (const d of lost.slice(0, 5)) io.stderr.write(`  ${formatDiagnostic(d)}\n`);
+  if (lost.length > 5) io.stderr.write(`  … and ${lost.length - 5} more\n`);
+}
+
 function line(t: Totals): string {
   const sum = `$${t.cost_usd.toFixed(4)}`;
   const cost = t.unpriced === 0 ? sum : t.unpriced === t.responses ? 'no price' : `≥ ${sum} (${t.unpriced} unpriced)`;

@@ -1,4 +1,4 @@
-import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
@@ -52,6 +52,7 @@ export interface UsageOptions {
   timeZone?: string;
   /** Prices to use (default `PRICES`), e.g. merged with a JSON file. */
   prices?: Readonly<Record<string, Price>>;
+  /** Receives the diagnostics of the lines read (only lines holding `"assistant"` are read), from every worker. */
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
@@ -118,7 +119,8 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
       (share) =>
         new Promise<void>((resolve, reject) => {
           const worker = new Worker(script, { workerData: share });
-          worker.on('message', (message: { file?: string; groups?: Array<[string, Response]> }) => {
+          worker.on('message', (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
+            for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
             if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
             for (const [key, response] of message.groups ?? []) merge(groups, key, response);
           });

@@ -88,3 +88,18 @@ test('a copy is credited deterministically (earliest line, then session id), wha
   const b = writeJsonl([{ ...line('a1', null, 'msg_1', u(5, 5), { requestId: 'r', sessionId: 'FORK' }), timestamp: '2026-03-01T10:00:00.000Z' }], 'b.jsonl');
   for (const files of [[a, b], [b, a]]) assert.deepEqual(Object.keys((await countUsage(files, { workers: 2 })).bySession), ['FORK']);
 });
+
+test('lines that cannot be read reach onDiagnostic, from worker threads too, and romp usage reports them on stderr', async () => {
+  const broken = (name: string): string => writeJsonl([line('a1', null, `msg_${name}`, u(10, 1)), '{"type":"assistant","message":{"id":"msg_torn"'], `${name}.jsonl`);
+  const files = [broken('one'), broken('two')];
+  for (const workers of [1, 2]) {
+    const codes: string[] = [];
+    const r = await countUsage(files, { workers, onDiagnostic: (d) => codes.push(`${d.code}:${d.line}`) });
+    assert.deepEqual([r.total.responses, codes], [2, ['INVALID_JSON:2', 'INVALID_JSON:2']], `workers: ${workers}`);
+  }
+  const { cli } = await import('../../src/cli/cli.ts');
+  let err = '';
+  await cli(['usage', ...files], { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } });
+  assert.match(err, /^2 problems on assistant lines/);
+  assert.match(err, /one\.jsonl:2: error INVALID_JSON/);
+});
