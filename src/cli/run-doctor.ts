@@ -16,7 +16,12 @@ export async function runDoctor(files: string[], options: { json?: boolean }, io
   await checkFiles(files);
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
-  else for (const report of reports) io.stdout.write(format(report));
+  else {
+    for (const report of reports) io.stdout.write(format(report));
+    if (reports.length > 1 && reports.some((r) => r.orphanedParents.length > 0)) {
+      io.stdout.write('note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n');
+    }
+  }
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
