@@ -3,7 +3,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { View } from '../graph/resolve-active-path.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
-import { UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { formatOutline } from './format-outline.ts';
 
 /** The bundled example session, shown when no file is given. */
@@ -27,6 +27,7 @@ export interface ShowOptions {
  */
 export async function runShow(files: string[], options: ShowOptions, io: CliIO): Promise<number> {
   if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
+  await checkFiles(files);
   const useExample = files.length === 0 && options.session === undefined;
   const parseOptions = { view: options.view, rompHome: rompHome(options.rompHome) };
   const result = await parseSession(useExample ? [EXAMPLE_SESSION] : files, options.session === undefined ? parseOptions : { ...parseOptions, rompUuid: options.session });

@@ -2,7 +2,7 @@ import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { segments } from '../views/segments.ts';
 import { toolCalls } from '../views/tool-calls.ts';
-import { UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { EXAMPLE_SESSION } from './run-show.ts';
 import { formatTurn } from './format-outline.ts';
 
@@ -23,6 +23,7 @@ export interface ViewCliOptions {
  */
 export async function runView(view: 'turns' | 'segments' | 'tools', files: string[], options: ViewCliOptions, io: CliIO): Promise<number> {
   if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
+  await checkFiles(files);
   const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
   const { session, diagnostics } = await parseSession(paths, { rompHome: rompHome(options.rompHome), ...(options.session === undefined ? {} : { rompUuid: options.session }) });
   const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
