@@ -46,7 +46,8 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  * Every line yields at least one record or one diagnostic (see `parseLine` for the rules: BOM, CRLF,
  * glued records, NUL padding, blank and invalid lines). Lines over `maxLineBytes` give `LINE_TOO_LONG`.
  * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before. A file that
- * starts with a UTF-16 byte-order mark is converted to UTF-8 as it is read (`UTF16_FILE`, info).
+ * is UTF-16 (a byte-order mark, or a first `{` of two bytes) is converted to UTF-8 as it is read
+ * (`UTF16_FILE`, info).
  * Never throws for a file's content or absence.
  *
  * @param path the file
@@ -105,14 +106,18 @@ export async function readTranscriptLines(
 }
 
 /**
- * A decoder for a file that starts with a UTF-16 byte-order mark (`UTF16_FILE`, info), else
- * `undefined`: Claude Code writes UTF-8, but a copy saved through Windows PowerShell's `>` is UTF-16LE.
- * The decoder drops the mark; its output is re-encoded as UTF-8 before lines are split.
+ * A decoder for a file that is UTF-16 (`UTF16_FILE`, info), else `undefined`: Claude Code writes UTF-8,
+ * but a copy saved through Windows PowerShell's `>` is UTF-16LE. Told by a byte-order mark (which the
+ * decoder drops), or, without one, by a first `{` written as two bytes (`7B 00`, `00 7B`): a transcript
+ * starts with an object. The output is re-encoded as UTF-8 before lines are split.
  */
 function utf16Decoder(first: Buffer, path: string, onDiagnostic: OnDiagnostic): TextDecoder | undefined {
-  const encoding = first[0] === 0xff && first[1] === 0xfe ? 'utf-16le' : first[0] === 0xfe && first[1] === 0xff ? 'utf-16be' : undefined;
+  const [a, b] = [first[0], first[1]];
+  const bom = (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff);
+  const encoding = (a === 0xff && b === 0xfe) || (a === 0x7b && b === 0x00) ? 'utf-16le' : (a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
   if (encoding === undefined) return undefined;
-  onDiagnostic(diagnostic('UTF16_FILE', `file is ${encoding.toUpperCase()} (byte-order mark); converted to UTF-8 as read, so byte offsets count converted bytes`, { file: path }));
+  const how = bom ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
+  onDiagnostic(diagnostic('UTF16_FILE', `file is ${encoding.toUpperCase()} (${how}); converted to UTF-8 as read, so byte offsets count converted bytes`, { file: path }));
   return new TextDecoder(encoding);
 }
 

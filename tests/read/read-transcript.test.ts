@@ -85,10 +85,11 @@ test('bytes that are not UTF-8 are INVALID_UTF8 on their line; a U+FFFD written 
   assert.equal(r.records[1]?.record['text'], '\uFFFD(');
 });
 
-test('a UTF-16 file (byte-order mark, LE or BE) is read as text: same records as its UTF-8 twin, one UTF16_FILE', async () => {
+test('a UTF-16 file (LE or BE, with or without a byte-order mark) is read as text: same records as its UTF-8 twin, one UTF16_FILE', async () => {
   const text = '{"type":"a","text":"caf\u00e9 \u2500 \u{1F600}"}\r\n{"type":"b"}\n';
   const be = (s: string): Buffer => Buffer.from(s, 'utf16le').swap16();
-  for (const bytes of [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), Buffer.concat([Buffer.from([0xfe, 0xff]), be(text)])]) {
+  const boms = [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), Buffer.concat([Buffer.from([0xfe, 0xff]), be(text)])];
+  for (const bytes of [...boms, Buffer.from(text, 'utf16le'), be(text)]) {
     const path = writeJsonl([]);
     writeFileSync(path, bytes);
     // chunks of 7 bytes split characters and surrogate pairs across reads
