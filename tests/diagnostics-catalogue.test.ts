@@ -30,6 +30,7 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   },
   LINE_TOO_LONG: () => lines([`{"pad":"${'x'.repeat(2000)}"}`], { maxLineBytes: 1000 }),
   TOO_DEEP: () => lines([`${'['.repeat(40)}1${']'.repeat(40)}`.replace(/^/, '{"a":').concat('}')], { maxDepth: 10 }),
+  NUMBER_REPLACED: () => lines(['{"type":"a","n":[-0,1e999],"m":{"x":-1e400}}']),
   TOO_MANY_FILES: () => codes([writeJsonl([]), writeJsonl([])], { maxFiles: 1 }),
   MISSING_UUID: () => lines([{ type: 'user', message: { role: 'user', content: 'x' } }]),
   DUPLICATE_UUID: () => lines([user('u', null, 'a', 0), user('u', null, 'b', 0)]),

@@ -17,6 +17,7 @@ export type DiagnosticCode =
   | 'BLANK_LINE'
   | 'LINE_TOO_LONG'
   | 'TOO_DEEP'
+  | 'NUMBER_REPLACED'
   | 'TOO_MANY_FILES'
   | 'MISSING_UUID'
   | 'DUPLICATE_UUID'
@@ -48,6 +49,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   BLANK_LINE: 'info',
   LINE_TOO_LONG: 'error',
   TOO_DEEP: 'warning',
+  NUMBER_REPLACED: 'warning',
   TOO_MANY_FILES: 'error',
   MISSING_UUID: 'warning',
   DUPLICATE_UUID: 'info',

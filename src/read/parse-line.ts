@@ -26,7 +26,9 @@ export const DEFAULT_MAX_DEPTH = 256;
  *   (`GLUED_RECORDS`, one record each); a torn record followed by a whole one keeps the whole one
  *   (`INVALID_JSON` for the torn part). What still fails is `INVALID_JSON`.
  * - Values nested deeper than `maxDepth` are replaced by `{"(truncated)": "…"}` (`TOO_DEEP`): a tree
- *   that deep cannot be written back by `JSON.stringify`, so the model would not stay plain JSON.
+ *   that deep cannot be written back by `JSON.stringify`, so the model would not stay plain JSON. For the
+ *   same reason `-0` becomes `0` and a number too large for a double (`1e999`, read as Infinity) becomes
+ *   `null`, as `JSON.stringify` would write them (`NUMBER_REPLACED`).
  *
  * @param text the line's text
  * @param file the file path, for diagnostics
@@ -70,17 +72,16 @@ export function parseLineInto(
     value = JSON.parse(source);
   } catch {
     const recovered = recover(source, { file, line, byteOffset });
-    for (const record of recovered.records) keep(record, text, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+    for (const record of recovered.records) keep(record, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
     for (const d of recovered.diagnostics) onDiagnostic(d);
     return;
   }
-  if (isObject(value)) keep(value, text, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+  if (isObject(value)) keep(value, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
   else onDiagnostic(diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, { file, line, byteOffset }));
 }
 
 function keep(
   record: RawRecord,
-  text: string,
   file: string,
   line: number,
   byteOffset: number,
@@ -88,41 +89,67 @@ function keep(
   onRecord: (record: RawRecord, line: number, byteOffset: number) => void,
   onDiagnostic: (d: Diagnostic) => void,
 ): void {
-  // nesting deeper than maxDepth needs at least 2 characters a level: shorter lines are never walked
-  if (text.length > 2 * maxDepth && truncateDeep(record, maxDepth)) {
-    onDiagnostic(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
+  const found = repairTree(record, maxDepth);
+  if ((found & CUT) !== 0) onDiagnostic(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
+  if ((found & NUMBER) !== 0) {
+    onDiagnostic(diagnostic('NUMBER_REPLACED', 'a -0 became 0, a number beyond a double (Infinity) became null, as JSON.stringify writes them', { file, line, byteOffset }));
   }
   onRecord(record, line, byteOffset);
 }
 
-/** Cuts, in place, every object or array nested deeper than `limit`; true when something was cut. */
-function truncateDeep(value: Record<string, unknown> | unknown[], limit: number): boolean {
-  let cut = false;
+const CUT = 1;
+const NUMBER = 2;
+
+/** What `JSON.stringify` writes for a number it cannot write as it is: `-0` → 0, ±Infinity → null. */
+function writable(n: number): number | null {
+  return Number.isFinite(n) ? 0 : null;
+}
+
+/**
+ * In place: cuts every object or array nested deeper than `limit`, and replaces the numbers
+ * `JSON.stringify` cannot write back (`-0`, ±Infinity). Returns `CUT | NUMBER` flags of what it did.
+ */
+function repairTree(value: Record<string, unknown> | unknown[], limit: number): number {
+  let found = 0;
   const marker = { '(truncated)': `nested deeper than ${limit} levels` };
-  // plain loops, no iterators: this runs over most records of a large file
+  // plain loops, no iterators: this runs over every record of a large file
   const visit = (node: Record<string, unknown> | unknown[], depth: number): void => {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         const child = node[i];
+        if (typeof child === 'number') {
+          if (child === 0 ? 1 / child < 0 : !Number.isFinite(child)) {
+            node[i] = writable(child);
+            found |= NUMBER;
+          }
+          continue;
+        }
         if (typeof child !== 'object' || child === null) continue;
         if (depth + 1 >= limit) {
           node[i] = { ...marker };
-          cut = true;
+          found |= CUT;
         } else visit(child as Record<string, unknown>, depth + 1);
       }
       return;
     }
     for (const key in node) {
       const child = node[key];
+      if (typeof child === 'number') {
+        if (child === 0 ? 1 / child < 0 : !Number.isFinite(child)) {
+          node[key] = writable(child);
+          found |= NUMBER;
+        }
+        continue;
+      }
       if (typeof child !== 'object' || child === null) continue;
       if (depth + 1 >= limit) {
         node[key] = { ...marker };
-        cut = true;
+        found |= CUT;
       } else visit(child as Record<string, unknown>, depth + 1);
     }
   };
   visit(value, 0);
-  return cut;
+  return found;
 }
 
 function recover(source: string, place: { file: string; line: number; byteOffset: number }): LineResult {

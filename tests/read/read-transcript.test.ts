@@ -98,3 +98,16 @@ test('a UTF-16 file (LE or BE, with or without a byte-order mark) is read as tex
     assert.deepEqual(r.diagnostics.map((d) => d.code), ['UTF16_FILE']);
   }
 });
+
+test('-0 and numbers beyond a double become what JSON.stringify writes (0, null): the session round-trips, NUMBER_REPLACED says so', async () => {
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const path = writeJsonl([
+    '{"type":"user","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":[{"type":"text","text":"hi","n":-0,"m":[1e999,-1e999,-0.0,0,-0.5]}]}}',
+  ]);
+  const { session, diagnostics } = await parseSession([path]);
+  const block = session.turns[0]?.atoms[0]?.message?.content[0] as unknown as { n: number; m: unknown[] };
+  assert.ok(Object.is(block.n, 0));
+  assert.deepEqual(block.m, [null, null, 0, 0, -0.5]);
+  assert.deepEqual(JSON.parse(JSON.stringify(session)), session);
+  assert.deepEqual(diagnostics.map((d) => [d.code, d.line]), [['NUMBER_REPLACED', 1]]);
+});
