@@ -9,6 +9,8 @@ import { LineDecoder } from '../read/line-decoder.ts';
 import { parseLine } from '../read/parse-line.ts';
 import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
 import { listSessions, resolveSession } from '../romp-home/registry.ts';
+import { readIdleSpans } from '../romp-home/state-log.ts';
+import { insertIdle } from '../tree/insert-idle.ts';
 import { buildSessionState, cwdOf, refOf, type SessionState } from '../session/build-session.ts';
 import { assemble, newFileRead, takeRecord, uniqueFsid, type FileRead } from '../session/collect-files.ts';
 import type { ParseOptions } from '../session/parse-session.ts';
@@ -61,7 +63,8 @@ const PLAIN_METADATA = new Set(['file-history-snapshot', 'mode', 'permission-mod
  * - After every update the session equals what `parseSession` gives for the same bytes (whole lines).
  *   `records` is shared between snapshots and only appended to.
  *
- * Idle atoms (romp's state log) are not applied to live sessions.
+ * - With a romp home, idle atoms from romp's state logs are applied to every snapshot, an open span
+ *   ending at the update's time (`options.now` when given, for tests).
  */
 export class SessionWatcher {
   readonly #files: string[];
@@ -70,6 +73,8 @@ export class SessionWatcher {
   readonly #fsids = new Set<string>();
   readonly #subagents = new Set<string>();
   #state: SessionState | undefined;
+  /** The session handed out: `#state`'s, with idle atoms when there is a romp home. */
+  #snapshot: Session | undefined;
 
   /**
    * @param files transcript paths (empty with `options.rompUuid` + `options.rompHome`: the registry's)
@@ -82,7 +87,7 @@ export class SessionWatcher {
 
   /** The latest session, `undefined` before the first update. */
   get session(): Session | undefined {
-    return this.#state?.session;
+    return this.#snapshot;
   }
 
   /** Subagent transcripts found so far. */
@@ -120,11 +125,20 @@ export class SessionWatcher {
       if (tail.read.entries.length !== before.entries || tail.read.refs.length !== before.refs) grown.push({ tail, ...before });
     }
     const newSubagents = await this.#findSubagents();
-    const old = this.#state?.session.turns ?? [];
+    const old = this.#snapshot?.turns ?? [];
     const extended = !rebuild && grown.length === 1 && this.#extend(grown[0] as { tail: Tail; entries: number; refs: number });
     if (!extended && (rebuild || grown.length > 0)) await this.#rebuild(on);
-    const session = (this.#state as SessionState).session;
+    const session = await this.#withIdle((this.#state as SessionState).session, on);
+    this.#snapshot = session;
     return { session, changed: changedTurns(old, session.turns), diagnostics, newSubagents };
+  }
+
+  /** With a romp home, the idle atoms of romp's state logs (read again at every update: they are small). */
+  async #withIdle(session: Session, on: (d: Diagnostic) => void): Promise<Session> {
+    const home = this.#options.rompHome;
+    if (home === undefined) return session;
+    const spans = (await Promise.all(session.files.map((f) => readIdleSpans(home, f.fsid, on)))).flat();
+    return insertIdle(session, spans, this.#options.now ?? Date.now());
   }
 
   async #findSubagents(): Promise<string[]> {

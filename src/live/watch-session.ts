@@ -1,5 +1,6 @@
 import { watch } from 'chokidar';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ParseOptions } from '../session/parse-session.ts';
 import { SessionWatcher, type WatchUpdate } from './session-watcher.ts';
 
@@ -17,7 +18,8 @@ export interface WatchSessionOptions extends ParseOptions {
  * Follows a session's transcripts as Claude Code writes them: yields the first state, then every
  * update that changed a turn (see `SessionWatcher`). File events come from chokidar (polling on
  * request); a burst of appends is coalesced into one update. The folders of the files are watched, so
- * resume files registered later and new subagent files are seen too.
+ * resume files registered later and new subagent files are seen too, and, with a romp home, its
+ * `states/` folder, so idle spans show as they open and close.
  *
  * ```ts
  * for await (const { session, changed } of watchSession(['~/.claude/projects/p/<id>.jsonl'], { signal })) {
@@ -32,7 +34,10 @@ export interface WatchSessionOptions extends ParseOptions {
 export async function* watchSession(files: string[], options: WatchSessionOptions = {}): AsyncIterable<WatchUpdate> {
   const watcher = new SessionWatcher(files, options);
   const first = await watcher.update();
-  const folders = (): string[] => [...new Set(watcher.files.map((f) => dirname(f)))];
+  // with a romp home, its state logs too: an idle span that opens or closes is a change. Only once the
+  // folder exists: chokidar given a missing path reports ready before it watches the others
+  const states = options.rompHome === undefined ? undefined : join(options.rompHome, 'states');
+  const folders = (): string[] => [...new Set([...watcher.files.map((f) => dirname(f)), ...(states !== undefined && existsSync(states) ? [states] : [])])];
   // watching starts before the first state is handed out, so no append after it is missed
   const fsWatcher = watch(folders(), { ignoreInitial: true, usePolling: options.poll === true, interval: 100, depth: 3 });
   let wake: (() => void) | undefined;

@@ -1,4 +1,4 @@
-import type { Atom, Session } from '../model/types.ts';
+import type { Atom, Session, Turn } from '../model/types.ts';
 import type { IdleSpan } from '../romp-home/state-log.ts';
 
 /**
@@ -14,15 +14,23 @@ import type { IdleSpan } from '../romp-home/state-log.ts';
  */
 export function insertIdle(session: Session, spans: IdleSpan[], now: number): Session {
   if (spans.length === 0) return session;
-  const turns = session.turns.map((turn) => ({ ...turn, atoms: [...turn.atoms] }));
+  // only the turns that take a span are copied: a live session re-applies its spans after every update
+  const turns = [...session.turns];
+  const copied = new Set<number>();
   const before: Atom[] = [...(session.idle ?? [])];
   for (const span of [...spans].sort((a, b) => a.t - b.t)) {
     const atom: Atom = { type: 'idle', uuid: `idle:${span.sid}:${span.t}`, session_id: session.rompUuid, t: span.t, end: span.end ?? now };
-    const turn = turns.findLast((x) => x.t <= span.t);
-    if (turn === undefined) {
+    const index = turns.findLastIndex((x) => x.t <= span.t);
+    if (index === -1) {
       before.push(atom);
       continue;
     }
+    if (!copied.has(index)) {
+      const original = turns[index] as Turn;
+      turns[index] = { ...original, atoms: [...original.atoms] };
+      copied.add(index);
+    }
+    const turn = turns[index] as Turn;
     let at = turn.atoms.length;
     while (at > 0 && (turn.atoms[at - 1]?.t ?? 0) > span.t) at--;
     turn.atoms.splice(at, 0, atom);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import { recordResume, registerSession } from '../../src/romp-home/registry.ts';
-import { assistant, compactBoundary, text, user } from '../helpers/transcript.ts';
+import { assistant, compactBoundary, T0, text, user } from '../helpers/transcript.ts';
 
 const end = (mid: string) => ({ mid, stop: 'end_turn' });
 const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -121,6 +121,55 @@ test('watchSession goes on when another entry of the folder cannot be watched (a
       if (seen.length === 2) controller.abort();
     }
     assert.deepEqual(seen, [1, 2], `poll: ${poll}`);
+  }
+});
+
+test('with a romp home, each snapshot carries the idle atoms parseSession gives; a span that closes is a change', async () => {
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const home = mkdtempSync(join(tmpdir(), 'romp-idle-'));
+  const path = file('idle-live.jsonl');
+  const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  mkdirSync(join(home, 'states'));
+  const log = join(home, 'states', 'idle-live.jsonl');
+  appendFileSync(log, jsonl({ ts: at(2), state: 'idle' }));
+  const options = { rompHome: home, now: T0 + 60_000 };
+  const watcher = new SessionWatcher([path], options);
+  const first = await watcher.update();
+  assert.deepEqual(first.session, (await parseSession([path], options)).session);
+  const idle = () => watcher.session?.turns[0]?.atoms.filter((a) => a.type === 'idle').map((a) => [a.t, a.end]);
+  assert.deepEqual(idle(), [[T0 + 2000, T0 + 60_000]]);
+  appendFileSync(log, jsonl({ ts: at(30), state: 'working' }));
+  const closed = await watcher.update();
+  assert.deepEqual([closed.changed, idle()], [[first.session.turns[0]?.id], [[T0 + 2000, T0 + 30_000]]]);
+  appendFileSync(path, jsonl(user('u2', 'a1', 'two', 40)));
+  const grown = await watcher.update();
+  assert.deepEqual(grown.session, (await parseSession([path], options)).session);
+  assert.deepEqual(grown.changed, [grown.session.turns[1]?.id]);
+});
+
+test('watchSession with a romp home: a state log that changes is an update, and a missing states folder does not stall the watch', async () => {
+  const { watchSession } = await import('../../src/live/watch-session.ts');
+  for (const withStates of [true, false]) {
+    const home = mkdtempSync(join(tmpdir(), 'romp-idle-watch-'));
+    const path = file('idle-watch.jsonl');
+    appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+    const log = join(home, 'states', 'idle-watch.jsonl');
+    if (withStates) {
+      mkdirSync(join(home, 'states'));
+      appendFileSync(log, jsonl({ ts: new Date(T0 + 2000).toISOString(), state: 'idle' }));
+    }
+    const controller = new AbortController();
+    const ends: Array<number | undefined> = [];
+    for await (const update of watchSession([path], { rompHome: home, now: T0 + 60_000, signal: controller.signal, debounceMs: 10 })) {
+      ends.push(update.session.turns[0]?.atoms.find((a) => a.type === 'idle')?.end);
+      if (ends.length === 1) {
+        if (withStates) appendFileSync(log, jsonl({ ts: new Date(T0 + 30_000).toISOString(), state: 'working' }));
+        else appendFileSync(path, jsonl(user('u2', 'a1', 'two', 40)));
+      }
+      if (ends.length === 2) controller.abort();
+    }
+    assert.deepEqual(ends, withStates ? [T0 + 60_000, T0 + 30_000] : [undefined, undefined]);
   }
 });
 
