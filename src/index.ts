@@ -18,6 +18,7 @@ export type { ReadOptions, ReadResult, ReadRecord, ReadStats } from './read/read
 export { buildIndex } from './graph/build-index.ts';
 export type { GraphIndex } from './graph/build-index.ts';
 export type { Entry } from './graph/entry.ts';
+export { EntrySet } from './graph/entry-set.ts';
 export { resolveActivePath } from './graph/resolve-active-path.ts';
 export type { ActivePath, View } from './graph/resolve-active-path.ts';
 export type { Checkpoint } from './graph/pick-leaf.ts';
@@ -38,7 +39,7 @@ export { watchSession } from './live/watch-session.ts';
 export type { WatchSessionOptions } from './live/watch-session.ts';
 export { listClaudeSessions } from './discover/list-claude-sessions.ts';
 export type { ClaudeSessionInfo, ListOptions } from './discover/list-claude-sessions.ts';
-export { listSessions, recordResume, registerSession, resolveSession } from './romp-home/registry.ts';
+export { isRompUuid, listSessions, recordResume, registerSession, resolveSession } from './romp-home/registry.ts';
 export type { NewSession, RegisteredFile, RegistryEntry } from './romp-home/registry.ts';
 export { rompHome } from './romp-home/romp-home.ts';
 export { examineFiles } from './doctor/examine-files.ts';

@@ -6,6 +6,7 @@ test('the public API is exactly these functions and constants', () => {
   assert.deepEqual(Object.keys(romp).sort(), [
     'DECISION_TOOLS',
     'DEFAULT_MAX_LINE_BYTES',
+    'EntrySet',
     'LineDecoder',
     'PRICES',
     'SEVERITY',
@@ -27,6 +28,7 @@ test('the public API is exactly these functions and constants', () => {
     'fromStream',
     'initialTurns',
     'isOpenerAuthor',
+    'isRompUuid',
     'listClaudeSessions',
     'listSessions',
     'normaliseMessage',
