@@ -100,52 +100,43 @@ function keep(
 const CUT = 1;
 const NUMBER = 2;
 
-/** What `JSON.stringify` writes for a number it cannot write as it is: `-0` → 0, ±Infinity → null. */
-function writable(n: number): number | null {
-  return Number.isFinite(n) ? 0 : null;
-}
-
 /**
  * In place: cuts every object or array nested deeper than `limit`, and replaces the numbers
- * `JSON.stringify` cannot write back (`-0`, ±Infinity). Returns `CUT | NUMBER` flags of what it did.
+ * `JSON.stringify` cannot write back as `JSON.stringify` writes them (`-0` → 0, ±Infinity → null).
+ * Returns `CUT | NUMBER` flags of what it did.
  */
 function repairTree(value: Record<string, unknown> | unknown[], limit: number): number {
   let found = 0;
   const marker = { '(truncated)': `nested deeper than ${limit} levels` };
+  // what a child of a node at `depth` becomes (the child itself, walked, when nothing is wrong with it)
+  const repaired = (child: unknown, depth: number): unknown => {
+    if (typeof child === 'number') {
+      if (child === 0 ? 1 / child > 0 : Number.isFinite(child)) return child;
+      found |= NUMBER;
+      return Number.isFinite(child) ? 0 : null;
+    }
+    if (typeof child !== 'object' || child === null) return child;
+    if (depth + 1 >= limit) {
+      found |= CUT;
+      return { ...marker };
+    }
+    visit(child as Record<string, unknown>, depth + 1);
+    return child;
+  };
   // plain loops, no iterators: this runs over every record of a large file
   const visit = (node: Record<string, unknown> | unknown[], depth: number): void => {
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
-        const child = node[i];
-        if (typeof child === 'number') {
-          if (child === 0 ? 1 / child < 0 : !Number.isFinite(child)) {
-            node[i] = writable(child);
-            found |= NUMBER;
-          }
-          continue;
-        }
-        if (typeof child !== 'object' || child === null) continue;
-        if (depth + 1 >= limit) {
-          node[i] = { ...marker };
-          found |= CUT;
-        } else visit(child as Record<string, unknown>, depth + 1);
+        const child: unknown = node[i];
+        const next = repaired(child, depth);
+        if (!Object.is(next, child)) node[i] = next;
       }
       return;
     }
     for (const key in node) {
       const child = node[key];
-      if (typeof child === 'number') {
-        if (child === 0 ? 1 / child < 0 : !Number.isFinite(child)) {
-          node[key] = writable(child);
-          found |= NUMBER;
-        }
-        continue;
-      }
-      if (typeof child !== 'object' || child === null) continue;
-      if (depth + 1 >= limit) {
-        node[key] = { ...marker };
-        found |= CUT;
-      } else visit(child as Record<string, unknown>, depth + 1);
+      const next = repaired(child, depth);
+      if (!Object.is(next, child)) node[key] = next;
     }
   };
   visit(value, 0);
