@@ -61,25 +61,12 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   const byUuid = new Map<string, Entry>();
   const duplicates: Entry[] = [];
   const ordered: Entry[] = [];
-  // Until a uuid comes twice, each line costs one map write: `set`, then the size says whether it was
-  // new. At the first repeat (fork copies, rewritten lines), its first line is found once by a scan,
-  // and from there on every uuid is looked up before it is written.
-  let repeats = false;
   const merges: Array<[merged: Entry, line: Entry]> = [];
   for (const e of entries) {
     if (e.type === 'progress') continue;
-    let first: Entry | undefined;
-    if (repeats) first = byUuid.get(e.uuid);
-    else {
-      const size = byUuid.size;
-      byUuid.set(e.uuid, e);
-      if (byUuid.size === size) {
-        repeats = true;
-        first = ordered.find((o) => o.uuid === e.uuid);
-      }
-    }
+    const first = byUuid.get(e.uuid);
     if (first === undefined) {
-      if (repeats) byUuid.set(e.uuid, e);
+      byUuid.set(e.uuid, e);
       e.pos = ordered.push(e) - 1;
     } else if (first.fsid === e.fsid) {
       onDiagnostic(
@@ -96,7 +83,6 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       ordered[first.pos] = merged;
       duplicates.push(first);
     } else {
-      byUuid.set(e.uuid, first);
       duplicates.push(e);
     }
   }
