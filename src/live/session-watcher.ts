@@ -7,9 +7,10 @@ import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
 import { decodeLine } from '../read/decode-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
 import { parseLine } from '../read/parse-line.ts';
-import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
-import { listSessions, resolveSession } from '../romp-home/registry.ts';
-import { readIdleSpans } from '../romp-home/state-log.ts';
+import { postalLogPath, postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
+import { listSessions, registryFolder, resolveSession } from '../romp-home/registry.ts';
+import { readIdleSpans, stateLogPath, type IdleSpan } from '../romp-home/state-log.ts';
+import type { ResolvePeer } from '../tree/derive-author.ts';
 import { insertIdle } from '../tree/insert-idle.ts';
 import { buildSessionState, cwdOf, refOf, type SessionState } from '../session/build-session.ts';
 import { assemble, newFileRead, takeRecord, uniqueFsid, type FileRead } from '../session/collect-files.ts';
@@ -75,6 +76,12 @@ export class SessionWatcher {
   #state: SessionState | undefined;
   /** The session handed out: `#state`'s, with idle atoms when there is a romp home. */
   #snapshot: Session | undefined;
+  /** Postal senders as the last re-resolve read them; the fast path authors with the same. */
+  #resolvePeer: ResolvePeer = () => null;
+  /** Stamp of the postal log and the registry folder when they were last read. */
+  #postalStamp: string | undefined;
+  /** Idle spans of each state log, with the stamp of the file they were read from. */
+  readonly #idle = new Map<string, { stamp: string; spans: IdleSpan[] }>();
 
   /**
    * @param files transcript paths (empty with `options.rompUuid` + `options.rompHome`: the registry's)
@@ -125,6 +132,13 @@ export class SessionWatcher {
       if (tail.read.entries.length !== before.entries || tail.read.refs.length !== before.refs) grown.push({ tail, ...before });
     }
     const newSubagents = await this.#findSubagents();
+    const home = this.#options.rompHome;
+    if (home !== undefined) {
+      // a new postal message or registry entry can change authors anywhere: re-resolve with them
+      const stamp = `${await stampOf(postalLogPath(home))}|${await stampOf(registryFolder(home))}`;
+      if (stamp !== this.#postalStamp) rebuild = true;
+      this.#postalStamp = stamp;
+    }
     const old = this.#snapshot?.turns ?? [];
     const extended = !rebuild && grown.length === 1 && this.#extend(grown[0] as { tail: Tail; entries: number; refs: number });
     if (!extended && (rebuild || grown.length > 0)) await this.#rebuild(on);
@@ -133,11 +147,21 @@ export class SessionWatcher {
     return { session, changed: changedTurns(old, session.turns), diagnostics, newSubagents };
   }
 
-  /** With a romp home, the idle atoms of romp's state logs (read again at every update: they are small). */
+  /** With a romp home, the idle atoms of romp's state logs (a log is read again only when it changed). */
   async #withIdle(session: Session, on: (d: Diagnostic) => void): Promise<Session> {
     const home = this.#options.rompHome;
     if (home === undefined) return session;
-    const spans = (await Promise.all(session.files.map((f) => readIdleSpans(home, f.fsid, on)))).flat();
+    const spans: IdleSpan[] = [];
+    for (const { fsid } of session.files) {
+      const stamp = await stampOf(stateLogPath(home, fsid));
+      let known = this.#idle.get(fsid);
+      if (known?.stamp !== stamp) {
+        known = { stamp, spans: await readIdleSpans(home, fsid, on) };
+        this.#idle.set(fsid, known);
+      }
+      spans.push(...known.spans);
+    }
+    // an open span ends now: applied at every update, read or not
     return insertIdle(session, spans, this.#options.now ?? Date.now());
   }
 
@@ -237,6 +261,7 @@ export class SessionWatcher {
     if (home !== undefined) options.resolvePeer = postalResolver(await readPostalLog(home, on), await listSessions(home));
     const entry = home !== undefined && options.rompUuid !== undefined ? await resolveSession(home, options.rompUuid) : undefined;
     const state = buildSessionState(collected, options, on);
+    this.#resolvePeer = options.resolvePeer ?? (() => null);
     if (entry !== undefined) {
       state.session = { ...state.session, name: entry.name || state.session.name, dir: entry.dir || state.session.dir, color: entry.color || state.session.color };
     }
@@ -268,7 +293,7 @@ export class SessionWatcher {
       tip = e;
     }
     const base = leaf.seq - leaf.fileSeq; // where the last file's records start in the session's order
-    const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#options.resolvePeer ?? (() => null) };
+    const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#resolvePeer };
     const records: RecordRef[] = state.session.records;
     const added: RecordRef[] = [...refs];
     let turns = state.turns;
@@ -304,6 +329,12 @@ export class SessionWatcher {
     };
     return true;
   }
+}
+
+/** A file's size, modification time and inode as one string (`-` when it is missing): what changed it. */
+async function stampOf(path: string): Promise<string> {
+  const info = await stat(path).catch(() => undefined);
+  return info === undefined ? '-' : `${info.size}:${info.mtimeMs}:${info.ino}`;
 }
 
 /** Ids of turns that are new, gone, or whose atoms, end or ended differ. */

@@ -17,6 +17,15 @@ export interface PostalRow {
 }
 
 /**
+ * Where romp's postal log lives.
+ * @param home the romp home folder
+ * @returns `<home>/timeline/messages.jsonl`
+ */
+export function postalLogPath(home: string): string {
+  return join(home, 'timeline', 'messages.jsonl');
+}
+
+/**
  * Reads romp's postal log, `timeline/messages.jsonl`. A missing log is an empty one; bad lines are
  * diagnostics (as in a transcript) and rows without `id` / `from_id` are skipped.
  * @param home the romp home folder
@@ -24,7 +33,7 @@ export interface PostalRow {
  * @returns the rows by message id
  */
 export async function readPostalLog(home: string, onDiagnostic: OnDiagnostic): Promise<Map<string, PostalRow>> {
-  const read = await readTranscript(join(home, 'timeline', 'messages.jsonl'));
+  const read = await readTranscript(postalLogPath(home));
   const rows = new Map<string, PostalRow>();
   for (const d of read.diagnostics) if (d.code !== 'FILE_UNREADABLE') onDiagnostic(d);
   for (const { record } of read.records) {

@@ -34,7 +34,16 @@ export function isRompUuid(rompUuid: string): boolean {
   return ROMP_UUID.test(rompUuid);
 }
 
-const entryPath = (home: string, rompUuid: string): string => join(home, 'sessions', `${rompUuid}.json`);
+/**
+ * The registry's folder: one `<rompUuid>.json` per session.
+ * @param home the romp home folder
+ * @returns `<home>/sessions`
+ */
+export function registryFolder(home: string): string {
+  return join(home, 'sessions');
+}
+
+const entryPath = (home: string, rompUuid: string): string => join(registryFolder(home), `${rompUuid}.json`);
 
 /**
  * Reads a registry entry.
@@ -59,7 +68,7 @@ export async function resolveSession(home: string, rompUuid: string): Promise<Re
 export async function listSessions(home: string): Promise<RegistryEntry[]> {
   let names: string[];
   try {
-    names = await readdir(join(home, 'sessions'));
+    names = await readdir(registryFolder(home));
   } catch {
     return [];
   }
@@ -131,7 +140,7 @@ export async function recordResume(home: string, rompUuid: string, fsid: string,
 
 async function update(home: string, rompUuid: string, change: (entry: RegistryEntry | undefined) => RegistryEntry): Promise<RegistryEntry> {
   if (!isRompUuid(rompUuid)) throw new RangeError(`${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`);
-  const dir = join(home, 'sessions');
+  const dir = registryFolder(home);
   await mkdir(dir, { recursive: true });
   const path = entryPath(home, rompUuid);
   // loaded here, by the one writer: readers of the registry (every parse with a romp home) never need it

@@ -11,6 +11,16 @@ export interface IdleSpan {
 }
 
 /**
+ * Where romp's state log of one Claude session lives.
+ * @param home the romp home folder
+ * @param sid the Claude session id (a transcript's fsid)
+ * @returns `<home>/states/<sid>.jsonl`
+ */
+export function stateLogPath(home: string, sid: string): string {
+  return join(home, 'states', `${sid}.jsonl`);
+}
+
+/**
  * Reads `states/<sid>.jsonl` (rows `{t | ts, state}`, state `working` / `idle` / `waiting`, unknown
  * states kept) and returns its idle spans: from each transition into `idle` to the next transition to
  * another state. Rows are taken in time order; rows without a time are skipped. A missing log has none.
@@ -20,7 +30,7 @@ export interface IdleSpan {
  * @returns the spans, oldest first
  */
 export async function readIdleSpans(home: string, sid: string, onDiagnostic: OnDiagnostic): Promise<IdleSpan[]> {
-  const read = await readTranscript(join(home, 'states', `${sid}.jsonl`));
+  const read = await readTranscript(stateLogPath(home, sid));
   for (const d of read.diagnostics) if (d.code !== 'FILE_UNREADABLE') onDiagnostic(d);
   const rows = read.records
     .map(({ record }) => ({ t: parseTimestamp(record['t'] ?? record['ts']), state: String(record['state']) }))

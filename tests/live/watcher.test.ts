@@ -173,6 +173,28 @@ test('watchSession with a romp home: a state log that changes is an update, and 
   }
 });
 
+test('with a romp home, a postal line appended live gets the sender parseSession gives, also when the log entry is newer than the watch', async () => {
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const home = mkdtempSync(join(tmpdir(), 'romp-postal-live-'));
+  await registerSession(home, { rompUuid: 'SENDER', files: [{ fsid: 'sender-anchor', path: '/nowhere.jsonl' }] });
+  mkdirSync(join(home, 'timeline'));
+  const log = join(home, 'timeline', 'messages.jsonl');
+  appendFileSync(log, jsonl({ id: 'msg-1', from_id: 'sender-anchor', to_id: 'me', t: 1 }));
+  const path = file('postal-live.jsonl');
+  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
+  const watcher = new SessionWatcher([path], { rompHome: home });
+  await watcher.update();
+  const hook = (uuid: string, parent: string, id: string, sec: number) => user(uuid, parent, `Stop hook feedback:\nhi <!-- romp-msg-id: ${id} -->`, sec, { isMeta: true });
+  appendFileSync(path, jsonl(hook('p1', 'a1', 'msg-1', 2), assistant('a2', 'p1', text('two'), 3, end('m2'))));
+  await watcher.update();
+  appendFileSync(log, jsonl({ id: 'msg-2', from_id: 'sender-anchor', to_id: 'me', t: 2 }));
+  appendFileSync(path, jsonl(hook('p2', 'a2', 'msg-2', 4)));
+  const last = await watcher.update();
+  const authors = (s: typeof last.session) => s.turns.flatMap((t) => t.atoms).filter((a) => a.uuid.startsWith('p')).map((a) => a.author);
+  assert.deepEqual(authors(last.session), [{ peer: 'SENDER' }, { peer: 'SENDER' }]);
+  assert.deepEqual(last.session, (await parseSession([path], { rompHome: home })).session);
+});
+
 test('romp watch --json prints one line per change', async () => {
   const { cli } = await import('../../src/cli/cli.ts');
   const path = file();
