@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { isRompUuid, listSessions, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
+import { isRompUuid, listSessions, notARompUuid, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
@@ -57,7 +57,7 @@ export async function runResume(rompUuid: string, file: string, options: Registr
 }
 
 function checkRompUuid(rompUuid: string): void {
-  if (!isRompUuid(rompUuid)) throw new UserError(`${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`);
+  if (!isRompUuid(rompUuid)) throw new UserError(notARompUuid(rompUuid));
 }
 
 /**

@@ -35,6 +35,15 @@ export function isRompUuid(rompUuid: string): boolean {
 }
 
 /**
+ * Why a string cannot be a rompUuid (see `isRompUuid`), for an error message.
+ * @param rompUuid the refused candidate
+ * @returns one sentence naming it and the rule
+ */
+export function notARompUuid(rompUuid: string): string {
+  return `${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`;
+}
+
+/**
  * The registry's folder: one `<rompUuid>.json` per session.
  * @param home the romp home folder
  * @returns `<home>/sessions`
@@ -139,7 +148,7 @@ export async function recordResume(home: string, rompUuid: string, fsid: string,
 }
 
 async function update(home: string, rompUuid: string, change: (entry: RegistryEntry | undefined) => RegistryEntry): Promise<RegistryEntry> {
-  if (!isRompUuid(rompUuid)) throw new RangeError(`${JSON.stringify(rompUuid)} cannot be a rompUuid: use letters, digits, '.', '_' and '-'`);
+  if (!isRompUuid(rompUuid)) throw new RangeError(notARompUuid(rompUuid));
   const dir = registryFolder(home);
   await mkdir(dir, { recursive: true });
   const path = entryPath(home, rompUuid);
