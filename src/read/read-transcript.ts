@@ -113,10 +113,11 @@ export async function readTranscriptLines(
  */
 function utf16Decoder(first: Buffer, path: string, onDiagnostic: OnDiagnostic): TextDecoder | undefined {
   const [a, b] = [first[0], first[1]];
-  const bom = (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff);
-  const encoding = (a === 0xff && b === 0xfe) || (a === 0x7b && b === 0x00) ? 'utf-16le' : (a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
+  const le = a === 0xff && b === 0xfe;
+  const be = a === 0xfe && b === 0xff;
+  const encoding = le || (a === 0x7b && b === 0x00) ? 'utf-16le' : be || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
   if (encoding === undefined) return undefined;
-  const how = bom ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
+  const how = le || be ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
   onDiagnostic(diagnostic('UTF16_FILE', `file is ${encoding.toUpperCase()} (${how}); converted to UTF-8 as read, so byte offsets count converted bytes`, { file: path }));
   return new TextDecoder(encoding);
 }
