@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { nestedAgents } from '../discover/list-claude-sessions.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, isCompactBoundary, type Entry } from '../graph/entry.ts';
-import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
+import type { RecordRef, Session, Turn } from '../model/types.ts';
 import { decodeLine } from '../read/decode-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
 import { parseLine } from '../read/parse-line.ts';
@@ -12,11 +12,10 @@ import { listSessions, registryFolder, resolveSession } from '../romp-home/regis
 import { readIdleSpans, stateLogPath, type IdleSpan } from '../romp-home/state-log.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { insertIdle } from '../tree/insert-idle.ts';
-import { buildSessionState, cwdOf, refOf, type SessionState } from '../session/build-session.ts';
+import { buildSessionState, cwdOf, pathItem, refOf, type SessionState } from '../session/build-session.ts';
 import { assemble, newFileRead, takeRecord, uniqueFsid, type FileRead } from '../session/collect-files.ts';
 import type { ParseOptions } from '../session/parse-session.ts';
 import { stepTurns, finishTurns } from '../tree/build-turns.ts';
-import { toAtom } from '../tree/to-atom.ts';
 
 /** One file being followed: what was read of it, and from which byte on to read next. */
 interface Tail {
@@ -304,19 +303,12 @@ export class SessionWatcher {
       state.path.entries.push(e);
       state.path.onPath.add(e);
       state.path.leaf = e;
-      const atom: Atom | undefined = toAtom(e, ctx);
-      if (atom !== undefined) {
-        if (Number.isNaN(atom.t)) atom.t = state.lastT;
-        state.lastT = atom.t;
-        turns = stepTurns(turns, atom, e.type === 'attachment');
-        continue;
-      }
-      added.push(refOf(e, true));
-      if (e.type === 'system' && e.subtype === 'turn_duration') {
-        const t = Number.isNaN(e.t) ? state.lastT : e.t;
-        state.lastT = t;
-        turns = stepTurns(turns, { type: 'turn_end', t });
-      }
+      const item = pathItem(e, ctx);
+      if (item === undefined || item.type === 'turn_end') added.push(refOf(e, true));
+      if (item === undefined) continue;
+      if (Number.isNaN(item.t)) item.t = state.lastT;
+      state.lastT = item.t;
+      turns = stepTurns(turns, item, e.type === 'attachment');
     }
     // the new lines all follow every earlier one in the same file: their line order is the records' order
     for (const r of added.sort((a, b) => a.line - b.line)) records.push(r);

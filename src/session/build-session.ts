@@ -6,7 +6,7 @@ import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { queuedPrompts } from '../tree/queued-prompts.ts';
-import { toAtom } from '../tree/to-atom.ts';
+import { toAtom, type AtomContext } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from './color-of.ts';
 
@@ -72,14 +72,11 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   const items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
   for (const entry of path.entries) {
-    const atom = toAtom(entry, ctx);
-    if (atom !== undefined) {
-      items.push(atom);
-      if (entry.type === 'attachment') absorbed.add(atom.uuid); // queued_command: a prompt taken mid-turn
-      continue;
-    }
-    records.push(refOf(entry, true));
-    if (entry.type === 'system' && entry.subtype === 'turn_duration') items.push({ type: 'turn_end', t: entry.t });
+    const item = pathItem(entry, ctx);
+    if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
+    if (item === undefined) continue;
+    items.push(item);
+    if (item.type !== 'turn_end' && entry.type === 'attachment') absorbed.add(item.uuid); // queued_command: a prompt taken mid-turn
   }
   const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
@@ -116,6 +113,19 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   };
   const lastT = items.at(-1)?.t ?? Number.NaN;
   return { session, index, path, turns, lastT, generatedUntil, timesKnown, rompUuid };
+}
+
+/**
+ * What an active-path line gives the turn builder: its atom (`toAtom`), a `TurnEndMarker` for a
+ * `system` / `turn_duration` row (2.0.77+), else nothing. A line that gives no atom is kept as a record.
+ * @param entry the line
+ * @param ctx the session's rompUuid and postal lookup
+ * @returns the atom, the marker, or `undefined`
+ */
+export function pathItem(entry: Entry, ctx: AtomContext): Atom | TurnEndMarker | undefined {
+  const atom = toAtom(entry, ctx);
+  if (atom !== undefined) return atom;
+  return entry.type === 'system' && entry.subtype === 'turn_duration' ? { type: 'turn_end', t: entry.t } : undefined;
 }
 
 /**
