@@ -4,9 +4,9 @@
  * Floor = read the same bytes, split lines, `JSON.parse` each line, keep nothing; a second baseline also
  * keeps every parsed value (what holding a model in memory costs the garbage collector, with no other
  * work). Ours = `parseSession` (the whole model). Each measure runs in processes of its own, in
- * alternating rounds: once cold, then warm; the medians of the warm runs are compared, and the cold
- * ratios printed beside them. Peak memory is the child process's peak resident set (VmHWM) over the
- * file's size.
+ * alternating rounds: once cold, then warm; the medians of the warm runs are compared, and the ratios
+ * of the best warm runs (the spread: JIT and collector churn) and of the cold runs printed beside them.
+ * Peak memory is the child process's peak resident set (VmHWM) over the file's size.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -104,8 +104,9 @@ async function compare(label: string, files: string[], bytes: number, rounds = 3
   }
   const rate = (ms: number): string => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
   const row = (text: string, name: Measure, target = ''): void => {
-    const [w, c] = [median(warm[name]), median(cold[name])];
-    const ratio = name === 'floor' ? '' : `  = ${(w / median(warm.floor)).toFixed(2)}x the floor${target} (cold ${(c / median(cold.floor)).toFixed(2)}x)`;
+    const [w, c, b] = [median(warm[name]), median(cold[name]), Math.min(...warm[name])];
+    const others = `best run ${(b / Math.min(...warm.floor)).toFixed(2)}x, cold ${(c / median(cold.floor)).toFixed(2)}x`;
+    const ratio = name === 'floor' ? '' : `  = ${(w / median(warm.floor)).toFixed(2)}x the floor${target} (${others})`;
     console.log(`  ${text.padEnd(28)} ${w.toFixed(0).padStart(6)} ms  ${rate(w).padStart(11)}${ratio}`);
   };
   console.log(`${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files (medians of ${rounds * timed} warm runs in ${rounds} processes each)`);
