@@ -163,8 +163,9 @@ export function newFileRead(file: SessionFile): FileRead {
 }
 
 /**
- * Adds one record of a file to its read: a graph entry (uuid-bearing lines), or a reference, titles
- * and checkpoints (the rest).
+ * Adds one record of a file to its read: a graph entry (lines of the chain types with a `uuid`, and
+ * lines of any other type with a `uuid` and a `parentUuid`), or a reference, titles and checkpoints
+ * (the rest).
  * @param read the file's read so far
  * @param record the record
  * @param line its 1-based line number
@@ -177,7 +178,9 @@ export function takeRecord(read: FileRead, record: RawRecord, line: number, byte
   const uuid = record['uuid'];
   const { fsid, path } = read.file;
   if (read.firstSessionId === undefined && typeof record['sessionId'] === 'string') read.firstSessionId = record['sessionId'];
-  if (CHAIN_TYPES.has(type) && typeof uuid === 'string') {
+  // a row type newer than this reader that has `uuid` and `parentUuid` still takes part in the chain
+  // (known-failures F13): a record on the path, never an atom
+  if (typeof uuid === 'string' && (CHAIN_TYPES.has(type) || 'parentUuid' in record)) {
     const t = parseTimestamp(record['timestamp']);
     if (Number.isNaN(t)) {
       const raw = record['timestamp'];

@@ -22,6 +22,25 @@ test('a rewound branch is dropped: the branch holding the last line wins', async
   );
 });
 
+test('F13: a row of an unknown type with uuid and parentUuid takes part in the chain, as a record on the path', async () => {
+  const r = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('u2', 'a1', 'rewound prompt', 2),
+    assistant('a2', 'u2', text('rewound answer'), 3, { mid: 'm2', stop: 'end_turn' }),
+    { ...system('w1', 'a1', 'x', 30), type: 'rewind-marker', subtype: undefined },
+    user('u3', 'w1', 'second', 40),
+    assistant('a3', 'u3', text('answer'), 41, { mid: 'm3', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(r.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u3', 'a3']]);
+  assert.deepEqual(codesOf(r), []);
+  assert.deepEqual(r.session.records.map((x) => [x.type, x.uuid, x.onPath]), [
+    ['user', 'u2', false],
+    ['assistant', 'a2', false],
+    ['rewind-marker', 'w1', true],
+  ]);
+});
+
 test('/clear stops the walk: a root with parentUuid null hides what came before it', async () => {
   const r = await parseLines([
     user('u1', null, 'old', 0),
