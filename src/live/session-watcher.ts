@@ -288,7 +288,7 @@ export class SessionWatcher {
     for (const e of entries) {
       const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
       batch.add(e.uuid);
-      if (!simple || (Number.isNaN(e.t) && Number.isNaN(state.lastT)) || !(e.t >= state.generatedUntil)) return false;
+      if (!simple || Number.isNaN(e.t) || (state.hasGenerated && e.type === 'attachment')) return false;
       tip = e;
     }
     const base = leaf.seq - leaf.fileSeq; // where the last file's records start in the session's order

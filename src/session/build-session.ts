@@ -5,10 +5,10 @@ import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
-import { queuedPrompts } from '../tree/queued-prompts.ts';
 import { toAtom, type AtomContext } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from './color-of.ts';
+import { queuedPrompts } from './queued-prompts.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
@@ -46,8 +46,8 @@ export interface SessionState {
   turns: TurnsState;
   /** The last atom's time (epoch ms), for an appended line without one. */
   lastT: number;
-  /** The latest time of a generated atom (placed by time, so a later line stamped earlier moves it). */
-  generatedUntil: number;
+  /** Whether atoms were generated from queue operations (an attachment appended to their file undoes them). */
+  hasGenerated: boolean;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
   timesKnown: boolean;
   rompUuid: string;
@@ -69,27 +69,35 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const items: Array<Atom | TurnEndMarker> = [];
+  const generated = collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, collected.entries, path.onPath, rompUuid);
+  const anchors = new Set(generated.map((g) => g.after));
+  // for each line a generated atom follows: how many path items precede the generated atom
+  const slot = new Map<Entry, number>();
+  let items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
   for (const entry of path.entries) {
     const item = pathItem(entry, ctx);
     if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
-    if (item === undefined) continue;
-    items.push(item);
-    if (item.type !== 'turn_end' && entry.type === 'attachment') absorbed.add(item.uuid); // queued_command: a prompt taken mid-turn
+    if (item !== undefined) {
+      items.push(item);
+      if (item.type !== 'turn_end' && entry.type === 'attachment') absorbed.add(item.uuid); // queued_command: a prompt taken mid-turn
+    }
+    if (anchors.has(entry)) slot.set(entry, items.length);
+  }
+  if (generated.length > 0) {
+    const placed = generated.map((g) => ({ at: slot.get(g.after) ?? 0, atom: g.atom })).sort((a, b) => a.at - b.at);
+    const merged: Array<Atom | TurnEndMarker> = [];
+    let next = 0;
+    for (const { at, atom } of placed) {
+      while (next < at) merged.push(items[next++] as Atom | TurnEndMarker);
+      merged.push(atom);
+      absorbed.add(atom.uuid); // generated: never an opener
+    }
+    while (next < items.length) merged.push(items[next++] as Atom | TurnEndMarker);
+    items = merged;
   }
   const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
-  let generatedUntil = Number.NEGATIVE_INFINITY;
-  for (const atom of collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, items, rompUuid)) {
-    generatedUntil = Math.max(generatedUntil, atom.t);
-    // generated: placed by time, after the last atom no later than it; absorbed, never an opener
-    let at = items.length;
-    while (at > 0 && (items[at - 1]?.t ?? 0) > atom.t) at--;
-    if (at === 0) continue; // before the conversation (context view after a compaction): not shown
-    items.splice(at, 0, atom);
-    absorbed.add(atom.uuid);
-  }
 
   for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
   for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
@@ -112,7 +120,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     records,
   };
   const lastT = items.at(-1)?.t ?? Number.NaN;
-  return { session, index, path, turns, lastT, generatedUntil, timesKnown, rompUuid };
+  return { session, index, path, turns, lastT, hasGenerated: generated.length > 0, timesKnown, rompUuid };
 }
 
 /**

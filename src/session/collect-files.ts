@@ -26,6 +26,10 @@ export interface QueueOperation {
   reason: string | undefined;
   fsid: string;
   line: number;
+  /** Position in the session's file order, as `Entry.seq`. */
+  seq: number;
+  /** Position among the records of its own file. */
+  fileSeq: number;
 }
 
 /** A title record's text, with its position for "last one wins". */
@@ -124,6 +128,7 @@ export function assemble(reads: FileRead[]): Collected {
   for (const read of ordered) {
     for (const e of read.entries) e.seq = offset + e.fileSeq;
     for (const c of read.checkpoints) c.seq = offset + c.fileSeq;
+    for (const q of read.queue) q.seq = offset + q.fileSeq;
     append(collected.entries, read.entries);
     append(collected.checkpoints, read.checkpoints);
     append(collected.refs, read.refs);
@@ -245,6 +250,8 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
       reason: typeof record['reason'] === 'string' ? record['reason'] : undefined,
       fsid: read.file.fsid,
       line,
+      seq,
+      fileSeq: seq,
     });
   } else if (type === 'last-prompt' && 'leafUuid' in record) {
     const leaf = record['leafUuid'];

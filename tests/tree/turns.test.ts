@@ -123,8 +123,9 @@ test('a prompt after a tool_use that was never answered opens its own turn (know
   ]);
 });
 
+const q = (operation: string, sec: number, content?: unknown) => ({ type: 'queue-operation', operation, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
+
 test('F14: a prompt absorbed mid-turn and known only from enqueue … remove becomes a generated human atom in the turn', async () => {
-  const q = (operation: string, sec: number, content?: string) => ({ type: 'queue-operation', operation, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
   const r = await parseLines([
     user('u1', null, 'refactor', 0),
     assistant('a1', 'u1', toolUse('t1', 'Edit'), 1, { mid: 'm1', stop: 'tool_use' }),
@@ -145,4 +146,71 @@ test('F14: a prompt absorbed mid-turn and known only from enqueue … remove bec
   ]);
   const generated = r.session.turns[0]?.atoms[3];
   assert.deepEqual([generated?.author, generated?.message?.content, generated?.t], ['human', [{ type: 'text', text: 'keep the old name too' }], Date.parse('2026-03-01T10:00:02.200Z')]);
+});
+
+test('F14 replay: a notification delivered at idle without dequeue leaves the queue; each remove takes the prompt, placed after the line before it', async () => {
+  const note = '<task-notification><task-id>b1</task-id><status>completed</status></task-notification>';
+  const r = await parseLines([
+    user('u1', null, 'yes', 0),
+    assistant('a1', 'u1', text('started in the background'), 1, { mid: 'm1', stop: 'end_turn' }),
+    q('enqueue', 2, note),
+    user('n1', 'a1', note, 3), // delivered at idle: no dequeue written (2.1.39)
+    assistant('a2', 'n1', toolUse('t1', 'Bash'), 4, { mid: 'm2', stop: 'tool_use' }),
+    q('enqueue', 4.5, 'yes'),
+    q('enqueue', 4.6, note), // a second notification, waiting for idle
+    user('r1', 'a2', [toolResult('t1', 'ok')], 5),
+    q('remove', 5.5), // "yes", not the notification ahead of it
+    assistant('a3', 'r1', toolUse('t2', 'Bash'), 6, { mid: 'm3', stop: 'tool_use' }),
+    q('enqueue', 6.5, [{ type: 'text', text: 'check the logs' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }]),
+    user('r2', 'a3', [toolResult('t2', 'ok')], 7),
+    q('remove', 7.5),
+    assistant('a4', 'r2', text('done'), 8, { mid: 'm4', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1']],
+    [null, true, ['n1', 'a2', 'r1', 'queued:fixture-session:6', 'a3', 'r2', 'queued:fixture-session:11', 'a4']],
+  ]);
+  const [yes, logs] = [r.session.turns[1]?.atoms[3], r.session.turns[1]?.atoms[6]];
+  // u1 said "yes" too, before the enqueue: a repeated short prompt is not taken for a delivered one
+  assert.deepEqual([yes?.author, yes?.t, yes?.message?.content], ['human', Date.parse('2026-03-01T10:00:05.500Z'), [{ type: 'text', text: 'yes' }]]);
+  assert.deepEqual([logs?.author, logs?.message?.content.map((b) => b.type)], ['human', ['text', 'image']]);
+});
+
+test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash command, or a file that writes attachments', async () => {
+  const rewound = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('u2', 'a1', 'try this', 2),
+    assistant('a2', 'u2', toolUse('t1', 'Bash'), 3, { mid: 'm2', stop: 'tool_use' }),
+    q('enqueue', 3.5, 'and the logs too'),
+    q('enqueue', 3.6, '/mcp'),
+    user('r1', 'a2', [toolResult('t1', 'ok')], 4),
+    q('remove', 4.5),
+    q('remove', 4.6),
+    user('u3', 'a1', 'try that instead', 20), // u2's turn was rewound
+    assistant('a3', 'u3', text('done'), 21, { mid: 'm3', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(rewound), [
+    ['u1', true, ['u1', 'a1']],
+    ['u3', true, ['u3', 'a3']],
+  ]);
+  const command = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, '/mcp'),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('remove', 2.5),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(command), [['u1', true, ['u1', 'a1', 'r1', 'a2']]]);
+  const attached = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, 'also this'),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('remove', 2.5),
+    { ...user('q1', 'r1', '', 2.6), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt: 'also this', commandMode: 'prompt' } },
+    assistant('a2', 'q1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(attached), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
 });
