@@ -94,7 +94,8 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  * - A boundary (see `BoundaryMode`) closes the current turn.
  * - An opener (a user atom by human, sdk or a peer) opens a turn after a boundary; in `stop_reason`
  *   mode (files) a human or sdk line always does (`takesFloor`), and a peer's when the model does not
- *   hold the floor. An atom the caller marks `absorbed` (a `queued_command` attachment) never opens;
+ *   hold the floor. A line that carries the result of a tool call the turn waits for never opens, even
+ *   with text a human typed beside it; nor does an atom the caller marks `absorbed` (a `queued_command` attachment);
  *   neither does any user atom before the turn's `result` in `result` mode (streams).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
  *   finished work: caveats, hook feedback, idle spans) or, before the first turn, into its own turn,
@@ -124,7 +125,8 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
   }
   const atom = item as Atom;
   const { current, closed } = state;
-  const opens = atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && (closed || current === undefined || takesFloor(state, atom));
+  const opens =
+    atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && !answersPending(current, atom) && (closed || current === undefined || takesFloor(state, atom));
   if (opens && current === undefined) {
     // what came before the first prompt (a caveat, a compaction the context view starts at) is its turn's
     state.current = open(atom, { head: atom, tail: state.waiting });
@@ -278,6 +280,20 @@ function settle(state: Mutable): void {
 function takesFloor(state: Mutable, atom: Atom): boolean {
   if (state.mode !== 'stop_reason') return false;
   return atom.author === 'human' || atom.author === 'sdk' || !holdsFloor(state.current as Draft);
+}
+
+/**
+ * Whether a user atom carries the result of a tool call the turn is waiting for: it continues the turn
+ * even when it also holds text a human typed (a permission answer with feedback, a prompt sent along with
+ * the result).
+ */
+function answersPending(d: Draft | undefined, atom: Atom): boolean {
+  if (d === undefined || d.pending.size === 0) return false;
+  for (const block of atom.message?.content ?? []) {
+    const toolId = (block as { tool_use_id?: unknown }).tool_use_id;
+    if (block.type === 'tool_result' && typeof toolId === 'string' && d.pending.has(toolId)) return true;
+  }
+  return false;
 }
 
 /** Whether the model still holds the floor: it asked for a tool, or may have (stop unknown, tool pending). */

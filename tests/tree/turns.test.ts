@@ -214,3 +214,19 @@ test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash com
   ]);
   assert.deepEqual(summary(attached), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
 });
+
+test('a line with the result the turn waits for and text a human typed beside it continues the turn', async () => {
+  const r = await parseLines([
+    user('u1', null, 'fix the tests', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Edit'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'ok'), text("let's not leave all the tests to the end")], 2),
+    assistant('a2', 'r1', text('understood'), 3, { mid: 'm2', stop: 'end_turn' }),
+    user('u2', 'a2', [toolResult('t1', 'late copy'), text('and now the docs')], 4), // t1 answered already: a new prompt
+    assistant('a3', 'u2', text('on it'), 5, { mid: 'm3', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1', 'r1', 'a2']],
+    ['u2', true, ['u2', 'a3']],
+  ]);
+  assert.equal(r.session.turns[0]?.atoms[2]?.author, 'human');
+});
