@@ -1,9 +1,9 @@
-import type { Entry } from '../graph/entry.ts';
+import { hasToolResult, type Entry } from '../graph/entry.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
 import type { QueueOperation } from './collect-files.ts';
 
-/** A generated atom and the active-path line it follows: the last main-chain line before its `remove`. */
+/** A generated atom and the active-path line it follows (the last before its `remove`, or a tool result just after). */
 export interface QueuedPrompt {
   atom: Atom;
   after: Entry;
@@ -21,7 +21,8 @@ interface Waiting {
  * `queued_command` attachment of a prompt absorbed into the running turn, only `enqueue` (with its
  * content) … `remove`. Each such prompt becomes a generated user atom, uuid
  * `queued:<fsid>:<line of the enqueue>`, by `human` (a `<task-notification>` by `system`), at the time of
- * its `remove`, placed after the last main-chain line written before the `remove`.
+ * its `remove`, placed after the last main-chain line written before the `remove` and the tool results
+ * of the active path that directly follow it (the prompt went to the model with them).
  *
  * The queue and the lines are replayed together in the session's order (`seq`):
  * - `enqueue` adds; `popAll` empties (the prompts went back to the input box);
@@ -63,6 +64,10 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], onPath:
   for (const e of entries) {
     if (e.isSidechain || e.type === 'progress') continue;
     for (; next < queue.length && (queue[next] as QueueOperation).seq < e.seq; next++) replay(queue[next] as QueueOperation);
+    // the prompt goes to the model with the next request: after the tool results written before it
+    if (out.length > 0 && hasToolResult(e) && onPath.has(e)) {
+      for (let i = out.length - 1; i >= 0 && (out[i] as QueuedPrompt).after === latest; i--) (out[i] as QueuedPrompt).after = e;
+    }
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
       const at = text === undefined ? -1 : waiting.findIndex((w) => w.text === text);
