@@ -18,14 +18,19 @@ import type { EntrySet } from './entry-set.ts';
  * @returns the path with the recovered lines inserted
  */
 export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet): Entry[] {
-  // a split line hangs on an earlier line of its own response, a tool result on the tool_use line;
-  // a line merely sharing the id elsewhere (a rewound answer behind a gateway that reuses one id) is neither.
+  // a split line hangs on an earlier line of its own response, a tool result on the tool_use line, and
+  // that line is on the path or put back itself; a line merely sharing the id elsewhere (a rewound
+  // answer or its tool results, behind a gateway that reuses one id) is neither.
   // One pass in file order over the lines the walk skipped, so each response's list comes out sorted.
   const found = new Map<string, Entry[]>();
+  const taken = new Set<Entry>();
   for (const e of index.ordered) {
     if (visited.has(e) || e.parent === null || (e.type !== 'assistant' && !hasToolResult(e))) continue;
-    const mid = index.byUuid.get(e.parent)?.messageId;
-    if (mid === undefined || (e.type === 'assistant' && e.messageId !== mid)) continue;
+    const parent = index.byUuid.get(e.parent);
+    const mid = parent?.messageId;
+    if (parent === undefined || mid === undefined || (e.type === 'assistant' && e.messageId !== mid)) continue;
+    if (!visited.has(parent) && !taken.has(parent)) continue;
+    taken.add(e);
     const list = found.get(mid);
     if (list === undefined) found.set(mid, [e]);
     else list.push(e);

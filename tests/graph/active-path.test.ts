@@ -41,6 +41,21 @@ test('F13: a row of an unknown type with uuid and parentUuid takes part in the c
   ]);
 });
 
+test("behind a gateway that answers with one message.id, a rewound turn's tool result is not put back (F4 relay)", async () => {
+  const relay = (stop: string) => ({ mid: 'msg_relay_const', stop });
+  const r = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, relay('end_turn')),
+    user('u2', 'a1', 'delete the logs', 2),
+    assistant('a2', 'u2', toolUse('t1', 'Bash'), 3, relay('tool_use')),
+    user('r1', 'a2', [toolResult('t1', 'removed')], 4),
+    user('u3', 'a1', 'no, keep them', 20),
+    assistant('a3', 'u3', text('kept'), 21, relay('end_turn')),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'u3', 'a3']);
+  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['u2', 'a2', 'r1']);
+});
+
 test('/clear stops the walk: a root with parentUuid null hides what came before it', async () => {
   const r = await parseLines([
     user('u1', null, 'old', 0),
