@@ -63,6 +63,8 @@ export interface TurnsState {
   readonly closed: boolean;
   /** Non-opener atoms after a boundary, newest first, waiting for what comes next. */
   readonly waiting: Cons<Atom> | null;
+  /** `message.id` of the atom just stepped when it was an assistant atom: the response a next line may continue. */
+  readonly previousId: string | undefined;
 }
 
 /** A state this module owns and may change in place (`buildTurns`' fold, or a copy in `stepTurns`). */
@@ -83,7 +85,7 @@ export function isOpenerAuthor(author: Author | undefined): boolean {
  * @returns the initial state
  */
 export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
-  return { mode, done: null, current: undefined, closed: true, waiting: null };
+  return { mode, done: null, current: undefined, closed: true, waiting: null, previousId: undefined };
 }
 
 /**
@@ -118,13 +120,14 @@ export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker, absorbe
 
 /** One step of the builder, in place on a state this module owns. */
 function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): void {
+  const { current, closed, previousId } = state;
+  state.previousId = item.type === 'assistant' ? (item as Atom).message?.id : undefined;
   if (item.type === 'turn_end') {
-    if (state.current !== undefined) state.current.endSeen = true;
+    if (current !== undefined) current.endSeen = true;
     state.closed = true;
     return;
   }
   const atom = item as Atom;
-  const { current, closed } = state;
   const opens =
     atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && !answersPending(current, atom) && (closed || current === undefined || takesFloor(state, atom));
   if (opens && current === undefined) {
@@ -138,8 +141,9 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
     state.current = open(atom, { head: atom, tail: null });
     state.closed = false;
   } else {
-    // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it
-    const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === current?.lastMessageId;
+    // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it.
+    // They follow each other: after any other atom, the same id is a new response (a relay reusing one id)
+    const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === previousId;
     if (closed && ((atom.type === 'assistant' && !continuesResponse) || atom.type === 'result')) {
       // a new response, or a result nobody asked for (a zero-turn or unrequested result), after a boundary
       state.done = push(state.done, current);

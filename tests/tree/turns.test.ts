@@ -230,3 +230,20 @@ test('a line with the result the turn waits for and text a human typed beside it
   ]);
   assert.equal(r.session.turns[0]?.atoms[2]?.author, 'human');
 });
+
+test('behind a relay that answers with one message.id, a reply after a notification is a new response, not the ended one continued', async () => {
+  const relay = (stop: string) => ({ mid: 'msg_relay_const', stop });
+  const r = await parseLines([
+    user('u1', null, 'start the build in the background', 0),
+    assistant('a1', 'u1', text('started'), 1, relay('end_turn')),
+    user('n1', 'a1', '<task-notification><status>completed</status></task-notification>', 30, { promptSource: 'system' }),
+    assistant('a2', 'n1', text('the build passed'), 31, relay('end_turn')),
+    user('u2', 'a2', 'thanks', 40),
+    assistant('a3', 'u2', text('welcome'), 41, relay('end_turn')),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1']],
+    [null, true, ['n1', 'a2']],
+    ['u2', true, ['u2', 'a3']],
+  ]);
+});
