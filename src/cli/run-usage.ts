@@ -69,7 +69,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   table('by model', report.byModel);
   io.stdout.write(`total  ${line(report.total)}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (tokens counted, cost not)\n`);
-  if (report.total.lowerBound) io.stdout.write('some responses come from Claude Code ≤2.1.20, which never wrote final output tokens: output is a lower bound\n');
+  if (report.total.lowerBound) io.stdout.write('some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
   return 0;
 }
 

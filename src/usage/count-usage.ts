@@ -17,7 +17,7 @@ export interface Totals {
   responses: number;
   /** Responses of a model with no price: in the token counts, not in `cost_usd`. */
   unpriced: number;
-  /** Some responses come from Claude Code ≤2.1.20, which never wrote final `output_tokens`. */
+  /** Some responses hold no final `output_tokens` (Claude Code before 2.1.112, every line `stop_reason: null`). */
   lowerBound: boolean;
 }
 
@@ -73,8 +73,11 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * 4. among a response's lines the largest token total wins (the final snapshot), timed by its earliest line;
  * 5. cache creation uses the nested 5 m / 1 h breakdown when present (the flat count can be 0);
  * 6. sidechain (subagent) usage is counted, never dropped; `<synthetic>` lines count zero;
- * 7. responses of Claude Code ≤2.1.20 whose lines all say `stop_reason: null` are lower bounds (later
- *    versions write `null` only on an interrupted response, whose usage is final as written).
+ * 7. responses of Claude Code before 2.1.112 whose lines all say `stop_reason: null` are lower bounds:
+ *    their lines hold the `message_start` usage (≤2.1.20 on every line; the corpus's 2.1.29–2.1.42 files
+ *    too; 2.1.63–2.1.96 when the last line was written before its final values). From 2.1.112 the writer
+ *    holds lines back until the final values, and writes `null` only on an interrupted response, whose
+ *    usage is final as written.
  * @param files transcript paths (a session's, or a whole projects folder's)
  * @param options zone, prices, diagnostics, progress
  * @returns totals, by session, day and model, the unknown models, and the responses counted
@@ -175,11 +178,11 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
   });
 }
 
-/** Claude Code up to 2.1.20 (and files without a version) never wrote the final `output_tokens`. */
+/** Claude Code before 2.1.112 (and files without a version): a line with `stop_reason: null` holds start-of-message usage. */
 function beforeFinalUsage(version: unknown): boolean {
   if (typeof version !== 'string') return true;
   const [major = 0, minor = 0, patch = 0] = version.split('.').map((n) => Number.parseInt(n, 10) || 0);
-  return major < 2 || (major === 2 && (minor < 1 || (minor === 1 && patch <= 20)));
+  return major < 2 || (major === 2 && (minor < 1 || (minor === 1 && patch < 112)));
 }
 
 function tokens(u: Record<string, unknown>): number {

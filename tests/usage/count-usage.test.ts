@@ -75,10 +75,14 @@ test('days are bucketed in the zone given (F6)', async () => {
   assert.deepEqual([Object.keys(r1.byDay), Object.keys(r2.byDay)], [['2026-03-01'], ['2026-03-02']]);
 });
 
-test('responses from ≤2.1.20 (stop_reason null on every line) make the total a lower bound; a later interrupted one does not', async () => {
-  const old = { version: '2.1.20' };
-  const r = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), old, null), assistant('a2', 'a1', toolUse('t', 'Read'), 2, { mid: 'msg_1', stop: null, extra: old })])]);
-  assert.equal(r.total.lowerBound, true);
+test('responses before 2.1.112 with stop_reason null on every line make the total a lower bound; a later interrupted one does not', async () => {
+  for (const version of ['2.1.20', '2.1.39', '2.1.96']) {
+    const old = { version };
+    const r = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), old, null), assistant('a2', 'a1', toolUse('t', 'Read'), 2, { mid: 'msg_1', stop: null, extra: old })])]);
+    assert.equal(r.total.lowerBound, true, version);
+  }
+  const patched = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), { version: '2.1.96' }, null), line('a2', 'a1', 'msg_1', u(1, 250), { version: '2.1.96' }, 'end_turn')])]);
+  assert.deepEqual([patched.total.lowerBound, patched.total.output_tokens], [false, 250]);
   const interrupted = await countUsage([writeJsonl([line('a1', null, 'msg_1', u(1, 2), { version: '2.1.300' }, null)])]);
   assert.equal(interrupted.total.lowerBound, false);
 });
