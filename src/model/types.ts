@@ -134,7 +134,7 @@ export interface Turn {
   end: number;
   /** Whether the turn reached its boundary (see docs/model.md, "ended"). */
   ended: boolean;
-  /** Every atom of the turn, in order. */
+  /** Every atom of the turn, in conversation order (the active path's; see docs/model.md). */
   atoms: Atom[];
 }
 
