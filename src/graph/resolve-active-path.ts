@@ -65,17 +65,20 @@ export function resolveActivePath(
     const previous = index.ordered[e.pos - 1];
     const found = previous !== undefined && previous.uuid === parent ? previous : index.byUuid.get(parent);
     if (found !== undefined) return found;
+    // reached over progress rows (bridged): the row that names the missing parent is not this line
+    const raw = e.record['parentUuid'];
+    const missing = typeof raw === 'string' && raw !== parent ? `parent ${parent} (reached through progress row ${raw}, this line's parent)` : `parent ${parent}`;
     const near = findTimeFallback(index, e, visited);
     if (near !== undefined) {
-      report('PHANTOM_PARENT', `parent ${parent} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
+      report('PHANTOM_PARENT', `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
       return near;
     }
     const stand = findPreviousInFileOrder(index, e, visited);
     report(
       'HISTORY_GAP',
       stand === undefined
-        ? `parent ${parent} was never written; history before this line is missing`
-        : `parent ${parent} was never written; continuing at the previous line in file order, ${stand.uuid}`,
+        ? `${missing} was never written; history before this line is missing`
+        : `${missing} was never written; continuing at the previous line in file order, ${stand.uuid}`,
       e,
     );
     return stand;

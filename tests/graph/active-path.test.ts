@@ -122,6 +122,10 @@ test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a
   ]);
   assert.deepEqual([uuidsOf(far), codesOf(far)], [['u1', 'a1', 'u2'], ['HISTORY_GAP']]);
   assert.equal(far.diagnostics[0]?.line, 4);
+  // over progress rows: the message names the row the line hangs on, where the missing parent was named
+  const bridged = await parseLines([user('u1', null, 'go', 0), assistant('a1', 'u1', text('hi'), 1, end), progress('p1', 'never-written', 500), user('u2', 'p1', 'next', 600)]);
+  assert.deepEqual([codesOf(bridged), bridged.diagnostics[0]?.line], [['HISTORY_GAP'], 4]);
+  assert.match(bridged.diagnostics[0]?.message ?? '', /^parent never-written \(reached through progress row p1, this line's parent\) was never written/);
 });
 
 test('a parentUuid cycle stops the walk with CYCLE instead of looping', async () => {
