@@ -161,7 +161,7 @@ export interface RecordRef {
   type: string;
   subtype?: string;
   uuid?: string;
-  /** uuid-bearing records: whether the line lies on the active path. */
+  /** uuid-bearing records: whether the line lies on the active path (a progress row: whether the path runs through it). */
   onPath?: boolean;
   /** Present (`true`) on subagent lines (`isSidechain`). */
   isSidechain?: true;

@@ -100,7 +100,8 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   fillTimes(items);
 
   for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
-  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, false));
+  const bridged = progressOnPath(collected.entries, path.entries);
+  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, bridged.has(e)));
   for (const e of index.duplicates) records.push(refOf(e, false));
   // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
   const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
@@ -147,6 +148,22 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
   if (e.subtype !== undefined) ref.subtype = e.subtype;
   if (e.isSidechain) ref.isSidechain = true;
   return ref;
+}
+
+/**
+ * The progress rows the active path runs through: those a path line hangs on by its written
+ * `parentUuid`, and their progress ancestors (the graph bridges over them, transcript-format §8.1).
+ */
+function progressOnPath(entries: Entry[], path: Entry[]): Set<Entry> {
+  const found = new Set<Entry>();
+  let progress: Map<string, Entry> | undefined;
+  for (const e of path) {
+    const raw = e.record['parentUuid'];
+    if (raw === e.parent || typeof raw !== 'string') continue; // not bridged: the common case
+    progress ??= new Map(entries.filter((x) => x.type === 'progress').map((x) => [x.uuid, x]));
+    for (let row = progress.get(raw); row !== undefined && !found.has(row); row = row.parent === null ? undefined : progress.get(row.parent)) found.add(row);
+  }
+  return found;
 }
 
 /** Gives lines without a timestamp the previous line's time (the next one's at the start). */

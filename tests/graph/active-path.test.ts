@@ -86,11 +86,14 @@ test('progress rows are bridged: a line whose parent is a progress row hangs on 
     assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
     progress('p1', 'a1', 1.5),
     progress('p2', 'p1', 1.6),
+    progress('p3', 'a1', 1.7), // a side row nothing hangs on
     user('r1', 'p2', [toolResult('t1', 'ok')], 2),
     assistant('a2', 'r1', text('done'), 3, end),
   ]);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a2']);
   assert.deepEqual(codesOf(r), []);
+  // the rows the path runs through lie on it
+  assert.deepEqual(r.session.records.map((x) => [x.uuid, x.onPath]), [['p1', true], ['p2', true], ['p3', false]]);
 });
 
 test('a progress row sharing its uuid with a line is bridged the same whether or not that line is just before the child', async () => {
