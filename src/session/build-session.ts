@@ -6,6 +6,7 @@ import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { toAtom, type AtomContext } from '../tree/to-atom.ts';
+import type { RawRecord } from '../read/parse-line.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from './color-of.ts';
 import { queuedPrompts } from './queued-prompts.ts';
@@ -126,7 +127,9 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
 /**
  * What an active-path line gives the turn builder: its atom (`toAtom`), a `TurnEndMarker` for a
- * `system` / `turn_duration` row (2.0.77+), else nothing. A line that gives no atom is kept as a record.
+ * `system` / `turn_duration` row (2.0.77+) or a `system` / `stop_hook_summary` row without
+ * `hookErrors` (Stop hooks ran when the turn ended, and none sent Claude on), else nothing. A line that
+ * gives no atom is kept as a record.
  * @param entry the line
  * @param ctx the session's rompUuid and postal lookup
  * @returns the atom, the marker, or `undefined`
@@ -134,7 +137,15 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 export function pathItem(entry: Entry, ctx: AtomContext): Atom | TurnEndMarker | undefined {
   const atom = toAtom(entry, ctx);
   if (atom !== undefined) return atom;
-  return entry.type === 'system' && entry.subtype === 'turn_duration' ? { type: 'turn_end', t: entry.t } : undefined;
+  if (entry.type !== 'system') return undefined;
+  if (entry.subtype === 'turn_duration' || (entry.subtype === 'stop_hook_summary' && !hasHookErrors(entry.record))) return { type: 'turn_end', t: entry.t };
+  return undefined;
+}
+
+/** A Stop hook that blocked writes its error here, and Claude goes on with the turn (transcript-format §14). */
+function hasHookErrors(record: RawRecord): boolean {
+  const errors = record['hookErrors'];
+  return Array.isArray(errors) && errors.length > 0;
 }
 
 /**

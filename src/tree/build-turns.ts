@@ -3,7 +3,7 @@ import { turnId } from './turn-id.ts';
 
 /**
  * A turn boundary that is not an atom: on the file substrate, a `system` / `turn_duration` row, which
- * Claude Code (2.0.77+) writes when a turn ends.
+ * Claude Code (2.0.77+) writes when a turn ends, or a `stop_hook_summary` row of Stop hooks that let it end.
  */
 export interface TurnEndMarker {
   type: 'turn_end';

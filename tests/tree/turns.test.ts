@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { parseLines } from '../helpers/parse.ts';
-import { assistant, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import { assistant, system, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
 const summary = (r: Awaited<ReturnType<typeof parseLines>>): Array<[string | null, boolean, string[]]> =>
   r.session.turns.map((t) => [t.trigger?.uuid ?? null, t.ended, t.atoms.map((a) => a.uuid)]);
@@ -245,5 +245,23 @@ test('behind a relay that answers with one message.id, a reply after a notificat
     ['u1', true, ['u1', 'a1']],
     [null, true, ['n1', 'a2']],
     ['u2', true, ['u2', 'a3']],
+  ]);
+});
+
+test('a stop_hook_summary row ends the turn unless a Stop hook blocked it (hookErrors: Claude goes on)', async () => {
+  const hooks = (uuid: string, parent: string, sec: number, hookErrors: string[]) => system(uuid, parent, 'stop_hook_summary', sec, { hookCount: 1, hookErrors, preventedContinuation: false });
+  const r = await parseLines([
+    user('u1', null, 'tidy up', 0),
+    assistant('a1', 'u1', thinking('done, nothing else'), 1, { mid: 'm1', stop: null }), // stop_reason null on every line (2.1.39)
+    hooks('h1', 'a1', 2, []),
+    user('u2', 'h1', 'now the tests', 10),
+    assistant('a2', 'u2', text('they pass'), 11, { mid: 'm2', stop: null }),
+    hooks('h2', 'a2', 12, ['lint failed']),
+    user('f1', 'h2', 'Stop hook feedback:\nlint failed', 12.1, { isMeta: true }),
+    assistant('a3', 'f1', text('fixed the lint'), 13, { mid: 'm3', stop: null }),
+  ]);
+  assert.deepEqual(summary(r), [
+    ['u1', true, ['u1', 'a1']],
+    ['u2', false, ['u2', 'a2', 'f1', 'a3']],
   ]);
 });
