@@ -1,10 +1,15 @@
 /**
  * Writes a synthetic but realistic Claude Code transcript of about `targetBytes` bytes: turns of a
- * typed prompt, split assistant lines (thinking, text, parallel tool_use), tool results of 0.5–8 KB,
- * progress rows, file-history snapshots, a compaction every ~2,000 lines and a rewind now and then.
+ * typed prompt, split assistant lines (thinking, text, parallel tool_use), Read results of 0.5–8 KB
+ * written twice as Claude Code does (the `tool_result`, and the file again in `toolUseResult`: a third of
+ * the corpus's bytes), progress rows, file-history snapshots, a compaction every ~2,000 lines and a
+ * rewind now and then.
  * Deterministic (seeded), so every run measures the same bytes.
  */
 import { createWriteStream } from 'node:fs';
+
+/** Changes with what `generateTranscript` writes: part of the names of generated files kept between runs. */
+export const GENERATOR_VERSION = 2;
 
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -74,7 +79,10 @@ export async function generateTranscript(path: string, targetBytes: number, pref
       for (const [c, use] of uses.entries()) {
         const progress = await line('progress', { data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, toolUseID: `toolu_${turn}_${s}_${c}` }, use);
         const size = 500 + Math.floor(random() * 7500);
-        result = await line('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}_${s}_${c}`, content: words(Math.floor(size / 6)) }] }, toolUseResult: { type: 'text' }, sourceToolAssistantUUID: use }, progress);
+        const text = words(Math.floor(size / 6));
+        // Claude Code writes a Read result twice: for the model, and as the harness's own toolUseResult
+        const file = { filePath: `src/f${c}.ts`, content: text, numLines: Math.ceil(size / 80), startLine: 1, totalLines: Math.ceil(size / 80) };
+        result = await line('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}_${s}_${c}`, content: text }] }, toolUseResult: { type: 'text', file }, sourceToolAssistantUUID: use }, progress);
       }
       parent = result;
     }

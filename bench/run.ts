@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineDecoder } from '../src/read/line-decoder.ts';
 import { parseSession } from '../src/session/parse-session.ts';
-import { generateTranscript } from './generate.ts';
+import { GENERATOR_VERSION, generateTranscript } from './generate.ts';
 import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
 import { benchUsage } from './usage.ts';
@@ -125,7 +125,7 @@ async function peakChild(path: string): Promise<void> {
 
 /** A generated transcript of `mb` MB in the temp folder, made once and kept for later runs. */
 async function generatedFile(mb: number): Promise<{ path: string; size: number }> {
-  const path = join(tmpdir(), `romp-bench-${mb}mb.jsonl`);
+  const path = join(tmpdir(), `romp-bench-${mb}mb-v${GENERATOR_VERSION}.jsonl`);
   if (!existsSync(path) || statSync(path).size < mb * MB) {
     process.stdout.write(`generating a ${mb} MB transcript… `);
     await generateTranscript(path, mb * MB);

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateTranscript } from './generate.ts';
+import { GENERATOR_VERSION, generateTranscript } from './generate.ts';
 
 const MB = 1024 * 1024;
 
@@ -34,7 +34,7 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv): { secon
 
 /** Prints both tools' figures, and their ratio. */
 export async function benchUsage(): Promise<void> {
-  const root = join(tmpdir(), 'romp-bench-usage-1gb');
+  const root = join(tmpdir(), `romp-bench-usage-1gb-v${GENERATOR_VERSION}`);
   await generateFolder(root);
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
   const romp = timed(process.execPath, [bin, 'usage', '--projects', join(root, 'projects'), '--json'], process.env);

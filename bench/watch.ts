@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
-import { generateTranscript } from './generate.ts';
+import { GENERATOR_VERSION, generateTranscript } from './generate.ts';
 
 const MB = 1024 * 1024;
 
@@ -23,7 +23,7 @@ function lastUuid(path: string): string {
 
 async function medianUpdate(mb: number, appends = 25): Promise<number> {
   const path = join(tmpdir(), `romp-bench-live-${mb}mb-${process.pid}.jsonl`);
-  const source = join(tmpdir(), `romp-bench-live-${mb}mb.jsonl`);
+  const source = join(tmpdir(), `romp-bench-live-${mb}mb-v${GENERATOR_VERSION}.jsonl`);
   if (!existsSync(source)) await generateTranscript(source, mb * MB);
   appendFileSync(path, readFileSync(source));
   const watcher = new SessionWatcher([path]);
