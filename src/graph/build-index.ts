@@ -13,6 +13,8 @@ export interface GraphIndex {
   byUuid: Map<string, Entry>;
   /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
   duplicates: Entry[];
+  /** Progress rows: uuid → written `parentUuid`. */
+  progress: ReadonlyMap<string, string | null>;
   /**
    * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
    * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor
@@ -88,11 +90,12 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   }
   if (progressParent.size > 0) bridgeParents(entries, progressParent, byUuid, alias, merges);
 
-  return { ordered, byUuid, duplicates, alias };
+  return { ordered, byUuid, duplicates, progress: progressParent, alias };
 }
 
 /**
- * Points every parent that names a progress row at that row's nearest non-progress ancestor (`alias`).
+ * Points every parent that names a progress row at that row's nearest non-progress ancestor (`alias`),
+ * keeping the written one in `via`.
  * A parent that is the line just before (no progress row) needs no lookup, unless some progress row
  * shares its uuid with a line: then every parent is looked up, so the result never depends on which
  * lines happen to be adjacent.
@@ -117,7 +120,13 @@ function bridgeParents(
     before = e;
     if (e.type === 'progress' || e.parent === null) continue;
     if (!shared && previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent) continue;
-    e.parent = alias(e.parent);
+    const bridged = alias(e.parent);
+    if (bridged === e.parent) continue; // (a live re-resolve finds parents bridged already)
+    e.via = e.parent;
+    e.parent = bridged;
   }
-  for (const [merged, line] of merges) merged.parent = line.parent;
+  for (const [merged, line] of merges) {
+    merged.parent = line.parent;
+    merged.via = line.via;
+  }
 }

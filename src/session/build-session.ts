@@ -101,8 +101,8 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   fillTimes(items);
 
   for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
-  const bridged = progressOnPath(collected.entries, path.entries);
-  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, bridged.has(e)));
+  const through = progressOnPath(index, path.entries);
+  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, through.has(e.uuid)));
   for (const e of index.duplicates) records.push(refOf(e, false));
   // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
   const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
@@ -165,14 +165,11 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
  * The progress rows the active path runs through: those a path line hangs on by its written
  * `parentUuid`, and their progress ancestors (the graph bridges over them, transcript-format §8.1).
  */
-function progressOnPath(entries: Entry[], path: Entry[]): Set<Entry> {
-  const found = new Set<Entry>();
-  let progress: Map<string, Entry> | undefined;
+function progressOnPath(index: GraphIndex, path: Entry[]): Set<string> {
+  const found = new Set<string>();
+  if (index.progress.size === 0) return found;
   for (const e of path) {
-    const raw = e.record['parentUuid'];
-    if (raw === e.parent || typeof raw !== 'string') continue; // not bridged: the common case
-    progress ??= new Map(entries.filter((x) => x.type === 'progress').map((x) => [x.uuid, x]));
-    for (let row = progress.get(raw); row !== undefined && !found.has(row); row = row.parent === null ? undefined : progress.get(row.parent)) found.add(row);
+    for (let row = e.via; row !== undefined && index.progress.has(row) && !found.has(row); row = index.progress.get(row) ?? undefined) found.add(row);
   }
   return found;
 }

@@ -202,6 +202,7 @@ export function takeRecord(read: FileRead, record: RawRecord, line: number, byte
     read.entries.push({
       uuid,
       parent: typeof parent === 'string' ? parent : null,
+      via: undefined,
       type,
       subtype: typeof record['subtype'] === 'string' ? record['subtype'] : undefined,
       isSidechain: record['isSidechain'] === true,
