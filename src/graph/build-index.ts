@@ -13,8 +13,8 @@ export interface GraphIndex {
   byUuid: Map<string, Entry>;
   /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
   duplicates: Entry[];
-  /** Progress rows: uuid → written `parentUuid`. */
-  progress: ReadonlyMap<string, string | null>;
+  /** Progress rows by uuid (the last one written, for a uuid written twice); their `parent` is as written. */
+  progress: ReadonlyMap<string, Entry>;
   /**
    * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
    * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor
@@ -37,27 +37,32 @@ export interface GraphIndex {
  * @returns the index
  */
 export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphIndex {
-  const progressParent = new Map<string, string | null>();
-  for (const e of entries) if (e.type === 'progress') progressParent.set(e.uuid, e.parent);
+  const progress = new Map<string, Entry>();
+  for (const e of entries) if (e.type === 'progress') progress.set(e.uuid, e);
   const memo = new Map<string, string | null>();
-  const alias = (uuid: string): string | null => {
-    const up = progressParent.get(uuid);
-    if (up === undefined) return uuid; // values are string | null: undefined means absent
+  // the nearest non-progress ancestor of a progress row (`null` when the chain ends at a root)
+  const above = (row: Entry): string | null => {
+    const uuid = row.uuid;
+    const up = row.parent;
     // the common case, one progress row under a real line: no memo needed
     if (up === null) return null;
-    if (progressParent.get(up) === undefined) return up;
+    if (!progress.has(up)) return up;
     const cached = memo.get(uuid);
     if (cached !== undefined) return cached;
     const seen: string[] = [];
     let cur: string | null = uuid;
-    while (cur !== null && progressParent.has(cur) && !memo.has(cur) && seen.length <= progressParent.size) {
+    while (cur !== null && progress.has(cur) && !memo.has(cur) && seen.length <= progress.size) {
       seen.push(cur);
-      cur = progressParent.get(cur) ?? null;
+      cur = progress.get(cur)?.parent ?? null;
     }
     const target = cur !== null && memo.has(cur) ? (memo.get(cur) ?? null) : cur;
-    const result = target !== null && progressParent.has(target) ? null : target; // a progress cycle ends as a root
+    const result = target !== null && progress.has(target) ? null : target; // a progress cycle ends as a root
     for (const s of seen) memo.set(s, result);
     return result;
+  };
+  const alias = (uuid: string): string | null => {
+    const row = progress.get(uuid);
+    return row === undefined ? uuid : above(row);
   };
 
   const byUuid = new Map<string, Entry>();
@@ -88,27 +93,27 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       duplicates.push(e);
     }
   }
-  if (progressParent.size > 0) bridgeParents(entries, progressParent, byUuid, alias, merges);
+  if (progress.size > 0) bridgeParents(entries, progress, byUuid, above, merges);
 
-  return { ordered, byUuid, duplicates, progress: progressParent, alias };
+  return { ordered, byUuid, duplicates, progress, alias };
 }
 
 /**
- * Points every parent that names a progress row at that row's nearest non-progress ancestor (`alias`),
- * keeping the written one in `via`.
+ * Points every parent that names a progress row at that row's nearest non-progress ancestor, keeping
+ * the row in `via`.
  * A parent that is the line just before (no progress row) needs no lookup, unless some progress row
  * shares its uuid with a line: then every parent is looked up, so the result never depends on which
  * lines happen to be adjacent.
  */
 function bridgeParents(
   entries: Entry[],
-  progressParent: Map<string, string | null>,
+  progress: Map<string, Entry>,
   byUuid: Map<string, Entry>,
-  alias: (uuid: string) => string | null,
+  above: (row: Entry) => string | null,
   merges: Array<[merged: Entry, line: Entry]>,
 ): void {
   let shared = false;
-  for (const uuid of progressParent.keys()) {
+  for (const uuid of progress.keys()) {
     if (byUuid.has(uuid)) {
       shared = true;
       break;
@@ -120,10 +125,10 @@ function bridgeParents(
     before = e;
     if (e.type === 'progress' || e.parent === null) continue;
     if (!shared && previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent) continue;
-    const bridged = alias(e.parent);
-    if (bridged === e.parent) continue; // (a live re-resolve finds parents bridged already)
-    e.via = e.parent;
-    e.parent = bridged;
+    const row = progress.get(e.parent);
+    if (row === undefined) continue; // no progress row (or, on a live re-resolve, bridged already)
+    e.via = row;
+    e.parent = above(row);
   }
   for (const [merged, line] of merges) {
     merged.parent = line.parent;

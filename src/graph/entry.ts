@@ -13,8 +13,8 @@ export interface Entry {
   uuid: string;
   /** Bridged parent uuid; `null` for a root. May name a uuid that was never written (a phantom). */
   parent: string | null;
-  /** The written `parentUuid` when it named a progress row that `parent` bridges over; else `undefined`. */
-  via: string | undefined;
+  /** The progress row the written `parentUuid` named, when `parent` bridges over it; else `undefined`. */
+  via: Entry | undefined;
   type: string;
   subtype: string | undefined;
   isSidechain: boolean;

@@ -66,7 +66,7 @@ export function resolveActivePath(
     const found = previous !== undefined && previous.uuid === parent ? previous : index.byUuid.get(parent);
     if (found !== undefined) return found;
     // reached over progress rows (bridged): the row that names the missing parent is not this line
-    const missing = e.via !== undefined && parent === e.parent ? `parent ${parent} (reached through progress row ${e.via}, this line's parent)` : `parent ${parent}`;
+    const missing = e.via !== undefined && parent === e.parent ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)` : `parent ${parent}`;
     const near = findTimeFallback(index, e, visited);
     if (near !== undefined) {
       report('PHANTOM_PARENT', `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);

@@ -76,7 +76,11 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   const slot = new Map<Entry, number>();
   let items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
+  // the progress rows the path runs through: those a path line hangs on by its written `parentUuid`, and
+  // their progress ancestors (the graph bridges over them, transcript-format §8.1)
+  const through = new Set<Entry>();
   for (const entry of path.entries) {
+    for (let row = entry.via; row !== undefined && !through.has(row); row = row.parent === null ? undefined : index.progress.get(row.parent)) through.add(row);
     const item = pathItem(entry, ctx);
     if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
     if (item !== undefined) {
@@ -101,8 +105,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   fillTimes(items);
 
   for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
-  const through = progressOnPath(index, path.entries);
-  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, through.has(e.uuid)));
+  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, through.has(e)));
   for (const e of index.duplicates) records.push(refOf(e, false));
   // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
   const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
@@ -159,19 +162,6 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
   if (e.subtype !== undefined) ref.subtype = e.subtype;
   if (e.isSidechain) ref.isSidechain = true;
   return ref;
-}
-
-/**
- * The progress rows the active path runs through: those a path line hangs on by its written
- * `parentUuid`, and their progress ancestors (the graph bridges over them, transcript-format §8.1).
- */
-function progressOnPath(index: GraphIndex, path: Entry[]): Set<string> {
-  const found = new Set<string>();
-  if (index.progress.size === 0) return found;
-  for (const e of path) {
-    for (let row = e.via; row !== undefined && index.progress.has(row) && !found.has(row); row = index.progress.get(row) ?? undefined) found.add(row);
-  }
-  return found;
 }
 
 /** Gives lines without a timestamp the previous line's time (the next one's at the start). */
