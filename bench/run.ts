@@ -88,15 +88,17 @@ function runChild(name: Measure, timed: number, files: string[]): number[] {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /**
- * Floor, keeping floor and romp over the same files: `rounds` rounds, each running the three in turn,
- * each in a fresh process that runs the files once cold, then `timed` times warm. Reports the median
+ * Floor, keeping floor and romp over the same files: `rounds` rounds, each running the three in turn
+ * (every other round in reverse order), each in a fresh process that runs the files once cold, then `timed` times warm. Reports the median
  * of the warm runs and of the cold ones.
  */
 async function compare(label: string, files: string[], bytes: number, rounds = 3, timed = 3): Promise<void> {
   const warm: Record<Measure, number[]> = { floor: [], keep: [], romp: [] };
   const cold: Record<Measure, number[]> = { floor: [], keep: [], romp: [] };
   for (let i = 0; i < rounds; i++) {
-    for (const name of ['floor', 'keep', 'romp'] as const) {
+    // every other round in reverse: on a shared machine the position in a round shifts the times too
+    const order = ['floor', 'keep', 'romp'] as const;
+    for (const name of i % 2 === 0 ? order : [...order].reverse()) {
       const [first = 0, ...rest] = runChild(name, timed, files);
       cold[name].push(first);
       warm[name].push(...rest);
