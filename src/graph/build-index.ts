@@ -1,5 +1,5 @@
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
-import type { Entry } from './entry.ts';
+import { CHAIN_TYPES, type Entry } from './entry.ts';
 
 /**
  * The message graph of a session's files, indexed for the walk.
@@ -76,20 +76,23 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       byUuid.set(e.uuid, e);
       e.pos = ordered.push(e) - 1;
     } else if (first.fsid === e.fsid) {
-      onDiagnostic(
-        diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; this later line's content is used`, {
-          file: e.file,
-          line: e.line,
-          byteOffset: e.byteOffset,
-          uuid: e.uuid,
-        }),
-      );
-      const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
-      merges.push([merged, e]);
-      byUuid.set(e.uuid, merged);
-      ordered[first.pos] = merged;
-      duplicates.push(first);
+      // a row of a type this reader does not know never replaces a message (known-failures F13)
+      const replaces = CHAIN_TYPES.has(e.type) || !CHAIN_TYPES.has(first.type);
+      const what = replaces ? "this later line's content is used" : `the earlier ${first.type} line is kept`;
+      onDiagnostic(diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; ${what}`, { file: e.file, line: e.line, byteOffset: e.byteOffset, uuid: e.uuid }));
+      if (replaces) {
+        const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
+        merges.push([merged, e]);
+        byUuid.set(e.uuid, merged);
+        ordered[first.pos] = merged;
+        first.pos = -1;
+        duplicates.push(first);
+      } else {
+        e.pos = -1;
+        duplicates.push(e);
+      }
     } else {
+      e.pos = -1; // a live re-resolve may find a line that was first before an earlier file came in
       duplicates.push(e);
     }
   }

@@ -1,6 +1,6 @@
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
-import { isCompactBoundary, type Entry } from './entry.ts';
+import { CHAIN_TYPES, isCompactBoundary, type Entry } from './entry.ts';
 
 /** A `last-prompt` record carrying `leafUuid` (Claude Code 2.1.200+): a leaf checkpoint. */
 export interface Checkpoint {
@@ -93,9 +93,16 @@ function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiag
   return answer;
 }
 
+/** The last non-sidechain line of a message type (a row of a type this reader does not know is never the leaf: F13). */
 function lastLine(ordered: Entry[]): Entry | undefined {
-  for (let i = ordered.length - 1; i >= 0; i--) if (ordered[i]?.isSidechain === false) return ordered[i];
-  return ordered.at(-1);
+  let fallback: Entry | undefined;
+  for (let i = ordered.length - 1; i >= 0; i--) {
+    const e = ordered[i] as Entry;
+    if (!CHAIN_TYPES.has(e.type)) continue;
+    if (!e.isSidechain) return e;
+    fallback ??= e;
+  }
+  return fallback;
 }
 
 /** Whether `leaf` is reached from `last` through non-user/assistant rows only (trailing system rows). */

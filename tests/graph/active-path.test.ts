@@ -56,6 +56,22 @@ test("behind a gateway that answers with one message.id, a rewound turn's tool r
   assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['u2', 'a2', 'r1']);
 });
 
+test('F13: a row of an unknown type is never the leaf, and never replaces a message that has its uuid', async () => {
+  const unknown = (uuid: string, parent: string | null, sec: number) => ({ ...system(uuid, parent, 'x', sec), type: 'frame-link', subtype: undefined });
+  const r = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('u2', 'a1', 'second', 2),
+    assistant('a2', 'u2', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+    unknown('a2', 'u2', 4), // reuses a2's uuid
+    unknown('f1', 'a1', 5), // last line, hanging on a1: not a branch that rewinds u2
+  ]);
+  assert.deepEqual(r.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.equal(r.session.turns[1]?.atoms[1]?.message?.content[0]?.type, 'text');
+  assert.deepEqual(codesOf(r), ['DUPLICATE_UUID']);
+  assert.deepEqual(r.session.records.map((x) => [x.type, x.uuid, x.onPath]), [['frame-link', 'a2', false], ['frame-link', 'f1', false]]);
+});
+
 test('/clear stops the walk: a root with parentUuid null hides what came before it', async () => {
   const r = await parseLines([
     user('u1', null, 'old', 0),
