@@ -13,8 +13,10 @@ export interface GraphIndex {
   byUuid: Map<string, Entry>;
   /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
   duplicates: Entry[];
-  /** Progress rows by uuid (the last one written, for a uuid written twice); their `parent` is as written. */
+  /** Progress rows by uuid (the first copy of a uuid written twice); their `parent` is as written. */
   progress: ReadonlyMap<string, Entry>;
+  /** Whether some progress uuid is written more than once (then a `via` may name a copy, not the row kept). */
+  progressCopies: boolean;
   /**
    * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
    * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor
@@ -38,26 +40,42 @@ export interface GraphIndex {
  */
 export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphIndex {
   const progress = new Map<string, Entry>();
-  for (const e of entries) if (e.type === 'progress') progress.set(e.uuid, e);
+  let rows = 0;
+  for (const e of entries) {
+    if (e.type !== 'progress') continue;
+    rows++;
+    if (!progress.has(e.uuid)) progress.set(e.uuid, e); // the first copy, as for lines
+  }
   const memo = new Map<string, string | null>();
-  // the nearest non-progress ancestor of a progress row (`null` when the chain ends at a root)
+  // the nearest non-progress ancestor of a progress row (`null` when the chain ends at a root); sets the
+  // `via` of each row it passes to the progress row above it
   const above = (row: Entry): string | null => {
-    const uuid = row.uuid;
     const up = row.parent;
-    // the common case, one progress row under a real line: no memo needed
-    if (up === null) return null;
-    if (!progress.has(up)) return up;
-    const cached = memo.get(uuid);
-    if (cached !== undefined) return cached;
-    const seen: string[] = [];
-    let cur: string | null = uuid;
-    while (cur !== null && progress.has(cur) && !memo.has(cur) && seen.length <= progress.size) {
+    const upper = up === null ? undefined : progress.get(up);
+    row.via = upper;
+    if (upper === undefined) return up; // the common case, one progress row under a real line (or a root)
+    let known = memo.get(row.uuid);
+    if (known !== undefined) return known;
+    const seen: Entry[] = [row];
+    let end: string | null = null;
+    for (let cur = upper; ; ) {
+      known = memo.get(cur.uuid);
+      if (known !== undefined) break;
+      if (seen.length > progress.size) {
+        known = null; // a progress cycle ends as a root
+        break;
+      }
       seen.push(cur);
-      cur = progress.get(cur)?.parent ?? null;
+      const next = cur.parent === null ? undefined : progress.get(cur.parent);
+      cur.via = next;
+      if (next === undefined) {
+        end = cur.parent;
+        break;
+      }
+      cur = next;
     }
-    const target = cur !== null && memo.has(cur) ? (memo.get(cur) ?? null) : cur;
-    const result = target !== null && progress.has(target) ? null : target; // a progress cycle ends as a root
-    for (const s of seen) memo.set(s, result);
+    const result = known !== undefined ? known : end;
+    for (const s of seen) memo.set(s.uuid, result);
     return result;
   };
   const alias = (uuid: string): string | null => {
@@ -98,7 +116,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   }
   if (progress.size > 0) bridgeParents(entries, progress, byUuid, above, merges);
 
-  return { ordered, byUuid, duplicates, progress, alias };
+  return { ordered, byUuid, duplicates, progress, progressCopies: rows > progress.size, alias };
 }
 
 /**

@@ -13,7 +13,10 @@ export interface Entry {
   uuid: string;
   /** Bridged parent uuid; `null` for a root. May name a uuid that was never written (a phantom). */
   parent: string | null;
-  /** The progress row the written `parentUuid` named, when `parent` bridges over it; else `undefined`. */
+  /**
+   * The progress row the written `parentUuid` named, when `parent` bridges over it; on a progress row
+   * the bridging passed, the progress row above it; else `undefined`.
+   */
   via: Entry | undefined;
   type: string;
   subtype: string | undefined;

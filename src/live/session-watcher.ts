@@ -288,7 +288,8 @@ export class SessionWatcher {
     for (const e of entries) {
       const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
       batch.add(e.uuid);
-      if (!simple || Number.isNaN(e.t) || (state.hasGenerated && e.type === 'attachment')) return false;
+      // atoms generated from queue operations move past the lines that follow them: re-resolve
+      if (!simple || Number.isNaN(e.t) || state.hasGenerated) return false;
       tip = e;
     }
     const base = leaf.seq - leaf.fileSeq; // where the last file's records start in the session's order

@@ -1,6 +1,6 @@
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
-import type { Entry } from '../graph/entry.ts';
+import { isCompactBoundary, type Entry } from '../graph/entry.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
@@ -47,7 +47,7 @@ export interface SessionState {
   turns: TurnsState;
   /** The last atom's time (epoch ms), for an appended line without one. */
   lastT: number;
-  /** Whether atoms were generated from queue operations (an attachment appended to their file undoes them). */
+  /** Whether atoms were generated from queue operations (lines appended after one can move it). */
   hasGenerated: boolean;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
   timesKnown: boolean;
@@ -70,17 +70,26 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const generated = collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, collected.entries, path.onPath, rompUuid);
+  const generated = collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
   const anchors = new Set(generated.map((g) => g.after));
   // for each line a generated atom follows: how many path items precede the generated atom
   const slot = new Map<Entry, number>();
   let items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
-  // the progress rows the path runs through: those a path line hangs on by its written `parentUuid`, and
-  // their progress ancestors (the graph bridges over them, transcript-format §8.1)
+  // the progress rows the path runs through: those a path line hangs on by its written `parentUuid`
+  // (or a boundary by its `logicalParentUuid`, the leaf checkpoint by its `leafUuid`), and their progress
+  // ancestors (the graph bridges over them, transcript-format §8.1)
   const through = new Set<Entry>();
+  const runsThrough = (first: Entry | undefined): void => {
+    for (let row = first; row !== undefined && !through.has(row); row = row.via) through.add(row);
+  };
+  const rowOf = (uuid: unknown): Entry | undefined => (typeof uuid === 'string' ? index.progress.get(uuid) : undefined);
+  const checkpoint = collected.checkpoints.at(-1)?.leafUuid;
+  if (typeof checkpoint === 'string' && path.leaf !== undefined && index.alias(checkpoint) === path.leaf.uuid) runsThrough(rowOf(checkpoint));
   for (const entry of path.entries) {
-    for (let row = entry.via; row !== undefined && !through.has(row); row = row.parent === null ? undefined : index.progress.get(row.parent)) through.add(row);
+    // with copies, the one the index keeps (a live re-resolve can find `via` naming one no longer first)
+    if (entry.via !== undefined) runsThrough(index.progressCopies ? rowOf(entry.via.uuid) : entry.via);
+    if (view === 'full' && entry.parent === null && isCompactBoundary(entry)) runsThrough(rowOf(entry.record['logicalParentUuid']));
     const item = pathItem(entry, ctx);
     if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
     if (item !== undefined) {
@@ -90,7 +99,14 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     if (anchors.has(entry)) slot.set(entry, items.length);
   }
   if (generated.length > 0) {
-    const placed = generated.map((g) => ({ at: slot.get(g.after) ?? 0, atom: g.atom })).sort((a, b) => a.at - b.at);
+    // after the line it follows, and the tool results the path puts right after it (parallel results
+    // come back in path order, which file order need not match)
+    const after = (line: Entry): number => {
+      let at = slot.get(line) ?? items.length;
+      while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
+      return at;
+    };
+    const placed = generated.map((g) => ({ at: after(g.after), atom: g.atom })).sort((a, b) => a.at - b.at);
     const merged: Array<Atom | TurnEndMarker> = [];
     let next = 0;
     for (const { at, atom } of placed) {
@@ -162,6 +178,10 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
   if (e.subtype !== undefined) ref.subtype = e.subtype;
   if (e.isSidechain) ref.isSidechain = true;
   return ref;
+}
+
+function isToolResult(item: Atom | TurnEndMarker): boolean {
+  return item.type === 'user' && ((item as Atom).message?.content.some((b) => b.type === 'tool_result') ?? false);
 }
 
 /** Gives lines without a timestamp the previous line's time (the next one's at the start). */

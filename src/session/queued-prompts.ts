@@ -1,12 +1,16 @@
 import { hasToolResult, type Entry } from '../graph/entry.ts';
+import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
+import { versionBefore } from './claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
 
-/** A generated atom and the active-path line it follows (the last before its `remove`, or a tool result just after). */
+/** A generated atom and the active-path line it follows. */
 export interface QueuedPrompt {
   atom: Atom;
   after: Entry;
+  /** The prompt's text, for matching (`undefined` without text). */
+  text: string | undefined;
 }
 
 /** A queued prompt still waiting: its `enqueue`, and its text for matching. */
@@ -17,12 +21,13 @@ interface Waiting {
 
 /**
  * Prompts typed while Claude was busy that exist on disk only as `queue-operation` records
- * (known-failures F14, transcript-format §12): public builds up to at least 2.1.96 did not write the
- * `queued_command` attachment of a prompt absorbed into the running turn, only `enqueue` (with its
- * content) … `remove`. Each such prompt becomes a generated user atom, uuid
+ * (known-failures F14, transcript-format §12): builds before 2.1.112 (public ones up to at least 2.1.96)
+ * did not write the `queued_command` attachment of a prompt absorbed into the running turn, only
+ * `enqueue` (with its content) … `remove`. Each such prompt becomes a generated user atom, uuid
  * `queued:<fsid>:<line of the enqueue>`, by `human` (a `<task-notification>` by `system`), at the time of
- * its `remove`, placed after the last main-chain line written before the `remove` and the tool results
- * of the active path that directly follow it (the prompt went to the model with them).
+ * its `remove`, placed after the last main-chain line written before the `remove`, moved on past the rest
+ * of that line's response and the tool results that follow it: the prompt went to the model with the
+ * next request.
  *
  * The queue and the lines are replayed together in the session's order (`seq`):
  * - `enqueue` adds; `popAll` empties (the prompts went back to the input box);
@@ -34,21 +39,23 @@ interface Waiting {
  * - a `remove` gives an atom only when its prompt was absorbed into the conversation shown: not dropped
  *   (a 2.1.332 `reason`), not a slash command (`/name …`: it runs as a command, its lines are its own),
  *   written while a line of the active path was the latest (not in a rewound turn, not before the view
- *   starts), and in a file that writes no attachments at all (one that does wrote the prompt's own
- *   `queued_command` line).
- * Content may be a string, an array of blocks (kept as they are) or absent (an empty content).
+ *   starts) and that line is from before 2.1.112; a `queued_command` attachment with its text after it
+ *   stands for it instead.
+ * Content may be a string, an array of blocks (kept as they are) or absent (an empty content). A line
+ * written again (a copy in another file, a uuid written twice) counts as the line the index keeps, and a
+ * copy of an `enqueue` (same time, same text) as the same prompt.
  *
  * @param queue the session's queue operations, in the session's order
  * @param entries the session's uuid-bearing lines, in the session's order
+ * @param index the graph index (which copy of a line is the one kept)
  * @param onPath the active path's lines
  * @param rompUuid the session's identity
  * @returns the generated atoms with the line each follows, in order
  */
-export function queuedPrompts(queue: QueueOperation[], entries: Entry[], onPath: EntrySet, rompUuid: string): QueuedPrompt[] {
-  const attachments = new Set<string>();
-  for (const e of entries) if (e.type === 'attachment') attachments.add(e.fsid);
+export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompt[] {
   const waiting: Waiting[] = [];
   const out: QueuedPrompt[] = [];
+  const seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
   let latest: Entry | undefined;
   const replay = (op: QueueOperation): void => {
     if (op.operation === 'enqueue') waiting.push({ op, text: promptText(op.content) });
@@ -56,27 +63,41 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], onPath:
     else if (op.operation === 'dequeue' || op.operation === 'popOne' || op.operation === 'remove') {
       const taken = take(waiting, promptText(op.content));
       if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text)) return;
-      if (latest === undefined || !onPath.has(latest) || attachments.has(op.fsid)) return;
-      out.push({ atom: generated(taken, op, latest, rompUuid), after: latest });
+      if (latest === undefined || !onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112)) return;
+      const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ atom: generated(taken, op, latest, rompUuid), after: latest, text: taken.text });
     }
   };
   let next = 0;
-  for (const e of entries) {
-    if (e.isSidechain || e.type === 'progress') continue;
-    for (; next < queue.length && (queue[next] as QueueOperation).seq < e.seq; next++) replay(queue[next] as QueueOperation);
-    // the prompt goes to the model with the next request: after the tool results written before it
-    if (out.length > 0 && hasToolResult(e) && onPath.has(e)) {
+  for (const line of entries) {
+    if (line.isSidechain || line.type === 'progress') continue;
+    const e = line.pos >= 0 && index.ordered[line.pos] === line ? line : (index.byUuid.get(line.uuid) ?? line);
+    for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) replay(queue[next] as QueueOperation);
+    if (out.length > 0 && latest !== undefined && onPath.has(e) && goesWith(e, latest)) {
       for (let i = out.length - 1; i >= 0 && (out[i] as QueuedPrompt).after === latest; i--) (out[i] as QueuedPrompt).after = e;
     }
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
       const at = text === undefined ? -1 : waiting.findIndex((w) => w.text === text);
       if (at !== -1) waiting.splice(at, 1);
+    } else if (e.type === 'attachment' && out.length > 0) {
+      const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
+      const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
+      const at = text === undefined ? -1 : out.findIndex((q) => q.text === text);
+      if (at !== -1) out.splice(at, 1); // the prompt's own line
     }
     latest = e;
   }
   for (; next < queue.length; next++) replay(queue[next] as QueueOperation);
   return out;
+}
+
+/** Whether a line still belongs with the request before it: a later line of the same response, or a tool result. */
+function goesWith(e: Entry, latest: Entry): boolean {
+  if (e.type === 'assistant') return latest.type === 'assistant' && e.messageId !== undefined && e.messageId === latest.messageId;
+  return hasToolResult(e);
 }
 
 /** The waiting prompt an operation takes: by content when it has some, else the oldest that is not a task notification, else the oldest. */

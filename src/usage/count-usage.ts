@@ -2,6 +2,7 @@ import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { versionBefore } from '../session/claude-version.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 
 /** Token counts (tokens) and cost (USD). */
@@ -173,16 +174,10 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
     t: parseTimestamp(record['timestamp']),
     isSidechain: record['isSidechain'] === true,
     usage: usage as Record<string, unknown>,
-    lowerBound: (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) && beforeFinalUsage(record['version']),
+    // before 2.1.112 a line with stop_reason null holds start-of-message usage
+    lowerBound: (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) && versionBefore(record['version'], 2, 1, 112),
     file,
   });
-}
-
-/** Claude Code before 2.1.112 (and files without a version): a line with `stop_reason: null` holds start-of-message usage. */
-function beforeFinalUsage(version: unknown): boolean {
-  if (typeof version !== 'string') return true;
-  const [major = 0, minor = 0, patch = 0] = version.split('.').map((n) => Number.parseInt(n, 10) || 0);
-  return major < 2 || (major === 2 && (minor < 1 || (minor === 1 && patch < 112)));
 }
 
 function tokens(u: Record<string, unknown>): number {

@@ -110,6 +110,18 @@ test('progress rows are bridged: a line whose parent is a progress row hangs on 
   assert.deepEqual(codesOf(r), []);
   // the rows the path runs through lie on it
   assert.deepEqual(r.session.records.map((x) => [x.uuid, x.onPath]), [['p1', true], ['p2', true], ['p3', false]]);
+  // so do those a compaction's logicalParentUuid (full view) or the leaf checkpoint names
+  const stitched = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', text('hi'), 1, end),
+    progress('p1', 'a1', 1.5),
+    compactBoundary('b1', 'p1', 2),
+    user('s1', 'b1', 'This session is being continued…', 2.1, { isCompactSummary: true }),
+    progress('p2', 's1', 3),
+    { type: 'last-prompt', lastPrompt: 'go', leafUuid: 'p2', sessionId: 'fixture-session' },
+  ]);
+  assert.deepEqual(uuidsOf(stitched), ['u1', 'a1', 'b1', 's1']);
+  assert.deepEqual(stitched.session.records.filter((x) => x.type === 'progress').map((x) => [x.uuid, x.onPath]), [['p1', true], ['p2', true]]);
 });
 
 test('a progress row sharing its uuid with a line is bridged the same whether or not that line is just before the child', async () => {

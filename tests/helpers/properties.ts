@@ -14,10 +14,10 @@ import { formatOutline } from '../../src/cli/format-outline.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { checkInvariants, checkLossless } from './invariants.ts';
-import { assistant, compactBoundary, system, text, toolResult, toolUse, user } from './transcript.ts';
+import { assistant, at, compactBoundary, system, text, toolResult, toolUse, user } from './transcript.ts';
 
 type Fields = Record<string, unknown>;
-const OPS = ['turn', 'parallel', 'rewind', 'compact', 'sidechain', 'meta', 'interrupt', 'null-stop'] as const;
+const OPS = ['turn', 'parallel', 'rewind', 'compact', 'sidechain', 'meta', 'interrupt', 'null-stop', 'absorbed'] as const;
 type Op = (typeof OPS)[number];
 
 /** Builds a transcript (one JSON object per line) from a list of operations. */
@@ -51,6 +51,19 @@ export function buildTranscript(ops: Array<[Op, number]>): Fields[] {
       lines.push(user(r1, a1, [toolResult(`t-${a1}`, 'one')], tick()));
       lines.push(user(r2, a2, [toolResult(`t-${a2}`, 'two')], tick()));
       tip = answer(r2);
+    } else if (op === 'absorbed') {
+      // a prompt typed mid-turn before 2.1.112: only enqueue … remove on disk, then the request it went with
+      const old = { version: '2.1.96' };
+      const [u, a1, a2, r] = [id(), id(), id(), id()];
+      const q = (operation: string, content?: string): Fields => ({ type: 'queue-operation', operation, timestamp: at(sec + 0.5), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
+      lines.push(user(u, tip, `job ${u}`, tick(), old));
+      lines.push(assistant(a1, u, text('starting'), tick(), { mid: `m-${u}`, stop: 'tool_use', extra: old }));
+      lines.push(q('enqueue', `also ${u}`));
+      if (pick % 2 === 0) lines.push(q('remove')); // written before the response's last line and its result
+      lines.push(assistant(a2, a1, toolUse(`t-${a2}`, 'Bash'), tick(), { mid: `m-${u}`, stop: 'tool_use', extra: old }));
+      lines.push(user(r, a2, [toolResult(`t-${a2}`, 'ok')], tick(), old));
+      if (pick % 2 === 1) lines.push(q('remove'));
+      tip = answer(r);
     } else if (op === 'rewind') {
       const parent = uuids.length === 0 ? null : (uuids[pick % uuids.length] ?? null);
       const u = id();

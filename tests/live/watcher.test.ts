@@ -248,3 +248,34 @@ test('review cases: a parallel result put back after the leaf, a first line with
   const u = await w.update();
   assert.deepEqual([u.diagnostics.map((d) => d.code), uuids(w)], [['FILE_REPLACED'], [['n1', 'n2']]]);
 });
+
+test('two files with copies of the same lines (progress rows, a queued prompt), appended in turns: each update equals parseSession', async () => {
+  const { parseSession } = await import('../../src/session/parse-session.ts');
+  const { progress, toolUse: use, toolResult: result } = await import('../helpers/transcript.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'romp-watch-'));
+  const [early, late] = [join(dir, 'capture.jsonl'), join(dir, 'full.jsonl')];
+  writeFileSync(early, '');
+  writeFileSync(late, '');
+  const old = { version: '2.1.30' };
+  const q = (operation: string, sec: number, content?: string) => ({ type: 'queue-operation', operation, timestamp: new Date(T0 + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
+  const lines = [
+    user('u1', null, 'run it', 0, old),
+    assistant('a1', 'u1', use('T1', 'Bash'), 1, { mid: 'M1', stop: 'tool_use', extra: old }),
+    progress('p1', 'a1', 1.5),
+    q('enqueue', 1.6, 'and then the docs'),
+    user('r1', 'p1', [result('T1', 'ok')], 2, old),
+    q('remove', 2.1),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'M2', stop: 'end_turn', extra: old }),
+  ];
+  const w = new SessionWatcher([early, late]);
+  // the late file's copy arrives line by line, then the capture (an earlier copy) catches up
+  for (const [path, line] of [...lines.map((l) => [late, l] as const), ...lines.slice(0, 5).map((l) => [early, l] as const)]) {
+    appendFileSync(path, jsonl(line));
+    const live = (await w.update()).session;
+    const once = (await parseSession([early, late])).session;
+    assert.deepEqual(JSON.parse(JSON.stringify(live)), JSON.parse(JSON.stringify(once)));
+  }
+  const atoms = (w.session?.turns ?? []).flatMap((t) => t.atoms.map((a) => a.uuid));
+  assert.equal(atoms.filter((u) => u.startsWith('queued:')).length, 1);
+  assert.deepEqual(w.session?.records.filter((r) => r.type === 'progress').map((r) => [r.fsid, r.onPath]), [['capture', true], ['full', false]]);
+});

@@ -123,10 +123,12 @@ test('a prompt after a tool_use that was never answered opens its own turn (know
   ]);
 });
 
+/** Lines as Claude Code before 2.1.112 wrote them: an absorbed prompt has no line of its own. */
+const v2196 = (lines: Array<Record<string, unknown>>) => lines.map((l) => (l['type'] === 'queue-operation' ? l : { ...l, version: '2.1.96' }));
 const q = (operation: string, sec: number, content?: unknown) => ({ type: 'queue-operation', operation, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
 
 test('F14: a prompt absorbed mid-turn and known only from enqueue … remove becomes a generated human atom in the turn', async () => {
-  const r = await parseLines([
+  const r = await parseLines(v2196([
     user('u1', null, 'refactor', 0),
     assistant('a1', 'u1', toolUse('t1', 'Edit'), 1, { mid: 'm1', stop: 'tool_use' }),
     q('enqueue', 1.5, 'also rename it'),
@@ -139,7 +141,7 @@ test('F14: a prompt absorbed mid-turn and known only from enqueue … remove bec
     q('enqueue', 3.5, 'next task'),
     q('dequeue', 10),
     user('u2', 'a2', 'next task', 10, { promptSource: 'queued' }),
-  ]);
+  ]));
   assert.deepEqual(summary(r), [
     ['u1', true, ['u1', 'a1', 'r1', 'queued:fixture-session:7', 'a2']],
     ['u2', false, ['u2']],
@@ -150,7 +152,7 @@ test('F14: a prompt absorbed mid-turn and known only from enqueue … remove bec
 
 test('F14 replay: a notification delivered at idle without dequeue leaves the queue; each remove takes the prompt, placed after the line before it', async () => {
   const note = '<task-notification><task-id>b1</task-id><status>completed</status></task-notification>';
-  const r = await parseLines([
+  const r = await parseLines(v2196([
     user('u1', null, 'yes', 0),
     assistant('a1', 'u1', text('started in the background'), 1, { mid: 'm1', stop: 'end_turn' }),
     q('enqueue', 2, note),
@@ -165,7 +167,7 @@ test('F14 replay: a notification delivered at idle without dequeue leaves the qu
     user('r2', 'a3', [toolResult('t2', 'ok')], 7),
     q('remove', 7.5),
     assistant('a4', 'r2', text('done'), 8, { mid: 'm4', stop: 'end_turn' }),
-  ]);
+  ]));
   assert.deepEqual(summary(r), [
     ['u1', true, ['u1', 'a1']],
     [null, true, ['n1', 'a2', 'r1', 'queued:fixture-session:6', 'a3', 'r2', 'queued:fixture-session:11', 'a4']],
@@ -176,8 +178,8 @@ test('F14 replay: a notification delivered at idle without dequeue leaves the qu
   assert.deepEqual([logs?.author, logs?.message?.content.map((b) => b.type)], ['human', ['text', 'image']]);
 });
 
-test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash command, or a file that writes attachments', async () => {
-  const rewound = await parseLines([
+test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash command, or one whose queued_command line follows; none from 2.1.112', async () => {
+  const rewound = await parseLines(v2196([
     user('u1', null, 'first', 0),
     assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
     user('u2', 'a1', 'try this', 2),
@@ -189,21 +191,21 @@ test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash com
     q('remove', 4.6),
     user('u3', 'a1', 'try that instead', 20), // u2's turn was rewound
     assistant('a3', 'u3', text('done'), 21, { mid: 'm3', stop: 'end_turn' }),
-  ]);
+  ]));
   assert.deepEqual(summary(rewound), [
     ['u1', true, ['u1', 'a1']],
     ['u3', true, ['u3', 'a3']],
   ]);
-  const command = await parseLines([
+  const command = await parseLines(v2196([
     user('u1', null, 'first', 0),
     assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
     q('enqueue', 1.5, '/mcp'),
     user('r1', 'a1', [toolResult('t1', 'ok')], 2),
     q('remove', 2.5),
     assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]);
+  ]));
   assert.deepEqual(summary(command), [['u1', true, ['u1', 'a1', 'r1', 'a2']]]);
-  const attached = await parseLines([
+  const attached = await parseLines(v2196([
     user('u1', null, 'first', 0),
     assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
     q('enqueue', 1.5, 'also this'),
@@ -211,8 +213,18 @@ test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash com
     q('remove', 2.5),
     { ...user('q1', 'r1', '', 2.6), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt: 'also this', commandMode: 'prompt' } },
     assistant('a2', 'q1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]);
+  ]));
   assert.deepEqual(summary(attached), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
+  // from 2.1.112 an absorbed prompt always has its queued_command line: the queue generates nothing
+  const recent = await parseLines([
+    user('u1', null, 'first', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, 'also this'),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('remove', 2.5),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(recent), [['u1', true, ['u1', 'a1', 'r1', 'a2']]]);
 });
 
 test('a line with the result the turn waits for and text a human typed beside it continues the turn', async () => {
@@ -264,4 +276,61 @@ test('a stop_hook_summary row ends the turn unless a Stop hook blocked it (hookE
     ['u1', true, ['u1', 'a1']],
     ['u2', false, ['u2', 'a2', 'f1', 'a3']],
   ]);
+});
+
+test('F14 placement: past the rest of the response and its results in path order; the copy of a line the index keeps; a file with other attachments', async () => {
+  // the remove is written between two lines of one response; the results come back in another order
+  const parallel = await parseLines(v2196([
+    user('u1', null, 'look around', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Read'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.2, 'and the tests'),
+    q('remove', 1.4),
+    assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.5, { mid: 'm1', stop: 'tool_use' }),
+    user('r2', 'a2', [toolResult('t2', 'two')], 2),
+    user('r1', 'a1', [toolResult('t1', 'one')], 2.1),
+    assistant('a3', 'r2', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]));
+  assert.deepEqual(summary(parallel)[0]?.[2], ['u1', 'a1', 'a2', 'r1', 'r2', 'queued:fixture-session:3', 'a3']);
+  // a uuid written twice: the line the index keeps stands for both
+  const twice = await parseLines(v2196([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    user('r1', 'a1', [toolResult('t1', 'ok, written again')], 2),
+    q('enqueue', 2.2, 'then commit'),
+    q('remove', 2.4),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]));
+  assert.deepEqual(summary(twice)[0]?.[2], ['u1', 'a1', 'r1', 'queued:fixture-session:5', 'a2']);
+  // 2.1.96 wrote some attachment types, never queued_command: the prompt is still generated
+  const whitelisted = await parseLines(v2196([
+    user('u1', null, 'go', 0),
+    { ...user('x1', 'u1', '', 0.5), type: 'attachment', message: undefined, attachment: { type: 'deferred_tools_delta', added: [] } },
+    assistant('a1', 'x1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, 'also this'),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('remove', 2.5),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]));
+  assert.deepEqual(summary(whitelisted)[0]?.[2], ['u1', 'a1', 'r1', 'queued:fixture-session:4', 'a2']);
+});
+
+test('F14 across files: a fork copy of the lines before a remove, or a whole copy, still gives its prompt once', async () => {
+  const lines = v2196([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    q('enqueue', 1.5, 'then commit'),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    q('remove', 2.5),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  const original = writeJsonl(lines, 'orig-a.jsonl');
+  const copy = writeJsonl([...lines.slice(0, 4), user('u2', 'r1', 'next', 100, { version: '2.1.96' }), assistant('a3', 'u2', text('ok'), 101, { mid: 'm3', stop: 'end_turn', extra: { version: '2.1.96' } })], 'fork-b.jsonl');
+  const capture = writeJsonl(lines, 'capture-c.jsonl'); // a whole copy, queue operations included
+  for (const files of [[original], [original, copy], [original, capture]]) {
+    const { session } = await parseSession(files);
+    const uuids = session.turns.flatMap((t) => t.atoms.map((a) => a.uuid));
+    assert.deepEqual(uuids.filter((u) => u.startsWith('queued:')), ['queued:orig-a:3'], files.join(' '));
+    assert.equal(uuids.indexOf('queued:orig-a:3'), uuids.indexOf('r1') + 1);
+  }
 });
