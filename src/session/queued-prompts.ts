@@ -85,8 +85,8 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
     } else if (e.type === 'attachment' && out.length > 0) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
-      const at = text === undefined ? -1 : out.findIndex((q) => q.text === text);
-      if (at !== -1) out.splice(at, 1); // the prompt's own line
+      const at = text === undefined ? -1 : out.findLastIndex((q) => q.text === text);
+      if (at !== -1) out.splice(at, 1); // the prompt's own line stands for it
     }
     latest = e;
   }
