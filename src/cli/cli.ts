@@ -107,8 +107,9 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   program
     .command('usage')
     .description('tokens and cost of every API response, each counted once, per session, day and model')
-    .argument('[files...]', 'transcript files (default: every transcript under --projects)')
+    .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/) (default: every transcript under --projects)")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
     .option('--timezone <zone>', 'IANA zone for the days (default: this machine\'s)')
     .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok, over the built-in table')
     .option('--json', 'print the report as JSON')

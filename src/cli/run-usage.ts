@@ -2,11 +2,12 @@ import { SingleBar } from 'cli-progress';
 import type { Dirent } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { nestedAgents } from '../discover/list-claude-sessions.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -14,6 +15,8 @@ export interface UsageCliOptions {
   timezone?: string;
   prices?: string;
   json?: boolean;
+  /** With files: also count each one's subagent transcripts (`<dir>/<id>/subagents/`). Default true. */
+  subagents?: boolean;
   /** Show a progress bar (default: when stderr is a terminal). */
   progress?: boolean;
 }
@@ -21,7 +24,9 @@ export interface UsageCliOptions {
 /**
  * `romp usage [FILES...] [--projects DIR]`: tokens and cost of every API response in the files, each
  * counted once, per session, per day (in `--timezone`, default the machine's) and per model; a
- * progress bar on a terminal for a whole projects folder.
+ * progress bar on a terminal for a whole projects folder. Given files bring their sessions' subagent
+ * transcripts (`<dir>/<id>/subagents/`, Claude Code 2.1.2+), where subagent spend is written, unless
+ * `--no-subagents`.
  * @param files transcript paths
  * @param options projects folder, zone, price file, json
  * @param io where to write
@@ -37,7 +42,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   }
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
   await checkFiles(files);
-  const paths = files.length > 0 ? files : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
+  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
   const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
   bar?.start(paths.length, 0);
@@ -128,4 +133,15 @@ async function allTranscripts(dir: string): Promise<string[]> {
   await walk(dir);
   if (out.length === 0) throw new UserError(`no transcripts under ${dir}`);
   return out;
+}
+
+/** The files, each followed by its session's subagent transcripts when asked (each path once). */
+async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
+  if (!subagents) return files;
+  const paths = new Set<string>();
+  for (const file of files) {
+    paths.add(file);
+    for (const agent of await nestedAgents(join(dirname(file), basename(file).replace(/\.jsonl$/i, '')))) paths.add(agent);
+  }
+  return [...paths];
 }

@@ -107,3 +107,20 @@ test('lines that cannot be read reach onDiagnostic, from worker threads too, and
   assert.match(err, /^2 problems on assistant lines/);
   assert.match(err, /one\.jsonl:2: error INVALID_JSON/);
 });
+
+test("romp usage FILE counts the session's subagent transcripts too, unless --no-subagents", async () => {
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname, join } = await import('node:path');
+  const main = writeJsonl([line('a1', null, 'msg_M', u(10, 5), { requestId: 'R1' })], 'sess-1.jsonl');
+  const agents = join(dirname(main), 'sess-1', 'subagents');
+  mkdirSync(agents, { recursive: true });
+  writeFileSync(join(agents, 'agent-a1b2.jsonl'), `${JSON.stringify(line('s1', null, 'msg_S', u(7, 3), { requestId: 'R2', isSidechain: true }))}\n`);
+  const { cli } = await import('../../src/cli/cli.ts');
+  const run = async (...args: string[]): Promise<{ total: { responses: number; input_tokens: number } }> => {
+    let out = '';
+    await cli(['usage', '--json', ...args], { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } });
+    return JSON.parse(out) as { total: { responses: number; input_tokens: number } };
+  };
+  assert.deepEqual([(await run(main)).total.responses, (await run(main)).total.input_tokens], [2, 17]);
+  assert.deepEqual((await run('--no-subagents', main)).total.responses, 1);
+});
