@@ -107,7 +107,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   program
     .command('usage')
     .description('tokens and cost of every API response, each counted once, per session, day and model')
-    .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/) (default: every transcript under --projects)")
+    .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
     .option('--timezone <zone>', 'IANA zone for the days (default: this machine\'s)')

@@ -2,12 +2,12 @@ import { SingleBar } from 'cli-progress';
 import type { Dirent } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { nestedAgents } from '../discover/list-claude-sessions.ts';
+import { sessionSubagents } from '../discover/list-claude-sessions.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -25,8 +25,8 @@ export interface UsageCliOptions {
  * `romp usage [FILES...] [--projects DIR]`: tokens and cost of every API response in the files, each
  * counted once, per session, per day (in `--timezone`, default the machine's) and per model; a
  * progress bar on a terminal for a whole projects folder. Given files bring their sessions' subagent
- * transcripts (`<dir>/<id>/subagents/`, Claude Code 2.1.2+), where subagent spend is written, unless
- * `--no-subagents`.
+ * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
+ * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`.
  * @param files transcript paths
  * @param options projects folder, zone, price file, json
  * @param io where to write
@@ -41,6 +41,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
     }
   }
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
+  if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
   const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
   const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
@@ -141,7 +142,7 @@ async function withSubagents(files: string[], subagents: boolean): Promise<strin
   const paths = new Set<string>();
   for (const file of files) {
     paths.add(file);
-    for (const agent of await nestedAgents(join(dirname(file), basename(file).replace(/\.jsonl$/i, '')))) paths.add(agent);
+    for (const agent of await sessionSubagents(file)) paths.add(agent);
   }
   return [...paths];
 }

@@ -1,6 +1,7 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
@@ -160,20 +161,65 @@ function parse(line: string): RawRecord | undefined {
 
 /**
  * The subagent transcripts of a session (2.1.2+ layout): `<sessionDir>/subagents/**\/agent-*.jsonl`.
+ * Regular files and real folders only: links, FIFOs and sockets are left out (never followed, never opened).
  * @param dir the session's folder, `<projectDir>/<sessionId>`
  * @returns their paths, sorted; none when the folder does not exist
  */
 export async function nestedAgents(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (d: string): Promise<void> => {
-    for (const name of await entries(d)) {
-      const path = join(d, name);
-      if (name.startsWith('agent-') && name.endsWith('.jsonl')) found.push(path);
-      else if (!name.includes('.')) await walk(path);
+    for (const entry of await dirents(d)) {
+      const path = join(d, entry.name);
+      if (entry.isFile() && entry.name.startsWith('agent-') && entry.name.endsWith('.jsonl')) found.push(path);
+      else if (entry.isDirectory()) await walk(path);
     }
   };
   await walk(join(dir, 'subagents'));
   return found.sort();
+}
+
+/**
+ * All subagent transcripts of one session file, in both layouts: nested under `<dir>/<id>/subagents/`
+ * (2.1.2+), and flat `<dir>/agent-*.jsonl` beside the session (2.0.28–2.1.1) whose first line carries
+ * the session's id (`sessionId`). The id is the file's name without `.jsonl`, and the `sessionId` of its
+ * first line when that differs (a renamed copy). Regular files only, as `nestedAgents`.
+ * @param sessionFile the session's transcript
+ * @returns the subagent transcripts, sorted, each once
+ */
+export async function sessionSubagents(sessionFile: string): Promise<string[]> {
+  const dir = dirname(sessionFile);
+  const ids = new Set([basename(sessionFile).replace(/\.jsonl$/i, '')]);
+  const own = await firstSessionId(sessionFile);
+  if (own !== undefined) ids.add(own);
+  const found = new Set<string>();
+  for (const id of ids) for (const agent of await nestedAgents(join(dir, id))) found.add(agent);
+  for (const entry of await dirents(dir)) {
+    if (!entry.isFile() || !entry.name.startsWith('agent-') || !entry.name.endsWith('.jsonl')) continue;
+    const path = join(dir, entry.name);
+    const id = await firstSessionId(path);
+    if (id !== undefined && ids.has(id)) found.add(path);
+  }
+  return [...found].sort();
+}
+
+/** The `sessionId` of a file's first line, if it reads as one. */
+async function firstSessionId(path: string): Promise<string | undefined> {
+  try {
+    const line = (await readEdges(path, 16 * 1024, 0)).head[0];
+    const id = line === undefined ? undefined : (JSON.parse(line) as { sessionId?: unknown }).sessionId;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entries of a folder with their types, sorted by name; none when it cannot be read. */
+async function dirents(dir: string): Promise<Dirent[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return [];
+  }
 }
 
 async function entries(dir: string): Promise<string[]> {

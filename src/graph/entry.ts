@@ -72,7 +72,14 @@ export function isCompactBoundary(entry: Entry): boolean {
  * @returns true for tool-result user lines
  */
 export function hasToolResult(entry: Entry): boolean {
-  if (entry.type !== 'user') return false;
-  const content = (entry.record['message'] as { content?: unknown } | undefined)?.content;
+  return entry.type === 'user' && holdsToolResult((entry.record['message'] as { content?: unknown } | undefined)?.content);
+}
+
+/**
+ * Whether message content holds a `tool_result` block.
+ * @param content a message's `content` (a string, an array of blocks, or anything a broken line holds)
+ * @returns true when one of its blocks is a `tool_result`
+ */
+export function holdsToolResult(content: unknown): boolean {
   return Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type === 'tool_result');
 }

@@ -286,7 +286,8 @@ export class SessionWatcher {
     let tip = leaf;
     const batch = new Set<string>();
     for (const e of entries) {
-      const simple = e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
+      // (a row of a type this reader does not know is never the leaf: the full resolution places it)
+      const simple = CHAIN_TYPES.has(e.type) && e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
       batch.add(e.uuid);
       // atoms generated from queue operations move past the lines that follow them: re-resolve
       if (!simple || Number.isNaN(e.t) || state.hasGenerated) return false;
@@ -307,8 +308,6 @@ export class SessionWatcher {
       const item = pathItem(e, ctx);
       if (item === undefined || item.type === 'turn_end') added.push(refOf(e, true));
       if (item === undefined) continue;
-      if (Number.isNaN(item.t)) item.t = state.lastT;
-      state.lastT = item.t;
       turns = stepTurns(turns, item, e.type === 'attachment');
     }
     // the new lines all follow every earlier one in the same file: their line order is the records' order

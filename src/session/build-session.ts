@@ -1,6 +1,6 @@
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
-import { isCompactBoundary, type Entry } from '../graph/entry.ts';
+import { holdsToolResult, isCompactBoundary, type Entry } from '../graph/entry.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
@@ -45,8 +45,6 @@ export interface SessionState {
   index: GraphIndex;
   path: ActivePath;
   turns: TurnsState;
-  /** The last atom's time (epoch ms), for an appended line without one. */
-  lastT: number;
   /** Whether atoms were generated from queue operations (lines appended after one can move it). */
   hasGenerated: boolean;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
@@ -140,8 +138,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     files: collected.files,
     records,
   };
-  const lastT = items.at(-1)?.t ?? Number.NaN;
-  return { session, index, path, turns, lastT, hasGenerated: generated.length > 0, timesKnown, rompUuid };
+  return { session, index, path, turns, hasGenerated: generated.length > 0, timesKnown, rompUuid };
 }
 
 /**
@@ -181,7 +178,7 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
 }
 
 function isToolResult(item: Atom | TurnEndMarker): boolean {
-  return item.type === 'user' && ((item as Atom).message?.content.some((b) => b.type === 'tool_result') ?? false);
+  return item.type === 'user' && holdsToolResult((item as Atom).message?.content);
 }
 
 /** Gives lines without a timestamp the previous line's time (the next one's at the start). */

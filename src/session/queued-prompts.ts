@@ -1,4 +1,4 @@
-import { hasToolResult, type Entry } from '../graph/entry.ts';
+import type { Entry } from '../graph/entry.ts';
 import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
@@ -26,8 +26,8 @@ interface Waiting {
  * `enqueue` (with its content) … `remove`. Each such prompt becomes a generated user atom, uuid
  * `queued:<fsid>:<line of the enqueue>`, by `human` (a `<task-notification>` by `system`), at the time of
  * its `remove`, placed after the last main-chain line written before the `remove`, moved on past the rest
- * of that line's response and the tool results that follow it: the prompt went to the model with the
- * next request.
+ * of that line's response (and, by `buildSessionState`, the tool results after it in path order): the
+ * prompt went to the model with the next request.
  *
  * The queue and the lines are replayed together in the session's order (`seq`):
  * - `enqueue` adds; `popAll` empties (the prompts went back to the input box);
@@ -39,8 +39,8 @@ interface Waiting {
  * - a `remove` gives an atom only when its prompt was absorbed into the conversation shown: not dropped
  *   (a 2.1.332 `reason`), not a slash command (`/name …`: it runs as a command, its lines are its own),
  *   written while a line of the active path was the latest (not in a rewound turn, not before the view
- *   starts) and that line is from before 2.1.112; a `queued_command` attachment with its text after it
- *   stands for it instead.
+ *   starts) and that line is from before 2.1.112; a `queued_command` attachment with its text written
+ *   before the next response stands for it instead.
  * Content may be a string, an array of blocks (kept as they are) or absent (an empty content). A line
  * written again (a copy in another file, a uuid written twice) counts as the line the index keeps, and a
  * copy of an `enqueue` (same time, same text) as the same prompt.
@@ -57,6 +57,7 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
   const out: QueuedPrompt[] = [];
   const seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
   let latest: Entry | undefined;
+  let open = 0; // out[open…]: prompts whose request has not been answered yet (a queued_command line may stand for them)
   const replay = (op: QueueOperation): void => {
     if (op.operation === 'enqueue') waiting.push({ op, text: promptText(op.content) });
     else if (op.operation === 'popAll') waiting.length = 0;
@@ -75,17 +76,19 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
     if (line.isSidechain || line.type === 'progress') continue;
     const e = line.pos >= 0 && index.ordered[line.pos] === line ? line : (index.byUuid.get(line.uuid) ?? line);
     for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) replay(queue[next] as QueueOperation);
-    if (out.length > 0 && latest !== undefined && onPath.has(e) && goesWith(e, latest)) {
+    const continues = latest !== undefined && continuesResponse(e, latest);
+    if (continues && out.length > 0 && onPath.has(e)) {
       for (let i = out.length - 1; i >= 0 && (out[i] as QueuedPrompt).after === latest; i--) (out[i] as QueuedPrompt).after = e;
     }
+    if (e.type === 'assistant' && !continues) open = out.length; // the next request was answered
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
       const at = text === undefined ? -1 : waiting.findIndex((w) => w.text === text);
       if (at !== -1) waiting.splice(at, 1);
-    } else if (e.type === 'attachment' && out.length > 0) {
+    } else if (e.type === 'attachment' && out.length > open) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
-      const at = text === undefined ? -1 : out.findLastIndex((q) => q.text === text);
+      const at = text === undefined ? -1 : out.findLastIndex((q, i) => i >= open && q.text === text);
       if (at !== -1) out.splice(at, 1); // the prompt's own line stands for it
     }
     latest = e;
@@ -94,10 +97,9 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
   return out;
 }
 
-/** Whether a line still belongs with the request before it: a later line of the same response, or a tool result. */
-function goesWith(e: Entry, latest: Entry): boolean {
-  if (e.type === 'assistant') return latest.type === 'assistant' && e.messageId !== undefined && e.messageId === latest.messageId;
-  return hasToolResult(e);
+/** Whether a line is a later line of the response before it (its tool results follow in path order: `buildSessionState`). */
+function continuesResponse(e: Entry, latest: Entry): boolean {
+  return e.type === 'assistant' && latest.type === 'assistant' && e.messageId !== undefined && e.messageId === latest.messageId;
 }
 
 /** The waiting prompt an operation takes: by content when it has some, else the oldest that is not a task notification, else the oldest. */

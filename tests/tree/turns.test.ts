@@ -215,6 +215,23 @@ test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash com
     assistant('a2', 'q1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
   ]));
   assert.deepEqual(summary(attached), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
+  // a queued_command line with the same text after the next response is another prompt, not this one's line
+  const later = await parseLines([
+    ...v2196([
+      user('u1', null, 'first', 0),
+      assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+      q('enqueue', 1.5, 'yes'),
+      user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+      q('remove', 2.5),
+      assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+    ]),
+    user('u2', 'a2', 'again', 10),
+    assistant('a3', 'u2', toolUse('t2', 'Bash'), 11, { mid: 'm3', stop: 'tool_use' }),
+    user('r2', 'a3', [toolResult('t2', 'ok')], 12),
+    { ...user('q2', 'r2', '', 12.5), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt: 'yes', commandMode: 'prompt' } },
+    assistant('a4', 'q2', text('done again'), 13, { mid: 'm4', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(summary(later).map((t) => t[2]), [['u1', 'a1', 'r1', 'queued:fixture-session:3', 'a2'], ['u2', 'a3', 'r2', 'q2', 'a4']]);
   // from 2.1.112 an absorbed prompt always has its queued_command line: the queue generates nothing
   const recent = await parseLines([
     user('u1', null, 'first', 0),

@@ -121,6 +121,12 @@ test("romp usage FILE counts the session's subagent transcripts too, unless --no
     await cli(['usage', '--json', ...args], { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } });
     return JSON.parse(out) as { total: { responses: number; input_tokens: number } };
   };
-  assert.deepEqual([(await run(main)).total.responses, (await run(main)).total.input_tokens], [2, 17]);
+  // 2.0.28–2.1.1 wrote them flat beside the session, named by the session id in their lines; a FIFO is never opened
+  writeFileSync(join(dirname(main), 'agent-flat01.jsonl'), `${JSON.stringify(line('f1', null, 'msg_F', u(100, 1), { requestId: 'R3', isSidechain: true, sessionId: 'sess-1' }))}\n`);
+  writeFileSync(join(dirname(main), 'agent-other1.jsonl'), `${JSON.stringify(line('o1', null, 'msg_O', u(1000, 1), { requestId: 'R4', isSidechain: true, sessionId: 'someone-else' }))}\n`);
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [join(agents, 'agent-fifo.jsonl')]);
+  const all = await run(main);
+  assert.deepEqual([all.total.responses, all.total.input_tokens], [3, 117]);
   assert.deepEqual((await run('--no-subagents', main)).total.responses, 1);
 });
