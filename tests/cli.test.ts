@@ -141,7 +141,7 @@ test('romp tools / segments / turns --json on the bundled example, romp usage --
   assert.equal((await run(['usage', EXAMPLE, '--timezone', 'Mars/Olympus'])).code, 2);
 });
 
-test('bad input to usage, doctor and watch is a one-line error and exit 2', async () => {
+test('bad input to usage, doctor, watch and the views is a one-line error and exit 2', async () => {
   const { mkdtempSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
@@ -159,6 +159,10 @@ test('bad input to usage, doctor and watch is a one-line error and exit 2', asyn
     [['ls', '--projects', EXAMPLE], /not a folder/],
     [['show', EXAMPLE, '--session', 'R'], /files or --session, not both/],
     [['tools', EXAMPLE, '--session', 'R'], /files or --session, not both/],
+    [['watch', dir], /not a file/],
+    [['watch', '--session', 'nope', '--romp-home', dir], /no registered files for session nope/],
+    [['segments', '--session', 'nope', '--romp-home', dir], /no registered files for session nope/],
+    [['usage', '--no-subagents'], /--no-subagents applies to files given/],
   ];
   for (const [argv, message] of cases) {
     const { code, err } = await run(argv);

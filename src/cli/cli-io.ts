@@ -24,3 +24,14 @@ export async function checkFiles(files: string[]): Promise<void> {
     if (!info.isFile()) throw new UserError(`${file}: not a file`);
   }
 }
+
+/**
+ * Checks that a session named by `--session` has files in the romp home's registry.
+ * @param rompUuid the id given
+ * @param home the romp home
+ * @param files the files the registry gave for it
+ * @throws UserError when it gave none
+ */
+export function checkRegistered(rompUuid: string, home: string, files: readonly unknown[]): void {
+  if (files.length === 0) throw new UserError(`no registered files for session ${rompUuid} in ${home}`);
+}

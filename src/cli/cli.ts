@@ -69,7 +69,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .addOption(new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full'))
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .addOption(home());
-    if (!json) command.option('--json', 'print the Session as JSON instead (as `romp json`)');
+    command.option('--json', json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)');
     return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, json ? { ...options, json: true } : options, io)));
   };
   sessionCommand('show', 'print an outline of a session: one block per turn, then the diagnostics', false);

@@ -2,7 +2,7 @@ import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { segments } from '../views/segments.ts';
 import { toolCalls } from '../views/tool-calls.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
 import { EXAMPLE_SESSION } from './run-show.ts';
 import { formatTurn } from './format-outline.ts';
 
@@ -25,7 +25,9 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
   if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
   await checkFiles(files);
   const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
-  const { session, diagnostics } = await parseSession(paths, { rompHome: rompHome(options.rompHome), ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+  const home = rompHome(options.rompHome);
+  const { session, diagnostics } = await parseSession(paths, { rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+  if (options.session !== undefined) checkRegistered(options.session, home, session.files);
   const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
   if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
   const write = (value: unknown[], text: () => string[]): void => {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { watchSession } from '../live/watch-session.ts';
-import { UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { resolveSession } from '../romp-home/registry.ts';
 import { formatTurn } from './format-outline.ts';
 
 /** Options of `romp watch`. */
@@ -25,7 +26,10 @@ export interface WatchCliOptions {
 export async function runWatch(files: string[], options: WatchCliOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
   if (files.length === 0 && options.session === undefined) throw new UserError('watch needs transcript files or --session <rompUuid>');
   for (const file of files) if (!existsSync(file)) throw new UserError(`${file}: no such file (watch follows files that exist; start it once Claude Code has created the transcript)`);
-  const watchOptions = { rompHome: rompHome(options.rompHome), poll: options.poll === true, ...(options.session === undefined ? {} : { rompUuid: options.session }), ...(signal === undefined ? {} : { signal }) };
+  await checkFiles(files);
+  const home = rompHome(options.rompHome);
+  if (options.session !== undefined) checkRegistered(options.session, home, (await resolveSession(home, options.session))?.files ?? []);
+  const watchOptions = { rompHome: home, poll: options.poll === true, ...(options.session === undefined ? {} : { rompUuid: options.session }), ...(signal === undefined ? {} : { signal }) };
   for await (const { session, changed } of watchSession(files, watchOptions)) {
     const turns = session.turns.map((turn, i) => ({ turn, n: i + 1 })).filter(({ turn }) => changed.includes(turn.id) || changed.length === 0);
     if (options.json === true) io.stdout.write(`${JSON.stringify({ changed, turns: turns.map(({ turn }) => turn) })}\n`);
