@@ -127,6 +127,17 @@ test('a prompt after a tool_use that was never answered opens its own turn (know
 const v2196 = (lines: Array<Record<string, unknown>>) => lines.map((l) => (l['type'] === 'queue-operation' ? l : { ...l, version: '2.1.96' }));
 const q = (operation: string, sec: number, content?: unknown) => ({ type: 'queue-operation', operation, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
 
+/** A turn whose Bash call is answered while `prompt` is typed: u1, a1 (tool_use), enqueue, r1, remove, then `more`, then a2. */
+const absorbedTurn = (prompt: string, ...more: Array<Record<string, unknown>>): Array<Record<string, unknown>> => [
+  user('u1', null, 'first', 0),
+  assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+  q('enqueue', 1.5, prompt),
+  user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+  q('remove', 2.5),
+  ...more,
+  assistant('a2', String(more.at(-1)?.['uuid'] ?? 'r1'), text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+];
+
 test('F14: a prompt absorbed mid-turn and known only from enqueue … remove becomes a generated human atom in the turn', async () => {
   const r = await parseLines(v2196([
     user('u1', null, 'refactor', 0),
@@ -196,51 +207,23 @@ test('F14 replay: no atom for a prompt absorbed into a rewound turn, a slash com
     ['u1', true, ['u1', 'a1']],
     ['u3', true, ['u3', 'a3']],
   ]);
-  const command = await parseLines(v2196([
-    user('u1', null, 'first', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
-    q('enqueue', 1.5, '/mcp'),
-    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-    q('remove', 2.5),
-    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]));
+  const command = await parseLines(v2196(absorbedTurn('/mcp')));
   assert.deepEqual(summary(command), [['u1', true, ['u1', 'a1', 'r1', 'a2']]]);
-  const attached = await parseLines(v2196([
-    user('u1', null, 'first', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
-    q('enqueue', 1.5, 'also this'),
-    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-    q('remove', 2.5),
-    { ...user('q1', 'r1', '', 2.6), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt: 'also this', commandMode: 'prompt' } },
-    assistant('a2', 'q1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]));
+  const queuedLine = (uuid: string, parent: string, sec: number, prompt: string) => ({ ...user(uuid, parent, '', sec), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt, commandMode: 'prompt' } });
+  const attached = await parseLines(v2196(absorbedTurn('also this', queuedLine('q1', 'r1', 2.6, 'also this'))));
   assert.deepEqual(summary(attached), [['u1', true, ['u1', 'a1', 'r1', 'q1', 'a2']]]);
   // a queued_command line with the same text after the next response is another prompt, not this one's line
   const later = await parseLines([
-    ...v2196([
-      user('u1', null, 'first', 0),
-      assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
-      q('enqueue', 1.5, 'yes'),
-      user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-      q('remove', 2.5),
-      assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-    ]),
+    ...v2196(absorbedTurn('yes')),
     user('u2', 'a2', 'again', 10),
     assistant('a3', 'u2', toolUse('t2', 'Bash'), 11, { mid: 'm3', stop: 'tool_use' }),
     user('r2', 'a3', [toolResult('t2', 'ok')], 12),
-    { ...user('q2', 'r2', '', 12.5), type: 'attachment', message: undefined, attachment: { type: 'queued_command', prompt: 'yes', commandMode: 'prompt' } },
+    queuedLine('q2', 'r2', 12.5, 'yes'),
     assistant('a4', 'q2', text('done again'), 13, { mid: 'm4', stop: 'end_turn' }),
   ]);
   assert.deepEqual(summary(later).map((t) => t[2]), [['u1', 'a1', 'r1', 'queued:fixture-session:3', 'a2'], ['u2', 'a3', 'r2', 'q2', 'a4']]);
   // from 2.1.112 an absorbed prompt always has its queued_command line: the queue generates nothing
-  const recent = await parseLines([
-    user('u1', null, 'first', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
-    q('enqueue', 1.5, 'also this'),
-    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-    q('remove', 2.5),
-    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]);
+  const recent = await parseLines(absorbedTurn('also this'));
   assert.deepEqual(summary(recent), [['u1', true, ['u1', 'a1', 'r1', 'a2']]]);
 });
 
@@ -333,14 +316,7 @@ test('F14 placement: past the rest of the response and its results in path order
 });
 
 test('F14 across files: a fork copy of the lines before a remove, or a whole copy, still gives its prompt once', async () => {
-  const lines = v2196([
-    user('u1', null, 'go', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
-    q('enqueue', 1.5, 'then commit'),
-    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-    q('remove', 2.5),
-    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
-  ]);
+  const lines = v2196(absorbedTurn('then commit'));
   const original = writeJsonl(lines, 'orig-a.jsonl');
   const copy = writeJsonl([...lines.slice(0, 4), user('u2', 'r1', 'next', 100, { version: '2.1.96' }), assistant('a3', 'u2', text('ok'), 101, { mid: 'm3', stop: 'end_turn', extra: { version: '2.1.96' } })], 'fork-b.jsonl');
   const capture = writeJsonl(lines, 'capture-c.jsonl'); // a whole copy, queue operations included
