@@ -15,8 +15,6 @@ export interface GraphIndex {
   duplicates: Entry[];
   /** Progress rows by uuid (the first copy of a uuid written twice); their `parent` is as written. */
   progress: ReadonlyMap<string, Entry>;
-  /** Whether some progress uuid is written more than once (then a `via` may name a copy, not the row kept). */
-  progressCopies: boolean;
   /**
    * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
    * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor
@@ -40,12 +38,7 @@ export interface GraphIndex {
  */
 export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphIndex {
   const progress = new Map<string, Entry>();
-  let rows = 0;
-  for (const e of entries) {
-    if (e.type !== 'progress') continue;
-    rows++;
-    if (!progress.has(e.uuid)) progress.set(e.uuid, e); // the first copy, as for lines
-  }
+  for (const e of entries) if (e.type === 'progress' && !progress.has(e.uuid)) progress.set(e.uuid, e); // the first copy, as for lines
   const memo = new Map<string, string | null>();
   // the nearest non-progress ancestor of a progress row (`null` when the chain ends at a root); sets the
   // `via` of each row it passes to the progress row above it
@@ -116,12 +109,12 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   }
   if (progress.size > 0) bridgeParents(entries, progress, byUuid, above, merges);
 
-  return { ordered, byUuid, duplicates, progress, progressCopies: rows > progress.size, alias };
+  return { ordered, byUuid, duplicates, progress, alias };
 }
 
 /**
  * Points every parent that names a progress row at that row's nearest non-progress ancestor, keeping
- * the row in `via`.
+ * the row in `via` (on a live re-resolve, `via` is pointed at the copy the index now keeps).
  * A parent that is the line just before (no progress row) needs no lookup, unless some progress row
  * shares its uuid with a line: then every parent is looked up, so the result never depends on which
  * lines happen to be adjacent.
@@ -145,9 +138,15 @@ function bridgeParents(
     const previous = before;
     before = e;
     if (e.type === 'progress' || e.parent === null) continue;
+    if (e.via !== undefined) {
+      // bridged by an earlier resolve (live): the row kept may since be another file's earlier copy
+      e.via = progress.get(e.via.uuid) ?? e.via;
+      above(e.via);
+      continue;
+    }
     if (!shared && previous !== undefined && previous.type !== 'progress' && previous.uuid === e.parent) continue;
     const row = progress.get(e.parent);
-    if (row === undefined) continue; // no progress row (or, on a live re-resolve, bridged already)
+    if (row === undefined) continue;
     e.via = row;
     e.parent = above(row);
   }

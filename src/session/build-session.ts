@@ -85,8 +85,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   const checkpoint = collected.checkpoints.at(-1)?.leafUuid;
   if (typeof checkpoint === 'string' && path.leaf !== undefined && index.alias(checkpoint) === path.leaf.uuid) runsThrough(rowOf(checkpoint));
   for (const entry of path.entries) {
-    // with copies, the one the index keeps (a live re-resolve can find `via` naming one no longer first)
-    if (entry.via !== undefined) runsThrough(index.progressCopies ? rowOf(entry.via.uuid) : entry.via);
+    runsThrough(entry.via);
     if (view === 'full' && entry.parent === null && isCompactBoundary(entry)) runsThrough(rowOf(entry.record['logicalParentUuid']));
     const item = pathItem(entry, ctx);
     if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
