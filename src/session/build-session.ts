@@ -69,10 +69,9 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
   const generated = collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
-  const anchors = new Set(generated.map((g) => g.after));
-  // for each line a generated atom follows: how many path items precede the generated atom
-  const slot = new Map<Entry, number>();
-  let items: Array<Atom | TurnEndMarker> = [];
+  // for each line a generated atom follows: how many path items come up to it
+  const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
+  const items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
   // the progress rows the path runs through: those a path line hangs on by its written `parentUuid`
   // (or a boundary by its `logicalParentUuid`, the leaf checkpoint by its `leafUuid`), and their progress
@@ -93,26 +92,19 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
       items.push(item);
       if (item.type !== 'turn_end' && entry.type === 'attachment') absorbed.add(item.uuid); // queued_command: a prompt taken mid-turn
     }
-    if (anchors.has(entry)) slot.set(entry, items.length);
+    if (slot.has(entry)) slot.set(entry, items.length);
   }
-  if (generated.length > 0) {
-    // after the line it follows, and the tool results the path puts right after it (parallel results
-    // come back in path order, which file order need not match)
-    const after = (line: Entry): number => {
-      let at = slot.get(line) ?? items.length;
-      while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
-      return at;
-    };
-    const placed = generated.map((g) => ({ at: after(g.after), atom: g.atom })).sort((a, b) => a.at - b.at);
-    const merged: Array<Atom | TurnEndMarker> = [];
-    let next = 0;
-    for (const { at, atom } of placed) {
-      while (next < at) merged.push(items[next++] as Atom | TurnEndMarker);
-      merged.push(atom);
-      absorbed.add(atom.uuid); // generated: never an opener
-    }
-    while (next < items.length) merged.push(items[next++] as Atom | TurnEndMarker);
-    items = merged;
+  // each after the line it follows and the tool results the path puts right after it (parallel results
+  // come back in path order, which file order need not match); inserted from the last place to the
+  // first, so the places still to fill keep their counts, and atoms sharing a place keep their order
+  const placed = generated.map(({ atom, after }) => {
+    let at = slot.get(after) ?? items.length;
+    while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
+    return { at, atom };
+  });
+  for (const { at, atom } of placed.toReversed().sort((a, b) => b.at - a.at)) {
+    items.splice(at, 0, atom);
+    absorbed.add(atom.uuid); // generated: never an opener
   }
   const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
