@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
@@ -223,12 +223,7 @@ async function dirents(dir: string): Promise<Dirent[]> {
 }
 
 async function entries(dir: string): Promise<string[]> {
-  try {
-    if (!(await stat(dir)).isDirectory()) return [];
-    return (await readdir(dir)).sort();
-  } catch {
-    return [];
-  }
+  return (await dirents(dir)).map((d) => d.name);
 }
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,6 +1,5 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { nestedAgents } from '../discover/list-claude-sessions.ts';
+import { readFile } from 'node:fs/promises';
+import { sessionSubagents } from '../discover/list-claude-sessions.ts';
 import type { Session } from '../model/types.ts';
 import { readEdges } from '../discover/read-edges.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
@@ -40,8 +39,7 @@ export async function findSubagents(session: Session): Promise<SubagentLink[]> {
   }
   const candidates = new Set<string>();
   for (const file of session.files) {
-    for (const agent of await nestedAgents(join(dirname(file.path), file.fsid))) candidates.add(agent);
-    for (const name of await entries(dirname(file.path))) if (name.startsWith('agent-') && name.endsWith('.jsonl')) candidates.add(join(dirname(file.path), name));
+    for (const agent of await sessionSubagents(file.path)) candidates.add(agent);
   }
   const links: SubagentLink[] = [];
   const taken = new Set<string>();
@@ -90,11 +88,4 @@ async function firstPrompt(path: string): Promise<string> {
   return '';
 }
 
-async function entries(dir: string): Promise<string[]> {
-  try {
-    return await readdir(dir);
-  } catch {
-    return [];
-  }
-}
 
