@@ -9,8 +9,6 @@ import type { QueueOperation } from './collect-files.ts';
 export interface QueuedPrompt {
   atom: Atom;
   after: Entry;
-  /** The prompt's text, for matching (`undefined` without text). */
-  text: string | undefined;
 }
 
 /** A queued prompt still waiting: its `enqueue`, and its text for matching. */
@@ -68,7 +66,7 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
       const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ atom: generated(taken, op, latest, rompUuid), after: latest, text: taken.text });
+      out.push({ atom: generated(taken, op, latest, rompUuid), after: latest });
     }
   };
   let next = 0;
@@ -88,7 +86,7 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
     } else if (e.type === 'attachment' && out.length > open) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
-      const at = text === undefined ? -1 : out.findLastIndex((q, i) => i >= open && q.text === text);
+      const at = text === undefined ? -1 : out.findLastIndex((q, i) => i >= open && promptText(q.atom.message?.content) === text);
       if (at !== -1) out.splice(at, 1); // the prompt's own line stands for it
     }
     latest = e;
