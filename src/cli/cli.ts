@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError, type CliIO } from './cli-io.ts';
+import { safeText } from './safe-text.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
 import type { ShowOptions } from './run-show.ts';
@@ -30,12 +31,17 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
  * be read (one line on stderr naming it).
  *
+ * Everything written to `io.stdout` and `io.stderr` passes through {@link safeText} (LF kept): no
+ * control character from a transcript, a stream or romp's home reaches the terminal raw, whatever the
+ * printer (JSON stays exact: its raw DEL, C1 and bidi characters become `\uXXXX` escapes).
+ *
  * @param argv the arguments after the program name
- * @param io where to read and write
+ * @param rawIO where to read and write
  * @param signal stops long-running commands (`romp watch`)
  * @returns the exit code
  */
-export async function cli(argv: string[], io: CliIO, signal?: AbortSignal): Promise<number> {
+export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): Promise<number> {
+  const io = guarded(rawIO);
   let exitCode = 0;
   const program = new Command('romp')
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
@@ -164,4 +170,13 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     throw error;
   }
   return exitCode;
+}
+
+/** `io` with every write made safe for a terminal, newlines kept. */
+function guarded(io: CliIO): CliIO {
+  const safe = (stream: CliIO['stdout']): CliIO['stdout'] => ({ write: (text: string) => stream.write(safeText(text, { keepNewlines: true })) });
+  const stdout = safe(io.stdout);
+  const stderr = safe(io.stderr);
+  // a getter: `process.stdin` is created when first read, and only `romp stream` reads it
+  return Object.defineProperty({ stdout, stderr }, 'stdin', { get: () => io.stdin, enumerable: true });
 }

@@ -1,0 +1,41 @@
+/**
+ * The characters a terminal acts on instead of showing: C0 controls (U+0000–U+001F: ESC, BEL, BS, CR,
+ * LF, TAB, …), DEL (U+007F), C1 controls (U+0080–U+009F, e.g. U+009B, a one-byte CSI), and the bidi
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder what is shown.
+ * One character class, so a match never backtracks.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same class without LF: for whole outputs whose lines the printer itself broke. */
+const UNSAFE_KEEP_NEWLINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Options of {@link safeText}. */
+export interface SafeTextOptions {
+  /** Keep LF (U+000A) as is: for a text of several lines whose breaks are wanted. Default `false`. */
+  keepNewlines?: boolean;
+}
+
+function escape(char: string): string {
+  const code = char.charCodeAt(0);
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Makes text from a transcript, a stream or romp's home safe to print on a terminal: every character a
+ * terminal would act on is shown escaped instead, `\x1b` for the C0 controls, `\u007f`, `\u009b`,
+ * `\u202e` for DEL, the C1 controls and the bidi controls, so a crafted transcript cannot set the window title,
+ * clear the screen, plant an OSC 8 hyperlink or reorder a line. Everything else passes unchanged.
+ *
+ * The `\uXXXX` form is also a JSON escape, so the function may run over JSON text too: JSON output
+ * holds raw DEL, C1 and bidi characters only inside strings (`JSON.stringify` already escapes C0), where
+ * the escape reads back as the same value.
+ *
+ * Linear in the text's length (one character class, no backtracking).
+ *
+ * @param text any string
+ * @param options `keepNewlines` to keep LF
+ * @returns the text with each unsafe character replaced by its escape
+ */
+export function safeText(text: string, options: SafeTextOptions = {}): string {
+  return text.replace(options.keepNewlines === true ? UNSAFE_KEEP_NEWLINES : UNSAFE, escape);
+}
