@@ -4,7 +4,8 @@
  * written twice as Claude Code does (the `tool_result`, and the file again in `toolUseResult`: a third of
  * the corpus's bytes), progress rows, file-history snapshots, a compaction every ~2,000 lines and a
  * rewind now and then.
- * Deterministic (seeded), so every run measures the same bytes.
+ * Deterministic (seeded). ASCII filler, so not what the bench measures on (`bench/replicate.ts` is):
+ * the 600 MB test (`tests/big-file.test.ts`) uses it because it knows the turns and lines it wrote.
  */
 import { createWriteStream } from 'node:fs';
 

@@ -1,28 +1,18 @@
 /**
  * The usage part of `npm run bench`: `romp usage` and ccusage (`npx ccusage@20.0.24 session --json
- * --offline`, `CLAUDE_CONFIG_DIR` pointed at the folder) over the same generated 1 GB projects folder,
- * wall time and peak memory of each, in the same run (GNU time).
+ * --offline`, `CLAUDE_CONFIG_DIR` pointed at the folder) over the same real-shaped projects folder of
+ * about 400 MB (160 copies of long corpus sessions, `bench/replicate.ts`), wall time and peak memory of
+ * each, in the same run (GNU time).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GENERATOR_VERSION, generateTranscript } from './generate.ts';
+import { LONG_SESSIONS, REPLICA_VERSION, replicateProjects } from './replicate.ts';
 
 const MB = 1024 * 1024;
 
-async function generateFolder(root: string): Promise<void> {
-  if (existsSync(join(root, '.done'))) return;
-  process.stdout.write('generating a 1 GB projects folder… ');
-  for (let i = 0; i < 400; i++) {
-    const project = join(root, 'projects', `-work-project-${i % 40}`);
-    mkdirSync(project, { recursive: true });
-    await generateTranscript(join(project, `session-${i}.jsonl`), 2.56 * MB, `p${i}-`);
-  }
-  writeFileSync(join(root, '.done'), '');
-  console.log('done');
-}
+const SESSIONS = 160;
 
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv): { seconds: number; peakMb: number } {
   const run = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -34,11 +24,11 @@ function timed(command: string, args: string[], env: NodeJS.ProcessEnv): { secon
 
 /** Prints both tools' figures, and their ratio. */
 export async function benchUsage(): Promise<void> {
-  const root = join(tmpdir(), `romp-bench-usage-1gb-v${GENERATOR_VERSION}`);
-  await generateFolder(root);
+  const root = join(tmpdir(), `romp-bench-usage-real-v${REPLICA_VERSION}`);
+  const { bytes } = await replicateProjects(join(root, 'projects'), SESSIONS, 40, LONG_SESSIONS);
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
   const romp = timed(process.execPath, [bin, 'usage', '--projects', join(root, 'projects'), '--json'], process.env);
-  console.log(`usage: 1 GB projects folder, 400 sessions`);
+  console.log(`usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions`);
   console.log(`  romp usage     ${romp.seconds.toFixed(1)} s, peak ${romp.peakMb.toFixed(0)} MB`);
   try {
     const ccusage = timed('npx', ['--yes', 'ccusage@20.0.24', 'session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root });

@@ -1,5 +1,6 @@
 /**
- * The live part of `npm run bench`: one line appended to sessions of 1, 10 and 100 MB, then
+ * The live part of `npm run bench`: one line appended to real-shaped sessions of 1, 10 and 100 MB
+ * (copies of corpus sessions, `bench/replicate.ts`), then
  * `SessionWatcher.update()`; the median time per update must stay flat (target: 100 MB within 2x of
  * 1 MB, and under 5 ms).
  */
@@ -7,7 +8,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
-import { GENERATOR_VERSION, generateTranscript } from './generate.ts';
+import { REPLICA_VERSION, replicateSession } from './replicate.ts';
 
 const MB = 1024 * 1024;
 
@@ -23,8 +24,8 @@ function lastUuid(path: string): string {
 
 async function medianUpdate(mb: number, appends = 25): Promise<number> {
   const path = join(tmpdir(), `romp-bench-live-${mb}mb-${process.pid}.jsonl`);
-  const source = join(tmpdir(), `romp-bench-live-${mb}mb-v${GENERATOR_VERSION}.jsonl`);
-  if (!existsSync(source)) await generateTranscript(source, mb * MB);
+  const source = join(tmpdir(), `romp-bench-live-real-${mb}mb-v${REPLICA_VERSION}.jsonl`);
+  if (!existsSync(source)) await replicateSession(source, mb * MB, 'be0c4a11-0000-4000-8000-000000000002');
   appendFileSync(path, readFileSync(source));
   const watcher = new SessionWatcher([path]);
   try {
