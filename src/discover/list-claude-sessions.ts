@@ -230,7 +230,8 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
-function defaultProjectsDir(): string {
+/** Claude Code's projects folder: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+export function defaultProjectsDir(): string {
   const config = process.env['CLAUDE_CONFIG_DIR'];
   return join(config ?? join(homedir(), '.claude'), 'projects');
 }

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { matchesProjectKey, projectKey } from '../src/discover/project-key.ts';
+import { UserError } from '../src/cli/cli-io.ts';
+import { resolveTargets } from '../src/cli/resolve-targets.ts';
+import { user } from './helpers/transcript.ts';
+
+const noStdin = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+/** Three sessions in two projects; times: b newest, then c, then a. */
+function projects(): { root: string; a: string; b: string; c: string } {
+  const root = mkdtempSync(join(tmpdir(), 'romp-targets-'));
+  const write = (project: string, id: string, sec: number): string => {
+    const path = join(root, project, `${id}.jsonl`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(user('u1', null, `prompt of ${id}`, sec, { sessionId: id }))}\n`);
+    return path;
+  };
+  return {
+    root,
+    a: write('-work-app', '03eb5929-aaaa-4000-8000-000000000001', 0),
+    b: write('-work-app', '03ec0000-bbbb-4000-8000-000000000002', 300),
+    c: write('-home-user-my-site', '7d1e0000-cccc-4000-8000-000000000003', 200),
+  };
+}
+
+test('projectKey encodes a cwd as Claude Code names its folder; a long one is matched by its cut key', () => {
+  assert.equal(projectKey('/home/user/my site.v2'), '-home-user-my-site-v2');
+  const long = `/work/${'x'.repeat(300)}`;
+  assert.equal(projectKey(long).length, 200);
+  assert.equal(matchesProjectKey(`${projectKey(long)}-1a2b3c`, long), true);
+  assert.equal(matchesProjectKey(projectKey('/work/app'), '/work/app'), true);
+  assert.equal(matchesProjectKey('-work-app-2', '/work/app'), false);
+});
+
+test('resolveTargets: a path stays, an id or a unique prefix finds its file, an ambiguous prefix lists both', async () => {
+  const { root, a, c } = projects();
+  const options = { projects: root };
+  assert.deepEqual((await resolveTargets([c, '03eb', '7d1e0000-cccc-4000-8000-000000000003'], options, 'one', noStdin)).files, [c, a, c]);
+  await assert.rejects(resolveTargets(['03e'], options, 'one', noStdin), (error: Error) => {
+    assert.ok(error instanceof UserError);
+    assert.match(error.message, /^03e matches 2 sessions; give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app .*prompt of 03ec0000/);
+    assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}-work-app/);
+    return true;
+  });
+  await assert.rejects(resolveTargets(['ffff'], options, 'one', noStdin), /ffff: no such file, and no session id starting with it under/);
+});
+
+test('resolveTargets: --latest, --project by real path or folder name, one or many', async () => {
+  const { root, a, b, c } = projects();
+  assert.deepEqual((await resolveTargets([], { projects: root, latest: true }, 'one', noStdin)).files, [b]);
+  assert.deepEqual((await resolveTargets([], { projects: root, project: '/home/user/my-site' }, 'one', noStdin)).files, [c]);
+  assert.deepEqual((await resolveTargets([], { projects: root, project: '.' }, 'many', noStdin, '/work/app')).files, [b, a]);
+  assert.deepEqual((await resolveTargets([], { projects: root, project: '-work-app', latest: true }, 'many', noStdin)).files, [b]);
+  assert.deepEqual((await resolveTargets(['03eb'], { projects: root, project: '/home/user/my-site' }, 'one', noStdin).catch((e: Error) => e.message)), '03eb: no such file, and no session id starting with it under ' + root);
+  await assert.rejects(resolveTargets([], { projects: root, project: '/nowhere' }, 'one', noStdin), /no sessions for project \/nowhere under .* \(no folder -nowhere\)/);
+  assert.deepEqual((await resolveTargets([], { projects: root }, 'one', noStdin)).files, []);
+});
+
+test('resolveTargets: - copies standard input to a temporary file, removed by cleanup', async () => {
+  const line = `${JSON.stringify(user('u1', null, 'from stdin', 0))}\n`;
+  const targets = await resolveTargets(['-'], {}, 'one', { ...noStdin, stdin: [Buffer.from(line)] });
+  const [path] = targets.files;
+  assert.ok(path !== undefined && path.endsWith('stdin.jsonl'));
+  assert.equal(existsSync(path), true);
+  await targets.cleanup();
+  assert.equal(existsSync(path), false);
+});
