@@ -147,11 +147,12 @@ test('bad input to usage, doctor, watch and the views is a one-line error and ex
   const { join } = await import('node:path');
   const dir = mkdtempSync(join(tmpdir(), 'romp-bad-'));
   const prices = join(dir, 'prices.json');
-  writeFileSync(prices, JSON.stringify({ 'claude-opus-4-5': { input: 1 } }));
+  writeFileSync(prices, JSON.stringify({ 'claude-opus-4-5': { input: -1 }, 'my-model': { input: 1 } }));
   const cases: Array<[string[], RegExp]> = [
     [['usage', '/nonexistent/x.jsonl'], /^romp: \/nonexistent\/x\.jsonl: cannot read/],
     [['usage', dir], /not a file/],
-    [['usage', EXAMPLE, '--prices', prices], /claude-opus-4-5: output, cache_write_5m, cache_write_1h, cache_read must be numbers/],
+    [['usage', EXAMPLE, '--prices', prices], /claude-opus-4-5: input must be numbers ≥ 0/],
+    [['usage', EXAMPLE, '--since', '2026-13-45'], /--since 2026-13-45: give a day as YYYYMMDD or YYYY-MM-DD/],
     [['usage', '--projects', dir, EXAMPLE], /not both/],
     [['doctor', '/nonexistent/y.jsonl'], /cannot read/],
     [['watch', '/nonexistent/z.jsonl'], /no such file/],

@@ -112,14 +112,18 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   }
   program
     .command('usage')
-    .description('tokens and cost of every API response, each counted once, per session, day and model')
+    .description('tokens and cost of every API response, each counted once, as a table per day, week, month, session, project or 5-hour block')
+    .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
     .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
-    .option('--timezone <zone>', 'IANA zone for the days (default: this machine\'s)')
-    .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok, over the built-in table')
-    .option('--json', 'print the report as JSON')
-    .action(async (files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(files, options, io)));
+    .option('--timezone <zone>', 'IANA zone for the days and times (default: this machine\'s)')
+    .option('--since <day>', 'only responses on or after this day (YYYYMMDD or YYYY-MM-DD, in the zone)')
+    .option('--until <day>', 'only responses on or before this day')
+    .option('--breakdown', 'a row per model under each row')
+    .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price')
+    .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
+    .action(async (report: string | undefined, files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')
@@ -177,6 +181,8 @@ function guarded(io: CliIO): CliIO {
   const safe = (stream: CliIO['stdout']): CliIO['stdout'] => ({ write: (text: string) => stream.write(safeText(text, { keepNewlines: true })) });
   const stdout = safe(io.stdout);
   const stderr = safe(io.stderr);
+  // the terminal's width, read when a printer fits its output to it
+  Object.defineProperty(stdout, 'columns', { get: () => (io.stdout as { columns?: unknown }).columns });
   // a getter: `process.stdin` is created when first read, and only `romp stream` reads it
   return Object.defineProperty({ stdout, stderr }, 'stdin', { get: () => io.stdin, enumerable: true });
 }

@@ -2,12 +2,16 @@ import { SingleBar } from 'cli-progress';
 import type { Dirent } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
-import { join } from 'node:path';
-import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
+import { basename, dirname, join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage/count-usage.ts';
+import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-usage.ts';
+import { formatUsageTable, type SessionLabel } from './format-usage.ts';
+import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { sessionSubagents } from '../discover/list-claude-sessions.ts';
+import { listClaudeSessions, sessionSubagents } from '../discover/list-claude-sessions.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -15,6 +19,12 @@ export interface UsageCliOptions {
   timezone?: string;
   prices?: string;
   json?: boolean;
+  /** Only responses on or after this day (`YYYYMMDD` or `YYYY-MM-DD`, in the zone). */
+  since?: string;
+  /** Only responses on or before this day. */
+  until?: string;
+  /** A row per model under each row of the table. */
+  breakdown?: boolean;
   /** With files: also count each one's subagent transcripts (`<dir>/<id>/subagents/`). Default true. */
   subagents?: boolean;
   /** Show a progress bar (default: when stderr is a terminal). */
@@ -22,17 +32,25 @@ export interface UsageCliOptions {
 }
 
 /**
- * `romp usage [FILES...] [--projects DIR]`: tokens and cost of every API response in the files, each
- * counted once, per session, per day (in `--timezone`, default the machine's) and per model; a
- * progress bar on a terminal for a whole projects folder. Given files bring their sessions' subagent
+ * `romp usage [REPORT] [FILES...] [--projects DIR]`: tokens and cost of every API response in the
+ * files, each counted once, as one report's table (`daily` by default; `weekly`, `monthly`, `session`,
+ * `project`, `blocks`: `groupUsage`) in `--timezone` (default the machine's), `--since`/`--until`
+ * days, `--breakdown` per model; a progress bar on a terminal for a whole projects folder. `--json`
+ * without a report prints `countUsage`'s totals (`total`, `bySession`, `byDay`, `byModel`,
+ * `unknownModels`); with one, `{report, timeZone, rows, total}`. Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
  * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`.
- * @param files transcript paths
- * @param options projects folder, zone, price file, json
+ * @param args the report's name (optional), then transcript paths
+ * @param options projects folder, zone, days, breakdown, price file, json
  * @param io where to write
  * @returns the exit code
  */
-export async function runUsage(files: string[], options: UsageCliOptions, io: CliIO): Promise<number> {
+export async function runUsage(args: string[], options: UsageCliOptions, io: CliIO): Promise<number> {
+  const named = args[0] !== undefined && (USAGE_REPORTS as readonly string[]).includes(args[0]) && !existsSync(args[0]);
+  const kind = (named ? args[0] : 'daily') as UsageReportKind;
+  const files = named ? args.slice(1) : args;
+  const since = dayOption('--since', options.since);
+  const until = dayOption('--until', options.until);
   if (options.timezone !== undefined) {
     try {
       new Intl.DateTimeFormat('en', { timeZone: options.timezone });
@@ -44,7 +62,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
   const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
-  const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
+  const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
   bar?.start(paths.length, 0);
   let report: UsageReport;
@@ -61,42 +79,81 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
     bar?.stop();
   }
   reportDiagnostics(diagnostics, io);
+  const group = { prices, ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+  const rows = groupUsage(report.responses, kind, group);
+  const total = emptyTotals();
+  for (const row of rows) for (const m of row.models) addTotals(total, m.totals);
   if (options.json === true) {
-    const { responses: _responses, ...rest } = report;
-    io.stdout.write(`${JSON.stringify(rest)}\n`);
+    if (!named && since === undefined && until === undefined) {
+      const { responses: _responses, ...rest } = report;
+      io.stdout.write(`${JSON.stringify(rest)}\n`);
+    } else {
+      io.stdout.write(`${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`);
+    }
     return 0;
   }
-  const table = (title: string, rows: Record<string, Totals>): void => {
-    io.stdout.write(`${title}\n`);
-    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`  ${key.padEnd(38)} ${line(t)}\n`);
-  };
-  table('by session', report.bySession);
-  table('by day', report.byDay);
-  table('by model', report.byModel);
-  io.stdout.write(`total  ${line(report.total)}\n`);
-  if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (tokens counted, cost not)\n`);
-  if (report.total.lowerBound) io.stdout.write('some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
+  const time = timeFormat(options.timezone);
+  const sessions = kind === 'session' ? await sessionLabels(paths) : undefined;
+  const columns = (io.stdout as { columns?: unknown }).columns;
+  io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
+  io.stdout.write(`${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`);
+  if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`);
+  if (total.lowerBound) io.stdout.write('≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
   return 0;
 }
 
-/** A row; a cost that leaves out unpriced responses says so (`no price`, or `≥ $X (N unpriced)`), never a bare sum. */
-/** Lines that could not be read are not counted: say how many, and show the first few (on stderr). */
-function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
-  const lost = diagnostics.filter((d) => d.severity !== 'info');
-  if (lost.length === 0) return;
-  io.stderr.write(`${lost.length} problems on assistant lines (what could not be read is not counted; romp doctor tells more):\n`);
-  for (const d of lost.slice(0, 5)) io.stderr.write(`  ${formatDiagnostic(d)}\n`);
-  if (lost.length > 5) io.stderr.write(`  … and ${lost.length - 5} more\n`);
+const TITLES: Record<UsageReportKind, string> = { daily: 'by day', weekly: 'by ISO week', monthly: 'by month', session: 'by session', project: 'by project', blocks: 'by 5-hour billing block' };
+
+/** Adds one totals row into another (what `addResponse` adds, summed). */
+function addTotals(into: Totals, t: Totals): void {
+  for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_creation_5m', 'cache_creation_1h', 'cache_read_input_tokens', 'cost_usd', 'responses', 'unpriced'] as const) into[key] += t[key];
+  into.lowerBound ||= t.lowerBound;
 }
 
-function line(t: Totals): string {
-  const sum = `$${t.cost_usd.toFixed(4)}`;
-  const cost = t.unpriced === 0 ? sum : t.unpriced === t.responses ? 'no price' : `≥ ${sum} (${t.unpriced} unpriced)`;
-  return `in ${t.input_tokens}  out ${t.output_tokens}  cache write ${t.cache_creation_input_tokens}  cache read ${t.cache_read_input_tokens}  ${cost}  (${t.responses} responses)`;
+/** `--since`/`--until`: a day as `YYYYMMDD` or `YYYY-MM-DD`, returned as `YYYY-MM-DD`. */
+function dayOption(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
+  const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
+  if (match === null || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new UserError(`${name} ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
+  return day;
+}
+
+/** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them. */
+async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>> {
+  const labels = new Map<string, SessionLabel>();
+  const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
+  for (const folder of folders) {
+    for (const s of await listClaudeSessions({ projectsDir: dirname(folder), project: basename(folder) })) {
+      if (s.orphan !== true && !labels.has(s.id)) labels.set(s.id, { title: s.title || s.firstPrompt, last: s.last });
+    }
+  }
+  return labels;
+}
+
+/**
+ * Says on stderr what the counting met: lines that could not be read (errors: not counted) apart from
+ * lines read with a warning (counted), the first few of each.
+ */
+function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
+  const say = (list: Diagnostic[], what: string): void => {
+    if (list.length === 0) return;
+    io.stderr.write(`${list.length} ${what} (romp doctor FILE lists them all):\n`);
+    for (const d of list.slice(0, 5)) io.stderr.write(`  ${formatDiagnostic(d)}\n`);
+    if (list.length > 5) io.stderr.write(`  … and ${list.length - 5} more\n`);
+  };
+  say(diagnostics.filter((d) => d.severity === 'error'), 'assistant lines could not be read and are not counted');
+  say(diagnostics.filter((d) => d.severity === 'warning'), 'assistant lines were read with a warning and are counted');
 }
 
 const PRICE_FIELDS = ['input', 'output', 'cache_write_5m', 'cache_write_1h', 'cache_read'] as const;
 
+/**
+ * The price table with `--prices FILE` over it: a model of the built-in table takes the fields given
+ * and keeps the others (a partial override); a new model needs `input` and `output`, and its cache
+ * prices default to the standard multipliers (write 1.25× / 2× input, read 0.1× input). A table keyed
+ * by model names from a file: no prototype, so no name (`__proto__`) reaches `Object.prototype`.
+ */
 async function readPrices(path: string): Promise<Record<string, Price>> {
   let parsed: unknown;
   try {
@@ -105,14 +162,22 @@ async function readPrices(path: string): Promise<Record<string, Price>> {
     throw new UserError(`${path}: cannot read prices: ${(error as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UserError(`${path}: prices must be an object {model: {${PRICE_FIELDS.join(', ')}}}`);
-  for (const [model, price] of Object.entries(parsed)) {
-    const bad = PRICE_FIELDS.filter((f) => {
-      const v = (price as Record<string, unknown> | null)?.[f];
-      return typeof v !== 'number' || !Number.isFinite(v) || v < 0;
-    });
+  const table: Record<string, Price> = Object.assign(Object.create(null) as Record<string, Price>, PRICES);
+  for (const [model, given] of Object.entries(parsed)) {
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new UserError(`${path}: ${model}: give an object of prices in USD per million tokens`);
+    const fields = given as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
+    const bad = PRICE_FIELDS.filter((f) => f in fields && (typeof fields[f] !== 'number' || !Number.isFinite(fields[f]) || (fields[f] as number) < 0));
+    if (unknown.length > 0) throw new UserError(`${path}: ${model}: unknown price ${unknown.join(', ')} (known: ${PRICE_FIELDS.join(', ')})`);
     if (bad.length > 0) throw new UserError(`${path}: ${model}: ${bad.join(', ')} must be numbers ≥ 0 (USD per million tokens)`);
+    const base = Object.hasOwn(PRICES, model) ? PRICES[model] : undefined;
+    const input = (fields['input'] as number | undefined) ?? base?.input;
+    const output = (fields['output'] as number | undefined) ?? base?.output;
+    if (input === undefined || output === undefined) throw new UserError(`${path}: ${model}: a model without a built-in price needs input and output (USD per million tokens)`);
+    const standard: Price = base ?? { input, output, cache_write_5m: input * 1.25, cache_write_1h: input * 2, cache_read: input * 0.1 };
+    table[model] = { ...standard, ...(fields as Partial<Price>) };
   }
-  return parsed as Record<string, Price>;
+  return table;
 }
 
 async function allTranscripts(dir: string): Promise<string[]> {

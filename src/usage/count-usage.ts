@@ -228,3 +228,10 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
       1e6;
   }
 }
+
+/**
+ * The pieces `countUsage` sums with, for reports that group the same responses another way
+ * (`groupUsage`): `emptyTotals()` is a zero row; `addResponse(totals, response, price)` adds one
+ * response's tokens (nested 5 m / 1 h cache writes first) and, with a price, its cost in USD.
+ */
+export { zero as emptyTotals, add as addResponse };
