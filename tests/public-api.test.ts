@@ -37,6 +37,7 @@ test('the public API is exactly these functions and constants', () => {
     'parseSubagent',
     'positions',
     'priceFor',
+    'promptText',
     'queryAtoms',
     'queryTurns',
     'readTranscript',
@@ -53,6 +54,8 @@ test('the public API is exactly these functions and constants', () => {
     'streamSession',
     'toAtom',
     'toolCalls',
+    'turnOutcome',
+    'typedText',
     'watchSession',
   ]);
 });
