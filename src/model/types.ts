@@ -80,6 +80,8 @@ export interface ResultPayload {
   is_error: boolean;
   /** Why the turn stopped (`completed`, `aborted_streaming`, `hook_stopped`, `api_error`, …), where the CLI writes it (2.1.2xx+). */
   terminal_reason?: string;
+  /** The local slash command the turn ran without a model call (`compact`, …), where the CLI writes it (2.1.2xx+). */
+  local_command?: string;
 }
 
 /**

@@ -39,7 +39,7 @@ const CONTINUING: ReadonlySet<string> = new Set(['tool_use', 'pause_turn']);
  * `completed` when the turn `ended`, else `open`; so does a turn that ended with nothing to say how
  * (no response, or a response still waiting for a tool: another turn followed it).
  *
- * On streams the turn's `result` decides: `terminal_reason` (2.1.2xx+) when it names an ending above,
+ * On streams the turn's `result` decides: a success naming a `local_command` is `local`; else `terminal_reason` (2.1.2xx+) when it names an ending above,
  * any other value `api_error`; without one, `subtype` `success` (and not `is_error`) is `completed`
  * (`max_tokens` when its `stop_reason` says so), an error is `api_error`, unless the turn's atoms
  * already say it was interrupted, rejected, blocked or local.
@@ -94,6 +94,7 @@ function saysEnding(atom: Atom, refused: boolean, responded: boolean): TurnOutco
 
 function fromResult(r: ResultPayload, before: TurnOutcome | 'unknown'): TurnOutcome {
   const said = before === 'interrupted' || before === 'rejected' || before === 'blocked' || before === 'local';
+  if (r.local_command !== undefined && r.subtype === 'success' && !r.is_error) return 'local';
   if (r.terminal_reason !== undefined) {
     const outcome = TERMINAL.get(r.terminal_reason) ?? 'api_error';
     if (outcome === 'completed') return said ? before : r.stop_reason === 'max_tokens' ? 'max_tokens' : 'completed';

@@ -150,8 +150,11 @@ test('streams: the result decides, by terminal_reason, else by subtype and is_er
     sUser('p5', 'fifth', { isReplay: true }),
     sAssistant('a5', 'm5', text('long')),
     sResult('r5', { stop_reason: 'max_tokens' }),
-    sUser('p6', 'sixth', { isReplay: true }),
-    sAssistant('a6', 'm6', toolUse('t6', 'Read')),
+    sUser('p6', '/compact', { isReplay: true }),
+    sAssistant('a6', 'b2c4e6f8-0000-4000-8000-000000000006', text('Not enough messages to compact.'), { message: { id: 'b2c4e6f8-0000-4000-8000-000000000006', role: 'assistant', model: '<synthetic>', content: [text('Not enough messages to compact.')], stop_reason: null } }),
+    sResult('r6', { num_turns: 0, stop_reason: null, local_command: 'compact' }),
+    sUser('p7', 'seventh', { isReplay: true }),
+    sAssistant('a7', 'm7', toolUse('t7', 'Read')),
   ];
   frames.forEach((m, i) => {
     state = reduceStream(state, m as StreamMessage, 1000 * (i + 1));
@@ -164,7 +167,8 @@ test('streams: the result decides, by terminal_reason, else by subtype and is_er
       ['p3', 'api_error'],
       ['p4', 'blocked'],
       ['p5', 'max_tokens'],
-      ['p6', 'open'],
+      ['p6', 'local'],
+      ['p7', 'open'],
     ],
   );
 });
