@@ -17,7 +17,7 @@ test('romp show with no file outlines the bundled example: rewind dropped, compa
   assert.equal(code, 0);
   assert.match(out, /^Fix the parser TODO {2}7f3c2a10-5b4e-4d8a-9c61-2e0f8b7d4a93$/m);
   assert.match(out, /^4 turns, 22 atoms, 10 other records$/m);
-  assert.match(out, /^#1 {2}2026-03-01 10:00:00 {2}human {2}ended {2}10 atoms {2}tokens in 57026 out 273 {2}tools Grep, Read, Edit$/m);
+  assert.match(out, /^#1 {2}2026-03-01 10:00:00 {2}human {2}completed {2}10 atoms {2}tokens in 57026 out 273 {2}tools Grep, Read, Edit$/m);
   assert.doesNotMatch(out, /Now add a test/, 'the rewound prompt is not on the active path');
   assert.match(out, /compacted 1×/);
 });
@@ -68,7 +68,7 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   const outline = await withStdin(['stream']);
   assert.equal(outline.code, 0);
   assert.match(outline.out, /^1 turns, 3 atoms, 0 other records$/m);
-  assert.match(outline.out, /^#1 .* {2}sdk {2}ended {2}3 atoms/m);
+  assert.match(outline.out, /^#1 .* {2}sdk {2}completed {2}3 atoms/m);
   const follow = await withStdin(['stream', '-', '--follow', '--json']);
   assert.deepEqual(follow.out.trim().split('\n').map((l) => (JSON.parse(l) as { trigger: unknown }).trigger), [{ uuid: 'p1' }]);
   const json = JSON.parse((await withStdin(['stream', '--json'])).out) as Session;
@@ -127,13 +127,21 @@ test('romp doctor reports orphaned parents, dead branches, compaction fallbacks,
   );
 });
 
-test('romp tools / segments / turns --json on the bundled example, romp usage --json on a file', async () => {
+test('romp tools / segments / turns --json (--view context) on the bundled example, romp usage --json on a file', async () => {
   const tools = JSON.parse((await run(['tools', '--json'])).out) as Array<{ name: string; duration_ms: number }>;
   assert.deepEqual(tools.map((t) => [t.name, t.duration_ms]), [['Grep', 1000], ['Read', 700], ['Edit', 1000], ['Write', 1000], ['Bash', 17000]]);
   const segs = JSON.parse((await run(['segments', '--json'])).out) as unknown[];
   assert.equal(segs.length, 4);
-  const turns = JSON.parse((await run(['turns', '--json'])).out) as unknown[];
-  assert.equal(turns.length, 4);
+  type Summary = { index: number; prompt: string; outcome: string; atoms: number; tools: Record<string, number>; usage: { output_tokens: number } };
+  const turns = JSON.parse((await run(['turns', '--json'])).out) as Summary[];
+  assert.deepEqual(turns.map((t) => [t.index, t.prompt, t.outcome, t.atoms, t.tools, t.usage.output_tokens]), [
+    [1, 'Find the TODOs in src/ and fix the one in the parser', 'completed', 10, { Grep: 1, Read: 1, Edit: 1 }, 273],
+    [2, 'Add a regression test for the empty-input case, with node:test', 'completed', 4, { Write: 1 }, 100],
+    [3, '/compact', 'local', 4, {}, 0],
+    [4, 'Run the tests', 'completed', 4, { Bash: 1 }, 39],
+  ]);
+  const context = JSON.parse((await run(['turns', '--json', '--view', 'context'])).out) as Summary[];
+  assert.deepEqual(context.map((t) => [t.index, t.prompt]), [[1, 'Run the tests']]);
   const usage = JSON.parse((await run(['usage', EXAMPLE, '--json', '--timezone', 'UTC'])).out) as { total: { responses: number; input_tokens: number; output_tokens: number }; byDay: Record<string, unknown> };
   // 8 API responses (msg_demo_01..08), the rewound msg_demo_04 included: it was paid for
   // input 12+8+6+9+10+5+7+4 = 61, output 140+95+38+12+80+20+30+9 = 424

@@ -15,6 +15,7 @@ test('the public API is exactly these functions and constants', () => {
     'buildSession',
     'buildTurns',
     'collectFiles',
+    'countAtomUsage',
     'countUsage',
     'createStreamState',
     'decisions',
@@ -37,6 +38,7 @@ test('the public API is exactly these functions and constants', () => {
     'parseSubagent',
     'positions',
     'priceFor',
+    'promptText',
     'queryAtoms',
     'queryTurns',
     'readTranscript',
@@ -51,8 +53,11 @@ test('the public API is exactly these functions and constants', () => {
     'splitGlued',
     'stepTurns',
     'streamSession',
+    'summarizeTurn',
     'toAtom',
     'toolCalls',
+    'turnOutcome',
+    'typedText',
     'watchSession',
   ]);
 });

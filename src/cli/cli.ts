@@ -22,6 +22,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp json [FILES...] [...]`: the Session as JSON on stdout, diagnostics on stderr.
  * - `romp stream [FILE|-] [--json] [--follow]`: the same from stream-json.
  * - `romp ls`, `romp sessions`, `romp register`, `romp resume`: Claude Code's sessions and romp's registry.
+ * - `romp turns | segments | tools [FILES...] [--view full|context] [--json]`: a derived view (`turns`:
+ *   one `summarizeTurn` per turn).
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  *
@@ -56,6 +58,7 @@ Examples:
   romp show ~/.claude/projects/-work-app/<session>.jsonl     outline of one session
   romp show                                                  the bundled example
   romp json FILE --view context > session.json               the Session as JSON (what the model sees)
+  romp turns FILE --json                                     one summary per turn: prompt, outcome, tools, usage, cost
   claude -p "hi" --output-format stream-json --verbose | romp stream
   romp usage --timezone Europe/Paris                         tokens and USD of every session
   romp watch FILE                                            live outline of a running session
@@ -67,12 +70,14 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     exitCode = code;
   };
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
+  const viewOption = (): Option =>
+    new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full');
   const sessionCommand = (name: string, description: string, json: boolean): Command => {
     const command = program
       .command(name)
       .description(description)
       .argument('[files...]', 'transcript files of one session (default: the bundled example)')
-      .addOption(new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full'))
+      .addOption(viewOption())
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .addOption(home());
     command.option('--json', json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)');
@@ -97,7 +102,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--poll', 'poll the files instead of file-system events')
     .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
   for (const [view, description] of [
-    ['turns', 'the turns of a session: time, author, ended, atoms, tools, tokens'],
+    ['turns', 'one summary per turn: opener, what was typed, how it ended (outcome), time, atoms, tools, tokens, cost'],
     ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
     ['tools', 'the tool calls of a session: each tool_use with its result, duration, error; orphans'],
   ] as const) {
@@ -105,6 +110,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .command(view)
       .description(description)
       .argument('[files...]', 'transcript files of one session (default: the bundled example)')
+      .addOption(viewOption())
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .addOption(home())
       .option('--json', 'print the view as JSON')

@@ -1,13 +1,14 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { Atom, Author, Session, Turn } from '../model/types.ts';
+import type { Author, Session, Turn } from '../model/types.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
 
 /**
  * The readable outline of `romp show`: a header, one block per turn (start time, author of the
- * trigger, ended or not, atom count, tools used, tokens, a preview of the trigger's text), then the
- * diagnostics. Times are printed in UTC ISO form.
+ * trigger, how it ended (`turnOutcome`), atom count, tools used, tokens, a preview of what was typed
+ * (`promptText`)), then the diagnostics. Times are printed in UTC ISO form.
  *
- * Tokens count each API response once (its last line's `usage`, per `message.id`): `in` is input +
- * cache-creation + cache-read tokens, `out` output tokens.
+ * Each turn's line is its `summarizeTurn`: tokens count each API response once (`countAtomUsage`):
+ * `in` is input + cache-creation + cache-read tokens, `out` output tokens.
  *
  * @param session the parsed session
  * @param diagnostics the parse's diagnostics
@@ -35,27 +36,27 @@ export function formatOutline(session: Session, diagnostics: Diagnostic[]): stri
 }
 
 /**
- * One turn's block of the outline: a head line, the trigger's text preview, compactions.
+ * One turn's block of the outline: a head line, a preview of what was typed, compactions.
  * @param turn the turn
  * @param n its 1-based number in the session
  * @returns the lines, without newlines
  */
 export function formatTurn(turn: Turn, n: number): string[] {
-  const trigger = turn.trigger === null ? undefined : turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
-  const { input, output } = tokensOf(turn.atoms);
-  const tools = toolsOf(turn.atoms);
+  const summary = summarizeTurn(turn, n);
+  const { usage } = summary;
+  const tools = Object.entries(summary.tools).map(([name, count]) => (count > 1 ? `${name}×${count}` : name)).join(', ');
   const head = [
     `#${n}`,
     Number.isNaN(new Date(turn.t).getTime()) ? String(turn.t) : new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19),
-    trigger === undefined ? 'autonomous' : authorLabel(trigger.author),
-    turn.ended ? 'ended' : 'open',
-    `${turn.atoms.length} atoms`,
-    `tokens in ${input} out ${output}`,
+    summary.trigger === null ? 'autonomous' : authorLabel(summary.author ?? undefined),
+    summary.outcome,
+    `${summary.atoms} atoms`,
+    `tokens in ${usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens} out ${usage.output_tokens}`,
   ];
   if (tools !== '') head.push(`tools ${tools}`);
   const lines = [head.join('  ')];
-  const preview = trigger === undefined ? undefined : textOf(trigger);
-  if (preview !== undefined) lines.push(`    ${JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview)}`);
+  const preview = summary.prompt.replace(/\s+/g, ' ');
+  if (preview !== '') lines.push(`    ${JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview)}`);
   const compactions = turn.atoms.filter((a) => a.subtype === 'compact_boundary').length;
   if (compactions > 0) lines.push(`    compacted ${compactions}×`);
   return lines;
@@ -64,42 +65,4 @@ export function formatTurn(turn: Turn, n: number): string[] {
 function authorLabel(author: Author | undefined): string {
   if (author === undefined) return 'tool';
   return typeof author === 'string' ? author : `peer ${author.peer ?? '(unknown)'}`;
-}
-
-function textOf(atom: Atom): string | undefined {
-  for (const block of atom.message?.content ?? []) {
-    const text = (block as { text?: unknown }).text;
-    if (block.type === 'text' && typeof text === 'string') return text.replace(/\s+/g, ' ').trim();
-  }
-  return undefined;
-}
-
-function tokensOf(atoms: Atom[]): { input: number; output: number } {
-  const last = new Map<string, Atom>();
-  for (const atom of atoms) if (atom.type === 'assistant') last.set(atom.message?.id ?? atom.uuid, atom);
-  let input = 0;
-  let output = 0;
-  for (const atom of last.values()) {
-    const usage: unknown = atom.message?.usage;
-    if (typeof usage !== 'object' || usage === null) continue;
-    const count = (key: string): number => {
-      const n = Number((usage as Record<string, unknown>)[key] ?? 0);
-      return Number.isFinite(n) ? n : 0;
-    };
-    input += count('input_tokens') + count('cache_creation_input_tokens') + count('cache_read_input_tokens');
-    output += count('output_tokens');
-  }
-  return { input, output };
-}
-
-function toolsOf(atoms: Atom[]): string {
-  const counts = new Map<string, number>();
-  for (const atom of atoms) {
-    if (atom.type !== 'assistant') continue;
-    for (const block of atom.message?.content ?? []) {
-      const name = (block as { name?: unknown }).name;
-      if (block.type === 'tool_use' && typeof name === 'string') counts.set(name, (counts.get(name) ?? 0) + 1);
-    }
-  }
-  return [...counts].map(([name, count]) => (count > 1 ? `${name}×${count}` : name)).join(', ');
 }

@@ -1,6 +1,8 @@
+import type { View } from '../graph/resolve-active-path.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { segments } from '../views/segments.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCalls } from '../views/tool-calls.ts';
 import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
 import { EXAMPLE_SESSION } from './run-show.ts';
@@ -8,16 +10,18 @@ import { formatTurn } from './format-outline.ts';
 
 /** Options of `romp turns`, `romp segments`, `romp tools`. */
 export interface ViewCliOptions {
+  view?: View;
   json?: boolean;
   session?: string;
   rompHome?: string;
 }
 
 /**
- * `romp turns | segments | tools [FILES...]`: one derived view of a session, as lines or `--json`.
+ * `romp turns | segments | tools [FILES...]`: one derived view of a session (in the `--view` given), as
+ * lines or `--json`; `turns --json` is one `summarizeTurn` per turn.
  * @param view which view
  * @param files transcript paths (default: the bundled example)
- * @param options json, session, romp home
+ * @param options view, json, session, romp home
  * @param io where to write
  * @returns the exit code
  */
@@ -26,7 +30,7 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
   await checkFiles(files);
   const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
   const home = rompHome(options.rompHome);
-  const { session, diagnostics } = await parseSession(paths, { rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+  const { session, diagnostics } = await parseSession(paths, { view: options.view ?? 'full', rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
   if (options.session !== undefined) checkRegistered(options.session, home, session.files);
   const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
   if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
@@ -34,7 +38,7 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
     io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`);
   };
-  if (view === 'turns') write(session.turns, () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
+  if (view === 'turns') write(session.turns.map((t, i) => summarizeTurn(t, i + 1)), () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
   else if (view === 'segments') {
     const list = segments(session);
     write(list, () => list.map((s) => `${new Date(s.t).toISOString()}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Math.round((s.end - s.t) / 1000)} s`));

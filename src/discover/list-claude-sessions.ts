@@ -6,6 +6,7 @@ import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
+import { typedText } from '../views/prompt-text.ts';
 import { readEdges } from './read-edges.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
@@ -17,7 +18,7 @@ export interface ClaudeSessionInfo {
   path: string;
   /** Last `custom-title` / `ai-title` in the tail, else a `summary` in the head; `""` without one. */
   title: string;
-  /** Text of the first human or sdk prompt in the head; `""` when none is there. */
+  /** What was typed in the first human or sdk prompt of the head (`typedText`); `""` when none is there. */
   firstPrompt: string;
   /** First and last timestamps read (epoch ms); `NaN` when none. */
   first: number;
@@ -146,8 +147,7 @@ function promptOf(record: RawRecord): string {
   const message = normaliseMessage('user', record['message']);
   const author = deriveAuthor(record, message.content, () => null, 'human');
   if (author !== 'human' && author !== 'sdk') return '';
-  const text = message.content.find((b) => b.type === 'text') as { text?: unknown } | undefined;
-  return typeof text?.text === 'string' ? text.text : '';
+  return typedText({ message });
 }
 
 function parse(line: string): RawRecord | undefined {

@@ -78,6 +78,10 @@ export interface ResultPayload {
   /** Wall time of the turn (ms). */
   duration_ms: number;
   is_error: boolean;
+  /** Why the turn stopped (`completed`, `aborted_streaming`, `hook_stopped`, `api_error`, …), where the CLI writes it (2.1.2xx+). */
+  terminal_reason?: string;
+  /** The local slash command the turn ran without a model call (`compact`, …), where the CLI writes it (2.1.2xx+). */
+  local_command?: string;
 }
 
 /**
@@ -87,7 +91,8 @@ export interface ResultPayload {
  */
 export interface Atom {
   type: 'assistant' | 'user' | 'system' | 'result' | 'idle';
-  subtype?: 'compact_boundary' | 'status' | 'task_notification' | (string & {});
+  /** `system` atoms: `compact_boundary`; a user atom read from a `system` row keeps that row's subtype (`informational`: a prompt a hook blocked). */
+  subtype?: 'compact_boundary' | 'informational' | 'status' | 'task_notification' | (string & {});
   /** The line's uuid (same value in stream and transcript). */
   uuid: string;
   /** The session's rompUuid. */
@@ -108,6 +113,8 @@ export interface Atom {
   fsid?: string;
   /** File substrate: the graph link as written, `parentUuid ?? logicalParentUuid`. */
   parentUuid?: string;
+  /** assistant atoms: Claude Code's `isApiErrorMessage` (`true`), on the `<synthetic>` line it writes for a failed request. */
+  isApiErrorMessage?: true;
   /** File substrate: Claude Code's raw `promptSource` (2.1.200+), absent on hook and tool_result lines. */
   promptSource?: 'typed' | 'queued' | 'sdk' | 'system' | (string & {});
   /** user atoms: who wrote it; absent on tool_result-only user atoms (harness output). */

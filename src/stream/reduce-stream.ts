@@ -210,6 +210,8 @@ function resultPayload(m: RawRecord): ResultPayload {
     total_cost_usd: number('total_cost_usd'),
     duration_ms: number('duration_ms'),
     is_error: m['is_error'] === true,
+    ...(typeof m['terminal_reason'] === 'string' ? { terminal_reason: m['terminal_reason'] } : {}),
+    ...(typeof m['local_command'] === 'string' ? { local_command: m['local_command'] } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Atom, Author, ContentBlock, StopReason, Turn } from '../model/types.ts';
+import { HARNESS_TEXT, startsWithHarness } from './harness-text.ts';
 import { turnId } from './turn-id.ts';
 
 /**
@@ -21,7 +22,10 @@ export type BoundaryMode = 'stop_reason' | 'result';
 /** Stop reasons after which the model does not go on by itself. */
 const CONTINUING: ReadonlySet<string> = new Set(['tool_use', 'pause_turn']);
 
-const INTERRUPT = '[Request interrupted by user';
+const INTERRUPT = HARNESS_TEXT.interrupt;
+
+/** What Claude Code writes when it answers a prompt without calling the model: a local command's output, a hook's stop. */
+const NO_MODEL_CALL: readonly string[] = [...HARNESS_TEXT.localOutput, HARNESS_TEXT.hookStopped];
 
 /** An immutable list, newest first: appending shares everything already there. */
 interface Cons<T> {
@@ -47,6 +51,8 @@ interface Draft {
   pending: Set<string>;
   interrupted: boolean;
   endSeen: boolean;
+  /** Claude Code answered the prompt itself, before any response: a local command, a blocked prompt. */
+  noModelCall: boolean;
 }
 
 /**
@@ -100,8 +106,9 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  *   with text a human typed beside it; nor does an atom the caller marks `absorbed` (a `queued_command` attachment);
  *   neither does any user atom before the turn's `result` in `result` mode (streams).
  * - Other atoms after a boundary wait: an opener takes them into the turn before it (they fold into the
- *   finished work: caveats, hook feedback, idle spans) or, before the first turn, into its own turn,
- *   ahead of its trigger; an assistant atom of a new response, or a
+ *   finished work: hook feedback, idle spans) or, before the first turn, into its own turn, ahead of its
+ *   trigger; a local command's caveat (`<local-command-caveat>`, written just before the command) and
+ *   what waits after it go ahead of the opener's trigger too; an assistant atom of a new response, or a
  *   `result`, starts a turn with `trigger: null` (autonomous: e.g. a reply to a task notification, an
  *   unrequested result) that begins with them.
  *
@@ -136,9 +143,11 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
     state.waiting = null;
     state.closed = false;
   } else if (opens) {
+    // a local command's caveat is written before it in the chain (stamped after it): it is the command's
+    const carried = takeCaveat(state);
     settle(state);
     state.done = push(state.done, state.current);
-    state.current = open(atom, { head: atom, tail: null });
+    state.current = open(atom, { head: atom, tail: carried });
     state.closed = false;
   } else {
     // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it.
@@ -164,7 +173,8 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
  * The turns built so far, oldest first; every atom given is in exactly one. Atoms still waiting join
  * the last turn (or, before any, form a turn with `trigger: null`).
  *
- * `ended`: true after an interrupt, a `TurnEndMarker` or a `result`; else from the last response's
+ * `ended`: true after an interrupt, a `TurnEndMarker`, a `result`, or (files) a prompt Claude Code
+ * answered without a model call (local command output, "Operation stopped by hook", a blocked prompt); else from the last response's
  * `stop_reason` when known; else (all `null`) when the turn's last block is text, no `tool_use` is
  * pending and another turn follows; a turn without assistant atoms ended when another turn follows.
  *
@@ -257,7 +267,28 @@ function open(trigger: Atom | null, atoms: Cons<Atom>): Draft {
     pending: new Set(),
     interrupted: false,
     endSeen: false,
+    noModelCall: false,
   };
+}
+
+/**
+ * Takes the waiting atoms from the first local-command caveat on out of `waiting`, for the turn an
+ * opener starts.
+ * @returns them, newest first, ready to sit below the trigger; `null` when no caveat waits
+ */
+function takeCaveat(state: Mutable): Cons<Atom> | null {
+  if (state.waiting === null) return null;
+  const waiting = toArray(state.waiting);
+  const first = waiting.findIndex((a) => a.type === 'user' && startsWithHarness(a.message?.content, HARNESS_TEXT.caveat));
+  if (first < 0) return null;
+  let kept: Cons<Atom> | null = null;
+  let carried: Cons<Atom> | null = null;
+  waiting.forEach((atom, i) => {
+    if (i < first) kept = { head: atom, tail: kept };
+    else carried = { head: atom, tail: carried };
+  });
+  state.waiting = kept;
+  return carried;
 }
 
 /** Moves waiting atoms into the current turn, or into a new `trigger: null` turn when there is none. */
@@ -333,7 +364,10 @@ function observe(state: Mutable, d: Draft, atom: Atom): boolean {
     if (block.type === 'tool_result' && typeof toolId === 'string') d.pending.delete(toolId);
     if (startsWithInterrupt(block)) d.interrupted = true;
   }
-  return state.closed || (state.mode === 'stop_reason' && d.interrupted);
+  if (state.mode !== 'stop_reason') return state.closed;
+  // no request follows: a local command's output or a hook's stop, or a prompt a hook blocked outright
+  if (!d.hasAssistant && (atom.subtype === 'informational' || startsWithHarness(content, NO_MODEL_CALL))) d.noModelCall = true;
+  return state.closed || d.interrupted || d.noModelCall;
 }
 
 function startsWithInterrupt(block: ContentBlock): boolean {
@@ -364,7 +398,7 @@ function finish(d: Draft, hasNext: boolean, rompUuid: string): Turn {
 }
 
 function ended(d: Draft, hasNext: boolean): boolean {
-  if (d.interrupted || d.endSeen) return true;
+  if (d.interrupted || d.endSeen || d.noModelCall) return true;
   if (d.stop !== null) return !CONTINUING.has(d.stop);
   if (!d.hasAssistant) return hasNext;
   return d.lastBlockType === 'text' && d.pending.size === 0 && hasNext;

@@ -10,3 +10,13 @@ export function findPostalId(text: string): string | undefined {
   if (!text.includes('romp-msg-id')) return undefined;
   return POSTAL_MARKER.exec(text)?.[1];
 }
+
+/**
+ * A text without its romp postal markers (the same pattern as `findPostalId`, every occurrence).
+ * @param text a user line's text
+ * @returns the text with each `<!-- romp-msg-id: ID -->` removed
+ */
+export function withoutPostalMarker(text: string): string {
+  if (!text.includes('romp-msg-id')) return text;
+  return text.replace(new RegExp(POSTAL_MARKER.source, 'g'), '');
+}

@@ -15,11 +15,14 @@ export interface AtomContext {
  * (seed, "Atom"; issue #2, rule 7).
  *
  * - `user` → a user atom; string content becomes one `text` block; `author` from `deriveAuthor`.
- * - `assistant` → an assistant atom carrying the API message verbatim (one block per line).
+ * - `assistant` → an assistant atom carrying the API message verbatim (one block per line), with
+ *   `isApiErrorMessage` where Claude Code set it.
  * - `system` / `compact_boundary` → a `system:compact_boundary` atom with `compact_metadata`
  *   (`trigger`, `pre_tokens`, and `post_tokens`, `duration_ms`, `preserved_segment` where written).
  * - `attachment` / `queued_command` (a prompt absorbed mid-turn, 2.1.112+) → a user atom with the
  *   queued prompt; `author` system for a queued task notification, else as `deriveAuthor` says.
+ * - `system` / `informational` with `level: "warning"` and an "Original prompt:" (a prompt a
+ *   `UserPromptSubmit` hook blocked) → a human user atom, `subtype: "informational"`.
  * - Everything else (other system subtypes, other attachments) → `undefined`.
  *
  * `t` is the line's timestamp (epoch ms, `NaN` when missing: the ordering step fills it).
@@ -37,6 +40,7 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
     case 'attachment':
       return queuedCommandAtom(entry, ctx);
     case 'system':
+      if (entry.subtype === 'informational') return blockedPromptAtom(entry, ctx);
       return entry.subtype === 'compact_boundary'
         ? { ...base(entry, ctx, 'system'), subtype: 'compact_boundary', compact_metadata: compactMetadata(record) }
         : undefined;
@@ -56,6 +60,7 @@ function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: 
   const atom = base(entry, ctx, message.role);
   atom.message = message;
   if (message.role === 'assistant' && typeof record['requestId'] === 'string') atom.request_id = record['requestId'];
+  if (message.role === 'assistant' && record['isApiErrorMessage'] === true) atom.isApiErrorMessage = true;
   if (message.role === 'user') {
     const source = record['promptSource'];
     if (typeof source === 'string') atom.promptSource = source;
@@ -74,6 +79,22 @@ function queuedCommandAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const atom = messageAtom(entry, flags, message, ctx);
   if (attachment['commandMode'] === 'task-notification') atom.author = 'system';
   return atom;
+}
+
+/** What Claude Code writes after a blocked prompt's hook message: the prompt itself follows. */
+export const ORIGINAL_PROMPT = '\n\nOriginal prompt: ';
+
+/**
+ * A prompt a `UserPromptSubmit` hook blocked: Claude Code writes no user line for it, only a
+ * `system` / `informational` row, `level: "warning"`, content `<hook message>\n\nOriginal prompt: <prompt>`.
+ * It is the human's prompt all the same: a user atom (author human, `subtype: "informational"`) whose
+ * text is the row's content, so the prompt opens its own (blocked) turn. Other informational rows are
+ * not atoms.
+ */
+function blockedPromptAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
+  const content = entry.record['content'];
+  if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT)) return undefined;
+  return { ...base(entry, ctx, 'user'), subtype: 'informational', message: { role: 'user', content: [{ type: 'text', text: content }] }, author: 'human' };
 }
 
 function compactMetadata(record: RawRecord): CompactMetadata {

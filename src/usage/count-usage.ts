@@ -1,4 +1,5 @@
 import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
@@ -165,8 +166,7 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
   if (model === '<synthetic>') return;
   const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
-  const key = requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
-  merge(groups, key, {
+  merge(groups, responseKey(id, requestId, sessionId), {
     messageId: id,
     requestId,
     sessionId,
@@ -227,6 +227,44 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
         num(u['cache_read_input_tokens']) * price.cache_read) /
       1e6;
   }
+}
+
+/** Rules 1 and 2: a response is its `message.id` with its `requestId`, else within its session. */
+function responseKey(id: string, requestId: string | undefined, sessionId: string): string {
+  return requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
+}
+
+/**
+ * The tokens and cost of atoms (a turn's), by the rules of `countUsage`: each response once (`message.id`
+ * with `request_id`), its largest snapshot, cache creation by its 5 m / 1 h breakdown, `<synthetic>`
+ * lines zero. Atoms carry no Claude Code version, so a response is a lower bound when none of its lines
+ * has a `stop_reason` (rule 7 without its version test).
+ * @param atoms assistant atoms among others (the others are skipped)
+ * @param prices prices to use (default `PRICES`)
+ * @returns the totals (tokens; `cost_usd` in USD)
+ */
+export function countAtomUsage(atoms: readonly Atom[], prices: Readonly<Record<string, Price>> = PRICES): Totals {
+  const groups = new Map<string, Response>();
+  for (const atom of atoms) {
+    const message = atom.message;
+    const id = message?.id;
+    const model = message?.model ?? 'unknown';
+    if (atom.type !== 'assistant' || typeof id !== 'string' || typeof message?.usage !== 'object' || message.usage === null || model === '<synthetic>') continue;
+    merge(groups, responseKey(id, atom.request_id, atom.session_id), {
+      messageId: id,
+      requestId: atom.request_id,
+      sessionId: atom.session_id,
+      model,
+      t: atom.t,
+      isSidechain: false,
+      usage: message.usage as unknown as Record<string, unknown>,
+      lowerBound: message.stop_reason === null || message.stop_reason === undefined,
+      file: atom.fsid ?? '',
+    });
+  }
+  const total = zero();
+  for (const r of groups.values()) add(total, r, priceFor(r.model, prices));
+  return total;
 }
 
 /**

@@ -14,7 +14,8 @@ export interface SubagentLink {
   by: 'meta' | 'prompt';
 }
 
-const SPAWNERS = new Set(['Task', 'Agent']);
+/** The tools that spawn a subagent. */
+export const SPAWNERS: ReadonlySet<string> = new Set(['Task', 'Agent']);
 
 /**
  * Links the session's `Task` / `Agent` tool calls to subagent transcripts (transcript-format §2, §13):

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { Session } from '../../src/model/types.ts';
 import type { ReadResult } from '../../src/read/read-transcript.ts';
+import { HARNESS_TEXT, startsWithHarness } from '../../src/tree/harness-text.ts';
 
 /**
  * The model's invariants: every atom in exactly one turn, turn ids unique, each trigger inside its
- * turn (first, except in the first turn), atoms with a time, plain JSON; with `timeOrdered`, turns in
+ * turn (first, except in the first turn and after a local command's caveat), atoms with a time, plain JSON; with `timeOrdered`, turns in
  * time order.
  */
 export function checkInvariants(session: Session, where: string, timeOrdered = true): void {
@@ -20,7 +21,9 @@ export function checkInvariants(session: Session, where: string, timeOrdered = t
     const trigger = turn.trigger;
     if (trigger !== null) {
       assert.ok(turn.atoms.some((a) => a.uuid === trigger.uuid), `${where}: trigger not in its turn`);
-      if (index > 0) assert.equal(turn.atoms[0]?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
+      // a local command's caveat, written before the command, goes ahead of it
+      const first = turn.atoms[0];
+      if (index > 0 && !startsWithHarness(first?.message?.content, HARNESS_TEXT.caveat)) assert.equal(first?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
     }
     for (const atom of turn.atoms) {
       assert.ok(!seen.has(atom.uuid), `${where}: atom ${atom.uuid} twice`);
