@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import type { Session } from '../src/model/types.ts';
 import { user, writeJsonl } from './helpers/transcript.ts';
-import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/run-show.ts';
+import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/load-session.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -12,18 +12,18 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   return { code, out, err };
 }
 
-test('romp show with no file outlines the bundled example: rewind dropped, compaction, parallel tools', async () => {
-  const { code, out } = await run(['show']);
+test('romp show --example outlines the bundled example: rewind dropped, compaction, parallel tools', async () => {
+  const { code, out } = await run(['show', '--example', '--timezone', 'UTC']);
   assert.equal(code, 0);
   assert.match(out, /^Fix the parser TODO {2}7f3c2a10-5b4e-4d8a-9c61-2e0f8b7d4a93$/m);
-  assert.match(out, /^4 turns, 22 atoms, 10 other records$/m);
-  assert.match(out, /^#1 {2}2026-03-01 10:00:00 {2}human {2}completed {2}10 atoms {2}tokens in 57026 out 273 {2}tools Grep, Read, Edit$/m);
+  assert.match(out, /^4 turns, 22 atoms, 10 other records; times in UTC; tokens in = input \+ cache write \+ cache read/m);
+  assert.match(out, /^#1 {2}2026-03-01 10:00 {2}human {2}completed {2}10 atoms {2}tokens in 57,026 out 273 {2}tools Grep, Read, Edit$/m);
   assert.doesNotMatch(out, /Now add a test/, 'the rewound prompt is not on the active path');
   assert.match(out, /compacted 1×/);
 });
 
 test('romp json prints the Session; --view context starts at the last compaction', async () => {
-  const full = await run(['json']);
+  const full = await run(['json', '--example']);
   const session = JSON.parse(full.out) as Session;
   assert.deepEqual(session.turns.map((t) => [t.trigger === null ? null : t.atoms[0]?.author, t.ended, t.atoms.length]), [
     ['human', true, 10],
@@ -31,7 +31,7 @@ test('romp json prints the Session; --view context starts at the last compaction
     ['human', true, 4],
     ['human', true, 4],
   ]);
-  const context = JSON.parse((await run(['json', '--view', 'context'])).out) as Session;
+  const context = JSON.parse((await run(['json', '--example', '--view', 'context'])).out) as Session;
   // the compaction and its summary come before the first prompt, so they open that prompt's turn
   assert.deepEqual(context.turns.map((t) => [t.trigger?.uuid, t.atoms.length]), [['e0a10023-0000-4000-8000-000000000023', 7]]);
   assert.equal(context.turns[0]?.atoms[0]?.subtype, 'compact_boundary');
@@ -67,7 +67,7 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   };
   const outline = await withStdin(['stream']);
   assert.equal(outline.code, 0);
-  assert.match(outline.out, /^1 turns, 3 atoms, 0 other records$/m);
+  assert.match(outline.out, /^1 turns, 3 atoms, 0 other records; times in /m);
   assert.match(outline.out, /^#1 .* {2}sdk {2}completed {2}3 atoms/m);
   const follow = await withStdin(['stream', '-', '--follow', '--json']);
   assert.deepEqual(follow.out.trim().split('\n').map((l) => (JSON.parse(l) as { trigger: unknown }).trigger), [{ uuid: 'p1' }]);
@@ -128,19 +128,19 @@ test('romp doctor reports orphaned parents, dead branches, compaction fallbacks,
 });
 
 test('romp tools / segments / turns --json (--view context) on the bundled example, romp usage --json on a file', async () => {
-  const tools = JSON.parse((await run(['tools', '--json'])).out) as Array<{ name: string; duration_ms: number }>;
+  const tools = JSON.parse((await run(['tools', '--example', '--json'])).out) as Array<{ name: string; duration_ms: number }>;
   assert.deepEqual(tools.map((t) => [t.name, t.duration_ms]), [['Grep', 1000], ['Read', 700], ['Edit', 1000], ['Write', 1000], ['Bash', 17000]]);
-  const segs = JSON.parse((await run(['segments', '--json'])).out) as unknown[];
+  const segs = JSON.parse((await run(['segments', '--example', '--json'])).out) as unknown[];
   assert.equal(segs.length, 4);
   type Summary = { index: number; prompt: string; outcome: string; atoms: number; tools: Record<string, number>; usage: { output_tokens: number } };
-  const turns = JSON.parse((await run(['turns', '--json'])).out) as Summary[];
+  const turns = JSON.parse((await run(['turns', '--example', '--json'])).out) as Summary[];
   assert.deepEqual(turns.map((t) => [t.index, t.prompt, t.outcome, t.atoms, t.tools, t.usage.output_tokens]), [
     [1, 'Find the TODOs in src/ and fix the one in the parser', 'completed', 10, { Grep: 1, Read: 1, Edit: 1 }, 273],
     [2, 'Add a regression test for the empty-input case, with node:test', 'completed', 4, { Write: 1 }, 100],
     [3, '/compact', 'local', 4, {}, 0],
     [4, 'Run the tests', 'completed', 4, { Bash: 1 }, 39],
   ]);
-  const context = JSON.parse((await run(['turns', '--json', '--view', 'context'])).out) as Summary[];
+  const context = JSON.parse((await run(['turns', '--example', '--json', '--view', 'context'])).out) as Summary[];
   assert.deepEqual(context.map((t) => [t.index, t.prompt]), [[1, 'Run the tests']]);
   const usage = JSON.parse((await run(['usage', EXAMPLE, '--json', '--timezone', 'UTC'])).out) as { total: { responses: number; input_tokens: number; output_tokens: number }; byDay: Record<string, unknown> };
   // 8 API responses (msg_demo_01..08), the rewound msg_demo_04 included: it was paid for
@@ -166,8 +166,10 @@ test('bad input to usage, doctor, watch and the views is a one-line error and ex
     [['watch', '/nonexistent/z.jsonl'], /no such file/],
     [['ls', '--projects', '/nonexistent/projects'], /^romp: \/nonexistent\/projects: cannot read/],
     [['ls', '--projects', EXAMPLE], /not a folder/],
-    [['show', EXAMPLE, '--session', 'R'], /files or --session, not both/],
-    [['tools', EXAMPLE, '--session', 'R'], /files or --session, not both/],
+    [['show', EXAMPLE, '--session', 'R'], /name one session/],
+    [['tools', EXAMPLE, '--session', 'R'], /name one session/],
+    [['show'], /which session\? give a transcript file, a session id/],
+    [['show', '--timezone', 'Mars/Olympus'], /Mars\/Olympus is not an IANA time zone/],
     [['watch', dir], /not a file/],
     [['watch', '--session', 'nope', '--romp-home', dir], /no registered files for session nope/],
     [['segments', '--session', 'nope', '--romp-home', dir], /no registered files for session nope/],

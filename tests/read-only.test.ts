@@ -10,7 +10,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { test } from 'node:test';
 import { readTranscript } from '../src/read/read-transcript.ts';
 import { parseSession } from '../src/session/parse-session.ts';
-import { EXAMPLE_SESSION } from '../src/cli/run-show.ts';
+import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
 import { writeJsonl } from './helpers/transcript.ts';
 
 const require = createRequire(import.meta.url);

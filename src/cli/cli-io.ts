@@ -1,9 +1,18 @@
 import { stat } from 'node:fs/promises';
 
+/** A stream the CLI writes to; a terminal also tells its width and that it is one. */
+export interface CliOutput {
+  write(text: string): unknown;
+  /** Writes text whose transcript parts the printer already made safe (`safeText`), so its own colour codes stay. */
+  styled?(text: string): unknown;
+  columns?: number;
+  isTTY?: boolean;
+}
+
 /** Where the CLI reads and writes. */
 export interface CliIO {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stdout: CliOutput;
+  stderr: CliOutput;
   /** Read by `romp stream` when no file (or `-`) is given. */
   stdin?: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 }

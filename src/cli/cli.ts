@@ -1,6 +1,6 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { UserError, type CliIO } from './cli-io.ts';
+import { UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
@@ -56,7 +56,9 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
       `
 Examples:
   romp show ~/.claude/projects/-work-app/<session>.jsonl     outline of one session
-  romp show                                                  the bundled example
+  romp show 03eb5929 --full                                  the conversation of a session, by its id
+  romp cat --latest --project .                              the newest session of this folder's project
+  romp show --example                                        the bundled example
   romp json FILE --view context > session.json               the Session as JSON (what the model sees)
   romp turns FILE --json                                     one summary per turn: prompt, outcome, tools, usage, cost
   claude -p "hi" --output-format stream-json --verbose | romp stream
@@ -72,18 +74,33 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
   const viewOption = (): Option =>
     new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full');
-  const sessionCommand = (name: string, description: string, json: boolean): Command => {
-    const command = program
-      .command(name)
-      .description(description)
-      .argument('[files...]', 'transcript files of one session (default: the bundled example)')
-      .addOption(viewOption())
+  const zone = (): Option => new Option('--timezone <zone>', "IANA zone the times are printed in (default: this machine's)").argParser(checkZone);
+  /** How the commands that read one session are told which (`loadSession`). */
+  const naming = (command: Command): Command =>
+    command
+      .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one, or - for standard input')
+      .option('--latest', 'the newest session (of --project when given)')
+      .option('--project <dir>', "a project's sessions: its path (. = here) or its folder under the projects folder")
+      .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
       .option('--session <rompUuid>', "the session's files from romp's registry")
+      .option('--example', 'the bundled example session')
+      .addOption(viewOption())
+      .addOption(zone())
       .addOption(home());
+  const sessionCommand = (name: string, description: string, json: boolean): Command => {
+    const command = naming(program.command(name).description(description));
+    if (!json) {
+      command
+        .option('--full', 'the conversation as a person reads it: prompts, replies, tool calls with their results')
+        .option('--no-color', 'no colours (also when NO_COLOR is set; colours only on a terminal)')
+        .option('--no-pager', 'with --full on a terminal: print instead of opening $PAGER (less -FRX)');
+    }
     command.option('--json', json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)');
-    return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, json ? { ...options, json: true } : options, io)));
+    const extra = name === 'cat' ? { full: true } : json ? { json: true } : {};
+    return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, { ...options, ...extra }, io)));
   };
-  sessionCommand('show', 'print an outline of a session: one block per turn, then the diagnostics', false);
+  sessionCommand('show', 'print an outline of a session (one block per turn), or with --full the conversation', false);
+  sessionCommand('cat', 'print the conversation of a session as a person reads it (romp show --full)', false);
   sessionCommand('json', 'print the Session as JSON on stdout, diagnostics on stderr', true);
   program
     .command('stream')
@@ -91,6 +108,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[file]', 'NDJSON file; - or nothing for standard input')
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
+    .addOption(zone())
     .action(async (file: string | undefined, options: StreamCliOptions) => done(await (await import('./run-stream.ts')).runStream(file, options, io)));
   program
     .command('watch')
@@ -106,13 +124,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
     ['tools', 'the tool calls of a session: each tool_use with its result, duration, error; orphans'],
   ] as const) {
-    program
-      .command(view)
-      .description(description)
-      .argument('[files...]', 'transcript files of one session (default: the bundled example)')
-      .addOption(viewOption())
-      .option('--session <rompUuid>', "the session's files from romp's registry")
-      .addOption(home())
+    naming(program.command(view).description(description))
       .option('--json', 'print the view as JSON')
       .action(async (files: string[], options: ViewCliOptions) => done(await (await import('./run-views.ts')).runView(view, files, options, io)));
   }
@@ -123,7 +135,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
-    .option('--timezone <zone>', 'IANA zone for the days and times (default: this machine\'s)')
+    .addOption(new Option('--timezone <zone>', "IANA zone for the days and times (default: this machine's)").argParser(checkZone))
     .option('--since <day>', 'only responses on or after this day (YYYYMMDD or YYYY-MM-DD, in the zone)')
     .option('--until <day>', 'only responses on or before this day')
     .option('--breakdown', 'a row per model under each row')
@@ -182,13 +194,28 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   return exitCode;
 }
 
-/** `io` with every write made safe for a terminal, newlines kept. */
+/**
+ * `io` with every write made safe for a terminal, newlines kept. `styled` writes unchanged: for a
+ * printer that escaped every transcript text itself and adds colour codes of its own. The stream's
+ * width and `isTTY` are read through.
+ */
 function guarded(io: CliIO): CliIO {
-  const safe = (stream: CliIO['stdout']): CliIO['stdout'] => ({ write: (text: string) => stream.write(safeText(text, { keepNewlines: true })) });
-  const stdout = safe(io.stdout);
-  const stderr = safe(io.stderr);
-  // the terminal's width, read when a printer fits its output to it
-  Object.defineProperty(stdout, 'columns', { get: () => (io.stdout as { columns?: unknown }).columns });
+  const safe = (stream: CliOutput): CliOutput => {
+    const out: CliOutput = { write: (text: string) => stream.write(safeText(text, { keepNewlines: true })), styled: (text: string) => stream.write(text) };
+    Object.defineProperty(out, 'columns', { get: () => stream.columns });
+    Object.defineProperty(out, 'isTTY', { get: () => stream.isTTY });
+    return out;
+  };
   // a getter: `process.stdin` is created when first read, and only `romp stream` reads it
-  return Object.defineProperty({ stdout, stderr }, 'stdin', { get: () => io.stdin, enumerable: true });
+  return Object.defineProperty({ stdout: safe(io.stdout), stderr: safe(io.stderr) }, 'stdin', { get: () => io.stdin, enumerable: true });
+}
+
+/** `--timezone`: an IANA zone `Intl` knows, else a usage error (exit 2). */
+function checkZone(value: string): string {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+  } catch {
+    throw new InvalidArgumentError(`${value} is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)`);
+  }
+  return value;
 }

@@ -1,62 +1,65 @@
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Author, Session, Turn } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
+import { timeFormat, type TimeFormat } from './format-time.ts';
+import { safeText } from './safe-text.ts';
 
 /**
- * The readable outline of `romp show`: a header, one block per turn (start time, author of the
- * trigger, how it ended (`turnOutcome`), atom count, tools used, tokens, a preview of what was typed
- * (`promptText`)), then the diagnostics. Times are printed in UTC ISO form.
+ * The readable outline of `romp show`: a header (title, id, folder, files, counts, the zone the times
+ * are in, what the token counts mean), then one block per turn (`formatTurn`). Diagnostics are not
+ * part of it: the CLI writes them to stderr.
  *
  * Each turn's line is its `summarizeTurn`: tokens count each API response once (`countAtomUsage`):
- * `in` is input + cache-creation + cache-read tokens, `out` output tokens.
+ * `in` is input + cache-write + cache-read tokens, `out` output tokens, `≥` marking a count written
+ * before Claude Code 2.1.112 gave a response its final usage (a lower bound). Every transcript text
+ * goes through `safeText`.
  *
  * @param session the parsed session
- * @param diagnostics the parse's diagnostics
+ * @param time how times are printed (`timeFormat`)
  * @returns the outline, ending with a newline
  */
-export function formatOutline(session: Session, diagnostics: Diagnostic[]): string {
+export function formatOutline(session: Session, time: TimeFormat): string {
   const atoms = session.turns.reduce((n, t) => n + t.atoms.length, 0);
   const lines = [
-    `${session.name || '(untitled)'}  ${session.rompUuid}`,
+    `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`,
     session.files.length > 0
-      ? `dir ${session.dir || '-'}  files ${session.files.map((f) => f.fsid).join(', ')}  leaf ${session.leafFsid}`
-      : `dir ${session.dir || '-'}  (stream)`,
-    `${session.turns.length} turns, ${atoms} atoms, ${session.records.length} other records`,
+      ? `dir ${safeText(session.dir || '-')}  files ${session.files.map((f) => safeText(f.fsid)).join(', ')}  leaf ${safeText(session.leafFsid)}`
+      : `dir ${safeText(session.dir || '-')}  (stream)`,
+    `${session.turns.length} turns, ${atoms} atoms, ${session.records.length} other records; times in ${time.zone}; tokens in = input + cache write + cache read, out = output (≥ a lower bound)`,
     '',
   ];
-  session.turns.forEach((turn, i) => lines.push(...formatTurn(turn, i + 1)));
+  session.turns.forEach((turn, i) => lines.push(...formatTurn(turn, i + 1, time)));
   for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {})) {
-    lines.push(`subagent of ${toolUseId}: ${atoms.length} atoms`);
-  }
-  if (diagnostics.length > 0) {
-    lines.push(`${diagnostics.length} diagnostics:`);
-    for (const d of diagnostics) lines.push(`  ${formatDiagnostic(d)}`);
+    lines.push(`subagent of ${safeText(toolUseId)}: ${atoms.length} atoms`);
   }
   return `${lines.join('\n')}\n`;
 }
 
+const NUMBER = new Intl.NumberFormat('en-US');
+
 /**
- * One turn's block of the outline: a head line, a preview of what was typed, compactions.
+ * One turn's block of the outline: a head line (number, start time, opener, outcome, atoms, tokens,
+ * tools), a preview of what was typed (`promptText`), compactions.
  * @param turn the turn
  * @param n its 1-based number in the session
+ * @param time how times are printed (default: the machine's zone)
  * @returns the lines, without newlines
  */
-export function formatTurn(turn: Turn, n: number): string[] {
+export function formatTurn(turn: Turn, n: number, time: TimeFormat = timeFormat()): string[] {
   const summary = summarizeTurn(turn, n);
   const { usage } = summary;
-  const tools = Object.entries(summary.tools).map(([name, count]) => (count > 1 ? `${name}×${count}` : name)).join(', ');
+  const tools = Object.entries(summary.tools).map(([name, count]) => safeText(count > 1 ? `${name}×${count}` : name)).join(', ');
   const head = [
     `#${n}`,
-    Number.isNaN(new Date(turn.t).getTime()) ? String(turn.t) : new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19),
+    time.format(turn.t),
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author ?? undefined),
     summary.outcome,
     `${summary.atoms} atoms`,
-    `tokens in ${usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens} out ${usage.output_tokens}`,
+    `tokens in ${NUMBER.format(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${NUMBER.format(usage.output_tokens)}`,
   ];
   if (tools !== '') head.push(`tools ${tools}`);
   const lines = [head.join('  ')];
   const preview = summary.prompt.replace(/\s+/g, ' ');
-  if (preview !== '') lines.push(`    ${JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview)}`);
+  if (preview !== '') lines.push(`    ${safeText(JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview))}`);
   const compactions = turn.atoms.filter((a) => a.subtype === 'compact_boundary').length;
   if (compactions > 0) lines.push(`    compacted ${compactions}×`);
   return lines;
@@ -64,5 +67,5 @@ export function formatTurn(turn: Turn, n: number): string[] {
 
 function authorLabel(author: Author | undefined): string {
   if (author === undefined) return 'tool';
-  return typeof author === 'string' ? author : `peer ${author.peer ?? '(unknown)'}`;
+  return typeof author === 'string' ? author : `peer ${safeText(author.peer ?? '(unknown)')}`;
 }

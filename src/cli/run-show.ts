@@ -1,44 +1,79 @@
-import { fileURLToPath } from 'node:url';
-import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
-import type { View } from '../graph/resolve-active-path.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
-import { parseSession } from '../session/parse-session.ts';
-import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import type { Session } from '../model/types.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
+import { findSubagents, parseSubagent } from '../views/subagents.ts';
+import type { CliIO } from './cli-io.ts';
+import { formatConversation, type SubagentNote } from './format-conversation.ts';
 import { formatOutline } from './format-outline.ts';
-
-/** The bundled example session, shown when no file is given. */
-export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
+import { timeFormat } from './format-time.ts';
+import { loadSession, type SessionArgs } from './load-session.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp show` and `romp json`. */
-export interface ShowOptions {
-  view: View;
+export interface ShowOptions extends SessionArgs {
   json?: boolean;
-  session?: string;
-  rompHome?: string;
+  /** The conversation as a person reads it, instead of the outline. */
+  full?: boolean;
+  /** `--no-color` sets it false; colours are used on a terminal unless `NO_COLOR` is set. */
+  color?: boolean;
+  /** `--no-pager` sets it false; on a terminal `--full` goes through `$PAGER` (`less -FRX`). */
+  pager?: boolean;
+  timezone?: string;
 }
 
 /**
- * `romp show` / `romp json`: parses one session (files, `--session` from the registry, or the bundled
- * example) with romp's home applied, and prints the outline or the JSON.
- * @param files transcript paths
- * @param options view, json, session, romp home
+ * `romp show` / `romp json` / `romp cat`: reads one session (`loadSession`) and prints the outline, the
+ * conversation (`--full`: `formatConversation`, coloured and through the pager on a terminal), or the
+ * Session as JSON. Diagnostics go to stderr, the first 20 and a count of the rest.
+ * @param files the positional arguments
+ * @param options view, json, full, colour, pager, zone, and how the session is named
  * @param io where to write
  * @returns the exit code
  */
 export async function runShow(files: string[], options: ShowOptions, io: CliIO): Promise<number> {
-  if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
-  await checkFiles(files);
-  const useExample = files.length === 0 && options.session === undefined;
-  const parseOptions = { view: options.view, rompHome: rompHome(options.rompHome) };
-  const result = await parseSession(useExample ? [EXAMPLE_SESSION] : files, options.session === undefined ? parseOptions : { ...parseOptions, rompUuid: options.session });
-  if (options.session !== undefined) checkRegistered(options.session, parseOptions.rompHome, result.session.files);
-  const unreadable = result.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+  const result = await loadSession(files, options, io);
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(result.session)}\n`);
-    for (const d of result.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  } else if (options.full === true) {
+    const time = timeFormat(options.timezone);
+    const tty = io.stdout.isTTY === true;
+    const color = tty && options.color !== false && process.env['NO_COLOR'] === undefined;
+    const text = formatConversation(result.session, { width: io.stdout.columns ?? 100, color, time: time.format, zone: time.zone, subagents: await subagentNotes(result.session) });
+    if (tty && options.pager !== false) await page(text, io);
+    else writeStyled(io, text);
   } else {
-    io.stdout.write(formatOutline(result.session, result.diagnostics));
+    io.stdout.write(formatOutline(result.session, timeFormat(options.timezone)));
   }
+  writeDiagnostics(io, result.diagnostics);
   return 0;
+}
+
+/** The session's subagents by the id of the call that started them: turns and cost of each. */
+async function subagentNotes(session: Session): Promise<Map<string, SubagentNote>> {
+  const notes = new Map<string, SubagentNote>();
+  for (const link of await findSubagents(session)) {
+    const { session: agent } = await parseSubagent(link);
+    const summaries = agent.turns.map((t, i) => summarizeTurn(t, i + 1));
+    notes.set(link.tool_use_id, { turns: agent.turns.length, cost_usd: summaries.reduce((n, s) => n + s.cost_usd, 0), file: basename(link.path) });
+  }
+  return notes;
+}
+
+/** Shows text through `$PAGER` (default `less -FRX`: quits when it fits, keeps colours); straight out when none starts. */
+async function page(text: string, io: CliIO): Promise<void> {
+  const [command = 'less', ...args] = (process.env['PAGER'] ?? 'less -FRX').split(/\s+/).filter((w) => w !== '');
+  const written = await new Promise<boolean>((resolve) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
+    child.on('error', () => resolve(false));
+    child.on('close', () => resolve(true));
+    child.stdin.on('error', () => {}); // the reader quit early (q in less): not an error
+    child.stdin.end(text);
+  });
+  if (!written) writeStyled(io, text);
+}
+
+function writeStyled(io: CliIO, text: string): void {
+  if (io.stdout.styled !== undefined) io.stdout.styled(text);
+  else io.stdout.write(text);
 }

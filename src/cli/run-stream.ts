@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { timeFormat } from './format-time.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
 import type { Turn } from '../model/types.ts';
 import { decodeStream } from '../stream/decode-stream.ts';
 import { fromStream, type StreamSnapshot } from '../stream/from-stream.ts';
@@ -10,6 +12,7 @@ import { formatOutline, formatTurn } from './format-outline.ts';
 export interface StreamCliOptions {
   json?: boolean;
   follow?: boolean;
+  timezone?: string;
 }
 
 /**
@@ -35,18 +38,14 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
       const turns = snapshot.session.turns;
       for (; printed < turns.length && turns[printed]?.ended === true; printed++) {
         const turn = turns[printed] as Turn;
-        io.stdout.write(options.json === true ? `${JSON.stringify(turn)}\n` : `${formatTurn(turn, printed + 1).join('\n')}\n`);
+        io.stdout.write(options.json === true ? `${JSON.stringify(turn)}\n` : `${formatTurn(turn, printed + 1, timeFormat(options.timezone)).join('\n')}\n`);
       }
     }
   } catch (error) {
     throw new UserError(`${name}: cannot read: ${(error as Error).message}`);
   }
   const session = (last as StreamSnapshot).session;
-  if (options.follow !== true && options.json !== true) {
-    io.stdout.write(formatOutline(session, diagnostics));
-    return 0;
-  }
-  if (options.follow !== true) io.stdout.write(`${JSON.stringify(session)}\n`);
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (options.follow !== true) io.stdout.write(options.json === true ? `${JSON.stringify(session)}\n` : formatOutline(session, timeFormat(options.timezone)));
+  writeDiagnostics(io, diagnostics);
   return 0;
 }

@@ -9,7 +9,8 @@ import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-
 import { formatUsageTable, type SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
-import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { listClaudeSessions, sessionSubagents } from '../discover/list-claude-sessions.ts';
 
@@ -51,13 +52,6 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const files = named ? args.slice(1) : args;
   const since = dayOption('--since', options.since);
   const until = dayOption('--until', options.until);
-  if (options.timezone !== undefined) {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: options.timezone });
-    } catch {
-      throw new UserError(`--timezone ${options.timezone} is not an IANA time zone (e.g. Europe/Paris, America/New_York, UTC)`);
-    }
-  }
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
   if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
@@ -94,7 +88,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   }
   const time = timeFormat(options.timezone);
   const sessions = kind === 'session' ? await sessionLabels(paths) : undefined;
-  const columns = (io.stdout as { columns?: unknown }).columns;
+  const columns = io.stdout.columns;
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
   io.stdout.write(`${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`);
@@ -131,19 +125,12 @@ async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>
   return labels;
 }
 
-/**
- * Says on stderr what the counting met: lines that could not be read (errors: not counted) apart from
- * lines read with a warning (counted), the first few of each.
- */
+/** Says on stderr what the counting met: lines that could not be read (not counted) apart from lines read with a warning (counted). */
 function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
-  const say = (list: Diagnostic[], what: string): void => {
-    if (list.length === 0) return;
-    io.stderr.write(`${list.length} ${what} (romp doctor FILE lists them all):\n`);
-    for (const d of list.slice(0, 5)) io.stderr.write(`  ${formatDiagnostic(d)}\n`);
-    if (list.length > 5) io.stderr.write(`  … and ${list.length - 5} more\n`);
-  };
-  say(diagnostics.filter((d) => d.severity === 'error'), 'assistant lines could not be read and are not counted');
-  say(diagnostics.filter((d) => d.severity === 'warning'), 'assistant lines were read with a warning and are counted');
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const warnings = diagnostics.filter((d) => d.severity === 'warning');
+  writeDiagnostics(io, errors, `${errors.length} assistant lines could not be read and are not counted (romp doctor FILE lists them all):`, 5);
+  writeDiagnostics(io, warnings, `${warnings.length} assistant lines were read with a warning and are counted (romp doctor FILE lists them all):`, 5);
 }
 
 const PRICE_FIELDS = ['input', 'output', 'cache_write_5m', 'cache_write_1h', 'cache_read'] as const;

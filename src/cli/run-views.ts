@@ -1,50 +1,55 @@
-import type { View } from '../graph/resolve-active-path.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
-import { parseSession } from '../session/parse-session.ts';
 import { segments } from '../views/segments.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
-import { toolCalls } from '../views/tool-calls.ts';
-import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
-import { EXAMPLE_SESSION } from './run-show.ts';
+import { toolCalls, type ToolCall } from '../views/tool-calls.ts';
+import { toolLabel } from '../views/tool-label.ts';
+import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
+import { timeFormat } from './format-time.ts';
+import { loadSession, type SessionArgs } from './load-session.ts';
+import { safeText } from './safe-text.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp turns`, `romp segments`, `romp tools`. */
-export interface ViewCliOptions {
-  view?: View;
+export interface ViewCliOptions extends SessionArgs {
   json?: boolean;
-  session?: string;
-  rompHome?: string;
+  timezone?: string;
 }
 
 /**
  * `romp turns | segments | tools [FILES...]`: one derived view of a session (in the `--view` given), as
  * lines or `--json`; `turns --json` is one `summarizeTurn` per turn.
  * @param view which view
- * @param files transcript paths (default: the bundled example)
- * @param options view, json, session, romp home
+ * @param files the positional arguments (`loadSession`)
+ * @param options view, json, zone, and how the session is named
  * @param io where to write
  * @returns the exit code
  */
 export async function runView(view: 'turns' | 'segments' | 'tools', files: string[], options: ViewCliOptions, io: CliIO): Promise<number> {
-  if (files.length > 0 && options.session !== undefined) throw new UserError('give transcript files or --session, not both');
-  await checkFiles(files);
-  const paths = files.length === 0 && options.session === undefined ? [EXAMPLE_SESSION] : files;
-  const home = rompHome(options.rompHome);
-  const { session, diagnostics } = await parseSession(paths, { view: options.view ?? 'full', rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
-  if (options.session !== undefined) checkRegistered(options.session, home, session.files);
-  const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+  const { session, diagnostics } = await loadSession(files, options, io);
+  const time = timeFormat(options.timezone);
   const write = (value: unknown[], text: () => string[]): void => {
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
     io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`);
   };
-  if (view === 'turns') write(session.turns.map((t, i) => summarizeTurn(t, i + 1)), () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
+  if (view === 'turns') write(session.turns.map((t, i) => summarizeTurn(t, i + 1)), () => session.turns.flatMap((t, i) => formatTurn(t, i + 1, time)));
   else if (view === 'segments') {
     const list = segments(session);
-    write(list, () => list.map((s) => `${new Date(s.t).toISOString()}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Math.round((s.end - s.t) / 1000)} s`));
+    write(list, () => list.map((s) => `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Number.isFinite(s.end - s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`));
   } else {
     const list = toolCalls(session);
-    write(list, () => list.map((c) => `${c.name || '(orphan result)'}  ${c.tool_use_id}  ${c.duration_ms === null ? (c.resultUuid === null ? 'no result' : '-') : `${c.duration_ms} ms`}${c.is_error ? '  error' : ''}`));
+    const turnOf = new Map(session.turns.map((t, i) => [t.id, i + 1]));
+    write(list, () => list.map((c) => toolLine(c, turnOf.get(c.turnId) ?? 0)));
   }
+  writeDiagnostics(io, diagnostics);
   return 0;
 }
+
+/** A tool call in one line: its turn, what it did (`toolLabel`), how long it took, and its error text. */
+function toolLine(call: ToolCall, turn: number): string {
+  const what = call.name === '' ? '(orphan result)' : safeText(toolLabel(call.name, call.input));
+  const took = call.duration_ms === null ? (call.resultUuid === null ? 'no result' : '-') : `${NUMBER.format(call.duration_ms)} ms`;
+  const error = call.is_error ? `  error: ${safeText(call.error ?? '').slice(0, 120)}` : '';
+  return `#${turn}  ${what}  ${took}  ${safeText(call.tool_use_id)}${error}`;
+}
+
+const NUMBER = new Intl.NumberFormat('en-US');

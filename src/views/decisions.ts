@@ -1,4 +1,5 @@
 import type { Session } from '../model/types.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
 import { toolCalls } from './tool-calls.ts';
 
 /** Tools whose result is a choice the user made (seed, "decision is a content tag"). */
@@ -34,13 +35,7 @@ export function decisions(session: Session): Decision[] {
     const content = atom?.message?.content ?? [];
     const block = content.findIndex((b) => b.type === 'tool_result' && (b as { tool_use_id?: unknown }).tool_use_id === call.tool_use_id);
     const result = content[block] as { content?: unknown } | undefined;
-    out.push({ uuid: call.resultUuid, block, tool_use_id: call.tool_use_id, tool: call.name, choice: textOf(result?.content), is_error: call.is_error, turnId: call.turnId });
+    out.push({ uuid: call.resultUuid, block, tool_use_id: call.tool_use_id, tool: call.name, choice: toolResultText(result?.content), is_error: call.is_error, turnId: call.turnId });
   }
   return out;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((b) => (typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
 }

@@ -1,4 +1,5 @@
 import type { Atom, Session } from '../model/types.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
 
 /** A `tool_use` and its `tool_result`, paired by id on the active path. */
 export interface ToolCall {
@@ -14,6 +15,8 @@ export interface ToolCall {
   end: number | null;
   duration_ms: number | null;
   is_error: boolean;
+  /** The result's text when it is an error (`is_error`), else `null`. */
+  error: string | null;
   /** Id of the turn holding the use (else the result). */
   turnId: string;
 }
@@ -33,13 +36,13 @@ export function toolCalls(session: Session): ToolCall[] {
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
       for (const block of atom.message?.content ?? []) {
-        const b = block as { type: string; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown };
+        const b = block as { type: string; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
         if (atom.type === 'assistant' && b.type === 'tool_use' && typeof b.id === 'string') {
-          const call: ToolCall = { tool_use_id: b.id, name: typeof b.name === 'string' ? b.name : '', input: b.input, useUuid: atom.uuid, resultUuid: null, t: atom.t, end: null, duration_ms: null, is_error: false, turnId: turn.id };
+          const call: ToolCall = { tool_use_id: b.id, name: typeof b.name === 'string' ? b.name : '', input: b.input, useUuid: atom.uuid, resultUuid: null, t: atom.t, end: null, duration_ms: null, is_error: false, error: null, turnId: turn.id };
           calls.set(b.id, call);
           order.push(call);
         } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
-          settle(calls.get(b.tool_use_id), atom, b.is_error === true, b.tool_use_id, turn.id, calls, order);
+          settle(calls.get(b.tool_use_id), atom, b.is_error === true ? toolResultText(b.content) : null, b.tool_use_id, turn.id, calls, order);
         }
       }
     }
@@ -47,15 +50,17 @@ export function toolCalls(session: Session): ToolCall[] {
   return order;
 }
 
-function settle(call: ToolCall | undefined, atom: Atom, isError: boolean, id: string, turnId: string, calls: Map<string, ToolCall>, order: ToolCall[]): void {
+/** Pairs a result (its error text, `null` when it is no error) with its call, or keeps it as an orphan. */
+function settle(call: ToolCall | undefined, atom: Atom, error: string | null, id: string, turnId: string, calls: Map<string, ToolCall>, order: ToolCall[]): void {
   if (call !== undefined && call.resultUuid === null) {
     call.resultUuid = atom.uuid;
     call.end = atom.t;
     call.duration_ms = call.t === null ? null : atom.t - call.t;
-    call.is_error = isError;
+    call.is_error = error !== null;
+    call.error = error;
     return;
   }
-  const orphan: ToolCall = { tool_use_id: id, name: '', input: undefined, useUuid: null, resultUuid: atom.uuid, t: null, end: atom.t, duration_ms: null, is_error: isError, turnId };
+  const orphan: ToolCall = { tool_use_id: id, name: '', input: undefined, useUuid: null, resultUuid: atom.uuid, t: null, end: atom.t, duration_ms: null, is_error: error !== null, error, turnId };
   if (call === undefined) calls.set(id, orphan);
   order.push(orphan);
 }

@@ -39,7 +39,7 @@ const LABELS: ReadonlyMap<string, (input: Input) => string | undefined> = new Ma
   ['Read', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')}${readRange(i)}`)],
   ['Edit', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} ${editSize([i])}`)],
   ['MultiEdit', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} ${editSize(Array.isArray(i['edits']) ? (i['edits'].filter((e) => typeof e === 'object' && e !== null) as Input[]) : [])}`)],
-  ['Write', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} (${lineCount(str(i, 'content'))} lines)`)],
+  ['Write', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} (${lineCount(str(i, 'content'))} ${lineCount(str(i, 'content')) === 1 ? 'line' : 'lines'})`)],
   ['NotebookEdit', (i) => str(i, 'notebook_path')],
   ['Grep', (i) => (str(i, 'pattern') === undefined ? undefined : `${JSON.stringify(str(i, 'pattern'))}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}${str(i, 'glob') === undefined ? '' : ` (${str(i, 'glob')})`}`)],
   ['Glob', (i) => (str(i, 'pattern') === undefined ? undefined : `${str(i, 'pattern')}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}`)],

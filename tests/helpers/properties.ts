@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { timeFormat } from '../../src/cli/format-time.ts';
 import { formatOutline } from '../../src/cli/format-outline.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
@@ -179,9 +180,9 @@ export async function checkParse(bytes: Buffer, split?: number): Promise<void> {
   const paths = cut === bytes.length ? [files[0] as string] : files;
   const reads = await Promise.all(paths.map((p) => readTranscript(p)));
   for (const view of ['full', 'context'] as const) {
-    const { session, diagnostics } = await parseSession(paths, { view });
+    const { session } = await parseSession(paths, { view });
     checkInvariants(session, `${view} view`, false);
-    formatOutline(session, diagnostics);
+    formatOutline(session, timeFormat('UTC'));
     if (paths.length === 1 && reads[0] !== undefined) checkLossless(reads[0], session, `${view} view`);
     else {
       const read = reads.reduce((n, r) => n + r.records.length, 0);

@@ -1,0 +1,212 @@
+import type { Atom, Author, ContentBlock, Session, Turn } from '../model/types.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
+import { typedText } from '../views/prompt-text.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
+import { toolLabel } from '../views/tool-label.ts';
+import { formatCost } from './format-usage.ts';
+import { safeText } from './safe-text.ts';
+
+/** A subagent as shown under the call that started it. */
+export interface SubagentNote {
+  turns: number;
+  cost_usd: number;
+  /** Its transcript's file name. */
+  file: string;
+}
+
+/** Options of {@link formatConversation}. */
+export interface ConversationOptions {
+  /** Columns to wrap to. */
+  width: number;
+  /** SGR colours (a terminal that wants them: not `NO_COLOR`, not `--no-color`). */
+  color: boolean;
+  /** How a time is printed, and the zone it is in. */
+  time: (t: number) => string;
+  zone: string;
+  /** Subagents by the `tool_use_id` of their `Task` / `Agent` call. */
+  subagents?: ReadonlyMap<string, SubagentNote>;
+}
+
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan' | 'magenta';
+const SGR: Record<Style, string> = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33', cyan: '36', magenta: '35' };
+
+/** The outcomes a person should notice, and how they are coloured. */
+const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
+  ['completed', 'green'],
+  ['interrupted', 'yellow'],
+  ['rejected', 'yellow'],
+  ['blocked', 'red'],
+  ['max_tokens', 'red'],
+  ['api_error', 'red'],
+  ['open', 'cyan'],
+]);
+
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/**
+ * The conversation as a person reads it (`romp show --full`): a header, then each turn as a head line
+ * (number, time, who opened it, how it ended, duration, tokens, cost) and its atoms in order: the
+ * prompt as typed (`❯`, with its author when not a human), Claude's text (`●`) wrapped to the width,
+ * each tool call on one line with its key input (`⏺ Bash: npm test`, `toolLabel`) and under it a short
+ * result or the error, thinking as one line, a subagent under its call with its turn count and cost,
+ * compactions and idle spans as markers, Claude Code's own notes (`⚙`: interrupts, hook messages,
+ * task notifications) dimmed.
+ *
+ * Every text from the transcript goes through `safeText`, so the colour codes this function adds are
+ * the only control sequences in its output. Pure.
+ *
+ * @param session the session
+ * @param options width, colour, time format, subagents
+ * @returns the text, lines ending with `\n`
+ */
+export function formatConversation(session: Session, options: ConversationOptions): string {
+  const paint = (style: Style, text: string): string => (options.color ? `\u001b[${SGR[style]}m${text}\u001b[0m` : text);
+  const out: string[] = [];
+  const rewound = session.records.filter((r) => r.onPath === false && (r.type === 'user' || r.type === 'assistant')).length;
+  out.push(paint('bold', `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`));
+  out.push(paint('dim', `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`));
+  session.turns.forEach((turn, i) => {
+    out.push('');
+    out.push(...formatTurnBlock(turn, i + 1, options, paint));
+  });
+  return `${out.join('\n')}\n`;
+}
+
+function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, paint: (style: Style, text: string) => string): string[] {
+  const summary = summarizeTurn(turn, n);
+  const tokens = summary.usage.input_tokens + summary.usage.cache_creation_input_tokens + summary.usage.cache_read_input_tokens;
+  const head = [
+    `#${n}`,
+    options.time(turn.t),
+    summary.trigger === null ? 'autonomous' : authorLabel(summary.author),
+    paint(OUTCOME_STYLE.get(summary.outcome) ?? 'dim', summary.outcome),
+    duration(summary.duration_ms),
+    `${NUMBER.format(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${NUMBER.format(summary.usage.output_tokens)} out`,
+    formatCost({ ...summary.usage, cost_usd: summary.cost_usd }),
+  ];
+  const lines = [paint('bold', head.join('  '))];
+  const results = new Map<string, { text: string; is_error: boolean }>();
+  for (const atom of turn.atoms) {
+    for (const block of blocksOf(atom)) {
+      if (block.type === 'tool_result') {
+        const b = block as { tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+        if (typeof b.tool_use_id === 'string') results.set(b.tool_use_id, { text: toolResultText(b.content), is_error: b.is_error === true });
+      }
+    }
+  }
+  const width = Math.max(40, options.width);
+  for (const atom of turn.atoms) {
+    if (atom.type === 'idle') lines.push(paint('dim', `  … idle ${duration((atom.end ?? atom.t) - atom.t)}`));
+    else if (atom.subtype === 'compact_boundary') {
+      const m = atom.compact_metadata;
+      lines.push(paint('magenta', `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`));
+    } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
+    else if (atom.type === 'assistant') lines.push(...assistantLines(atom, results, width, options, paint));
+    else if (atom.type === 'result' && atom.result !== undefined) {
+      const r = atom.result;
+      lines.push(paint('dim', `  ⚑ result ${safeText(r.subtype)}: ${r.num_turns} turns, ${duration(r.duration_ms)}, $${r.total_cost_usd.toFixed(2)}`));
+    }
+  }
+  return lines;
+}
+
+function userLines(atom: Atom, turn: Turn, width: number, paint: (style: Style, text: string) => string): string[] {
+  const text = typedText(atom);
+  if (text === '') return []; // tool results only: shown under their calls
+  if (atom.author === 'system' || atom.author === undefined) return [paint('dim', `  ⚙ ${safeText(firstLine(text), {})}`)];
+  const who = atom.author === 'human' ? '' : `${authorLabel(atom.author)}: `;
+  const mid = turn.trigger?.uuid === atom.uuid ? '' : ' (while Claude worked)';
+  const [first = '', ...rest] = wrap(`${who}${text}${mid}`, width - 2);
+  return [paint('bold', `❯ ${first}`), ...rest.map((l) => `  ${l}`)];
+}
+
+function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string; is_error: boolean }>, width: number, options: ConversationOptions, paint: (style: Style, text: string) => string): string[] {
+  const lines: string[] = [];
+  for (const block of blocksOf(atom)) {
+    if (block.type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text !== 'string' || text.trim() === '') continue;
+      const [first = '', ...rest] = wrap(text, width - 2);
+      lines.push(`● ${first}`, ...rest.map((l) => `  ${l}`));
+    } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const thought = (block as { thinking?: unknown }).thinking;
+      const size = typeof thought === 'string' ? thought.length : 0;
+      lines.push(paint('dim', size > 0 ? `  ✻ thinking · ${NUMBER.format(size)} chars` : '  ✻ thinking (signature only: the text was not kept)'));
+    } else if (block.type === 'tool_use') {
+      const b = block as { id?: unknown; name?: unknown; input?: unknown };
+      lines.push(paint('cyan', `  ⏺ ${clip(safeText(toolLabel(typeof b.name === 'string' ? b.name : '?', b.input)), width - 4)}`));
+      const id = typeof b.id === 'string' ? b.id : '';
+      const result = results.get(id);
+      if (result === undefined) lines.push(paint('dim', '    ⎿ no result'));
+      else if (result.is_error) lines.push(paint('red', `    ⎿ ${clip(safeText(errorLine(result.text)), width - 6)}`));
+      else lines.push(paint('dim', `    ⎿ ${clip(safeText(resultLine(result.text)), width - 6)}`));
+      const agent = options.subagents?.get(id);
+      if (agent !== undefined) lines.push(paint('magenta', `    ↳ subagent ${safeText(agent.file)}: ${agent.turns} turns, $${agent.cost_usd.toFixed(2)}`));
+    }
+  }
+  if (atom.isApiErrorMessage === true && lines.length === 0) lines.push(paint('red', '  ⚠ API error'));
+  return lines;
+}
+
+function blocksOf(atom: Atom): ContentBlock[] {
+  return atom.message?.content ?? [];
+}
+
+function authorLabel(author: Author | null | undefined): string {
+  if (author === null || author === undefined) return 'tool';
+  return typeof author === 'string' ? author : `peer ${safeText(author.peer ?? '(unknown)')}`;
+}
+
+/** `12 s`, `4 min`, `1 h 05 min`; `time unknown` without a finite duration. */
+function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'time unknown';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}
+
+/** A tool's output in one line: its first non-empty line and how many more there are. */
+function resultLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return '(no output)';
+  const more = lines.length > 2 ? `  (+${lines.length - 1} lines)` : lines.length === 2 ? '  (+1 line)' : '';
+  return `${(lines[0] ?? '').trim()}${more}`;
+}
+
+/** An error result in one line; a call the user refused says so. */
+function errorLine(text: string): string {
+  if (text.includes("The user doesn't want to proceed with this tool use")) return 'rejected by the user';
+  return `error: ${firstLine(text) || '(no text)'}`;
+}
+
+function clip(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text;
+}
+
+/** Words wrapped to `width`, each line made safe; a word longer than the width is cut into pieces. */
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/[ \t]+/)) {
+      const safe = safeText(word);
+      for (let piece = safe; piece.length > 0; piece = piece.slice(width)) {
+        const part = piece.slice(0, width);
+        if (line === '') line = part;
+        else if (line.length + 1 + part.length <= width) line += ` ${part}`;
+        else {
+          out.push(line);
+          line = part;
+        }
+      }
+    }
+    out.push(line);
+  }
+  while (out.length > 1 && out.at(-1) === '') out.pop();
+  return out;
+}

@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import type { View } from '../graph/resolve-active-path.ts';
+import { rompHome } from '../romp-home/romp-home.ts';
+import { parseSession, type ParseResult } from '../session/parse-session.ts';
+import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+
+/** The bundled example session, read when `--example` asks for it. */
+export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
+
+/** How the commands that read one session (`show`, `json`, `turns`, `segments`, `tools`) are told which. */
+export interface SessionArgs extends TargetOptions {
+  view?: View;
+  /** A rompUuid of romp's registry. */
+  session?: string;
+  rompHome?: string;
+  /** The bundled example session. */
+  example?: boolean;
+}
+
+/**
+ * Reads the one session a command names, the same way for every command: transcript paths, a Claude
+ * session id or unique prefix, `--latest`, `--project DIR`, `-` (`resolveTargets`), `--session` (romp's
+ * registry), or `--example` (the bundled example: only when asked, never because an argument was
+ * forgotten). Parses it with romp's home applied.
+ * @param args the command's positional arguments
+ * @param options view, session, romp home, example, `--latest`, `--project`, `--projects`
+ * @param io standard input for `-`
+ * @returns the parse
+ * @throws UserError (exit 2) for nothing named, two ways of naming at once, an unreadable file, an
+ *   unregistered `--session`, or a file with no transcript line at all (`not a Claude Code transcript
+ *   (0 of N lines readable)`)
+ */
+export async function loadSession(args: string[], options: SessionArgs, io: CliIO): Promise<ParseResult> {
+  const ways = [args.length > 0 || options.latest === true || options.project !== undefined, options.session !== undefined, options.example === true].filter(Boolean).length;
+  if (ways > 1) throw new UserError('name one session: transcript files (or a session id, --latest, --project), --session, or --example');
+  const targets = options.example === true ? { files: [EXAMPLE_SESSION], cleanup: async () => {} } : await resolveTargets(args, options, 'one', io);
+  try {
+    if (targets.files.length === 0 && options.session === undefined) {
+      throw new UserError('which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, --session ROMPUUID, or --example for the bundled example');
+    }
+    await checkFiles(targets.files);
+    const home = rompHome(options.rompHome);
+    const result = await parseSession(targets.files, { view: options.view ?? 'full', rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+    if (options.session !== undefined) checkRegistered(options.session, home, result.session.files);
+    const unreadable = result.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
+    if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+    refuseNonTranscripts(result);
+    return result;
+  } finally {
+    await targets.cleanup();
+  }
+}
+
+/** A file of which no line became a record and some line could not be read (blank lines are no sign). */
+function refuseNonTranscripts({ session, diagnostics }: ParseResult): void {
+  const read = new Set<string>();
+  for (const r of session.records) read.add(r.fsid);
+  for (const turn of session.turns) for (const atom of turn.atoms) if (atom.fsid !== undefined) read.add(atom.fsid);
+  for (const file of session.files) {
+    if (read.has(file.fsid)) continue;
+    const lines = new Set(diagnostics.filter((d) => d.file === file.path && d.line !== undefined && d.severity === 'error').map((d) => d.line));
+    if (lines.size > 0) throw new UserError(`${file.path}: not a Claude Code transcript (0 of ${lines.size} lines readable; romp doctor ${file.path} says why)`);
+  }
+}

@@ -1,0 +1,26 @@
+import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { CliIO } from './cli-io.ts';
+
+/** How many diagnostics a command prints before it only counts the rest. */
+export const DIAGNOSTICS_SHOWN = 20;
+
+/**
+ * Writes diagnostics to stderr, one line each (`file:line: severity CODE message`), the first
+ * `limit` of them and then a count of the rest with where to see them all:
+ * `… and 1,150 more; romp doctor FILE lists them all`.
+ * @param io where to write (stderr)
+ * @param diagnostics the diagnostics, in the order met
+ * @param heading a line said before them (e.g. what they mean for the command's figures), or none
+ * @param limit how many to print
+ */
+export function writeDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], heading?: string, limit: number = DIAGNOSTICS_SHOWN): void {
+  if (diagnostics.length === 0) return;
+  if (heading !== undefined) io.stderr.write(`${heading}\n`);
+  const indent = heading === undefined ? '' : '  ';
+  for (const d of diagnostics.slice(0, limit)) io.stderr.write(`${indent}${formatDiagnostic(d)}\n`);
+  if (diagnostics.length > limit) {
+    const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
+    const where = files.length === 1 ? files[0] : 'FILE';
+    io.stderr.write(`${indent}… and ${new Intl.NumberFormat('en-US').format(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`);
+  }
+}
