@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { codesOf, parseLines, uuidsOf } from '../helpers/parse.ts';
-import { assistant, compactBoundary, progress, system, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import { assistant, compactBoundary, progress, system, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
 const end = { mid: 'm-end', stop: 'end_turn' };
 
@@ -157,6 +157,35 @@ test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a
   const bridged = await parseLines([user('u1', null, 'go', 0), assistant('a1', 'u1', text('hi'), 1, end), progress('p1', 'never-written', 500), user('u2', 'p1', 'next', 600)]);
   assert.deepEqual([codesOf(bridged), bridged.diagnostics[0]?.line], [['HISTORY_GAP'], 4]);
   assert.match(bridged.diagnostics[0]?.message ?? '', /^parent never-written \(reached through progress row p1, this line's parent\) was never written/);
+});
+
+test('a history gap before a Stop hook: the context view resumes after it, the full view goes on in file order', async () => {
+  // the response's last block (X) was never written; the Stop hook's progress rows name it
+  const lines = [
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', thinking('hm'), 1, { mid: 'm1' }),
+    progress('p1', 'X', 5),
+    progress('p2', 'p1', 5.1),
+    system('s1', 'p2', 'stop_hook_summary', 8, { hookCount: 1, hookErrors: [] }),
+    system('d1', 's1', 'turn_duration', 8.1, { durationMs: 8100 }),
+    user('u2', 'd1', 'next', 20),
+    assistant('a2', 'u2', text('ok'), 21, end),
+  ];
+  const context = await parseLines(lines, { view: 'context' });
+  assert.deepEqual(uuidsOf(context), ['u2', 'a2']);
+  assert.deepEqual(context.diagnostics.map((d) => [d.code, d.line, d.uuid]), [['HISTORY_GAP', 5, 's1']]);
+  assert.match(context.diagnostics[0]?.message ?? '', /^parent X \(reached through progress row p2, this line's parent\) was never written; the resumed conversation starts at this line$/);
+  assert.deepEqual(context.session.records.filter((x) => x.onPath === true).map((x) => x.uuid), ['p1', 'p2', 's1', 'd1']);
+  const full = await parseLines(lines, { view: 'full' });
+  assert.deepEqual(full.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.deepEqual(full.diagnostics.map((d) => [d.code, d.line]), [['HISTORY_GAP', 5]]);
+  assert.match(full.diagnostics[0]?.message ?? '', /continuing at the previous line in file order, a1$/);
+  // within 5 s a line stands in for the missing parent in both views (the CLI resumes through it)
+  const near = lines.map((l) => (l['uuid'] === 's1' ? system('s1', 'p2', 'stop_hook_summary', 4, { hookCount: 1, hookErrors: [] }) : l));
+  for (const view of ['context', 'full'] as const) {
+    const r = await parseLines(near, { view });
+    assert.deepEqual([uuidsOf(r), codesOf(r)], [['u1', 'a1', 'u2', 'a2'], ['PHANTOM_PARENT']], view);
+  }
 });
 
 test('a parentUuid cycle stops the walk with CYCLE instead of looping', async () => {
