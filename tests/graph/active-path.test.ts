@@ -96,6 +96,61 @@ test('parallel tool calls: every sibling line and tool result is put back after 
   assert.equal(r.session.turns.length, 1);
 });
 
+test('streaming tool execution: a call hanging on the result of a put-back call comes back, with its result, in file position', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const lines = [
+    user('u1', null, 'look', 0),
+    assistant('a1', 'u1', thinking('plan'), 1, m1),
+    assistant('a2', 'a1', toolUse('t1', 'Read'), 2, m1),
+    assistant('a3', 'a2', toolUse('t2', 'Grep'), 2.1, m1),
+    user('r1', 'a2', [toolResult('t1', 'one')], 3), // off the walk, hangs on a path call
+    assistant('a4', 'r1', toolUse('t3', 'Read'), 3.5, m1), // hangs on r1, itself put back
+    user('r4', 'a4', [toolResult('t3', 'three')], 4),
+    assistant('a5', 'r4', toolUse('t4', 'Glob'), 4.5, m1), // one level further
+    user('r5', 'a5', [toolResult('t4', 'four')], 5),
+    user('r2', 'a3', [toolResult('t2', 'two')], 6),
+    assistant('b1', 'r2', text('done'), 7, { mid: 'm2', stop: 'end_turn' }),
+  ];
+  for (const view of ['full', 'context'] as const) {
+    const r = await parseLines(lines, { view });
+    // after the response's last path line (a3), the put-back lines in file position, then the walk goes on
+    assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'a2', 'a3', 'r1', 'a4', 'r4', 'a5', 'r5', 'r2', 'b1'], view);
+    assert.deepEqual([codesOf(r), r.session.records.filter((x) => x.onPath === false)], [[], []], view);
+  }
+});
+
+test('a call hanging on a tool result of the path comes back; a line of another response there stays off', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const r = await parseLines([
+    user('u1', null, 'look', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1),
+    user('r1', 'a1', [toolResult('t1', 'one')], 2),
+    assistant('a2', 'r1', toolUse('t2', 'Grep'), 2.5, m1), // same response, off the walk
+    user('r2', 'a2', [toolResult('t2', 'two')], 3),
+    assistant('x1', 'r1', text('a retried answer'), 3.5, { mid: 'm9', stop: 'end_turn' }), // another response
+    assistant('a3', 'r1', toolUse('t3', 'Read'), 4, m1),
+    user('r3', 'a3', [toolResult('t3', 'three')], 5),
+    assistant('b1', 'r3', text('done'), 6, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a3', 'a2', 'r2', 'r3', 'b1']);
+  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['x1']);
+});
+
+test('a chain of 3,000 calls, each hanging on the result of the one before, off the walk, all come back', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const n = 3000;
+  const lines = [user('u1', null, 'look', 0), assistant('a0', 'u1', toolUse('t0', 'Read'), 1, m1), assistant('b0', 'a0', toolUse('s0', 'Read'), 1, m1)];
+  for (let i = 0; i < n; i++) {
+    lines.push(user(`r${i}`, i === 0 ? 'a0' : `a${i}`, [toolResult(`t${i}`, 'x')], 2));
+    lines.push(assistant(`a${i + 1}`, `r${i}`, toolUse(`t${i + 1}`, 'Read'), 2, m1));
+  }
+  lines.push(user('rb', 'b0', [toolResult('s0', 'x')], 3), assistant('end', 'rb', text('done'), 4, { mid: 'm2', stop: 'end_turn' }));
+  const r = await parseLines(lines);
+  const uuids = uuidsOf(r);
+  assert.equal(uuids.length, 2 * n + 5);
+  assert.deepEqual([uuids.slice(0, 6), uuids.slice(-3)], [['u1', 'a0', 'b0', 'r0', 'a1', 'r1'], [`a${n}`, 'rb', 'end']]);
+});
+
 test('progress rows are bridged: a line whose parent is a progress row hangs on its ancestor', async () => {
   const r = await parseLines([
     user('u1', null, 'go', 0),
