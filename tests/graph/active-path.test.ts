@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSession } from '../../src/session/parse-session.ts';
+import { assertOfficialReader } from '../helpers/official-reader.ts';
 import { codesOf, parseLines, uuidsOf } from '../helpers/parse.ts';
 import { assistant, compactBoundary, progress, system, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
@@ -117,11 +118,12 @@ test('streaming tool execution: a call hanging on the result of a put-back call 
     assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'a2', 'a3', 'r1', 'a4', 'r4', 'a5', 'r5', 'r2', 'b1'], view);
     assert.deepEqual([codesOf(r), r.session.records.filter((x) => x.onPath === false)], [[], []], view);
   }
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'call under a put-back result'), 11);
 });
 
 test('a call hanging on a tool result of the path comes back; a line of another response there stays off', async () => {
   const m1 = { mid: 'm1', stop: 'tool_use' };
-  const r = await parseLines([
+  const lines = [
     user('u1', null, 'look', 0),
     assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1),
     user('r1', 'a1', [toolResult('t1', 'one')], 2),
@@ -131,9 +133,11 @@ test('a call hanging on a tool result of the path comes back; a line of another 
     assistant('a3', 'r1', toolUse('t3', 'Read'), 4, m1),
     user('r3', 'a3', [toolResult('t3', 'three')], 5),
     assistant('b1', 'r3', text('done'), 6, { mid: 'm2', stop: 'end_turn' }),
-  ]);
+  ];
+  const r = await parseLines(lines);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a3', 'a2', 'r2', 'r3', 'b1']);
   assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['x1']);
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'call under a path result'), 8);
 });
 
 test('a chain of 3,000 calls, each hanging on the result of the one before, off the walk, all come back', async () => {
@@ -241,6 +245,9 @@ test('a history gap before a Stop hook: the context view resumes after it, the f
     const r = await parseLines(near, { view });
     assert.deepEqual([uuidsOf(r), codesOf(r)], [['u1', 'a1', 'u2', 'a2'], ['PHANTOM_PARENT']], view);
   }
+  // the official reader: the same past the gap; at the bridge within 5 s it stops (u2, a2), the CLI does not
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'gap'), 2);
+  assert.equal(await assertOfficialReader(writeJsonl(near), 'bridge within 5 s'), 2);
 });
 
 test('a parentUuid cycle stops the walk with CYCLE instead of looping', async () => {
