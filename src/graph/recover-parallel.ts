@@ -25,9 +25,10 @@ import type { EntrySet } from './entry-set.ts';
  * @param path the walked path, root → leaf
  * @param index the graph index
  * @param visited the entries of `path`; updated
+ * @param responses receives the `message.id` of each response that had lines put back
  * @returns the path with the recovered lines inserted
  */
-export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet): Entry[] {
+export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet, responses: Set<string>): Entry[] {
   // where each response's lines go: after its last path line
   const lastOfMessage = new Map<string, number>();
   path.forEach((e, i) => {
@@ -64,6 +65,7 @@ export function recoverParallel(path: Entry[], index: GraphIndex, visited: Entry
       if (e.type === 'assistant' ? e.messageId !== mid : line.type !== 'assistant') continue;
       visited.add(e);
       taken.push([e, at]);
+      responses.add(mid);
       if (hanging.has(e.uuid)) work.push([e, mid]);
     }
   }

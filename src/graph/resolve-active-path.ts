@@ -23,6 +23,11 @@ export interface ActivePath {
   leaf: Entry | undefined;
   /** The members of `entries`. */
   onPath: EntrySet;
+  /**
+   * The `message.id` of each response that had lines put back after its last path line (a line of it
+   * appended later moves them: the live watcher re-resolves then).
+   */
+  putBack: ReadonlySet<string>;
 }
 
 /**
@@ -122,5 +127,6 @@ export function resolveActivePath(
     }
     cur = next;
   }
-  return { entries: recoverParallel(walked.reverse(), index, visited), leaf, onPath: visited };
+  const putBack = new Set<string>();
+  return { entries: recoverParallel(walked.reverse(), index, visited, putBack), leaf, onPath: visited, putBack };
 }
