@@ -29,23 +29,20 @@ import type { EntrySet } from './entry-set.ts';
  * @returns the path with the recovered lines inserted
  */
 export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet, responses: Set<string>): Entry[] {
-  // where each response's lines go: after its last path line
-  const lastOfMessage = new Map<string, number>();
-  path.forEach((e, i) => {
-    if (e.messageId !== undefined) lastOfMessage.set(e.messageId, i);
-  });
-  if (lastOfMessage.size === 0) return path;
   // the off-path lines that may come back, by the uuid they hang on
   const hanging = new Map<string, Entry[]>();
   for (const e of index.ordered) {
-    if (visited.has(e) || e.parent === null) continue;
-    const candidate = e.type === 'assistant' ? e.messageId !== undefined && lastOfMessage.has(e.messageId) : hasToolResult(e);
-    if (!candidate) continue;
+    if (visited.has(e) || e.parent === null || (e.type === 'assistant' ? e.messageId === undefined : !hasToolResult(e))) continue;
     const list = hanging.get(e.parent);
     if (list === undefined) hanging.set(e.parent, [e]);
     else list.push(e);
   }
   if (hanging.size === 0) return path;
+  // where each response's lines go: after its last path line
+  const lastOfMessage = new Map<string, number>();
+  path.forEach((e, i) => {
+    if (e.messageId !== undefined) lastOfMessage.set(e.messageId, i);
+  });
 
   // the worklist: lines on the path or put back, each with the response it belongs to
   const work: Array<[line: Entry, mid: string]> = [];
