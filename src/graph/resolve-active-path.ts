@@ -10,7 +10,8 @@ import { relinkPreserved } from './relink-preserved.ts';
 /**
  * Which history the path holds after a compaction (transcript-format §9):
  * - `full`: everything, each `compact_boundary` stitched to the history before it;
- * - `context`: what the model sees after resume: from the last boundary on, preserved messages relinked.
+ * - `context`: what the model sees after resume: from the last boundary on, preserved messages relinked,
+ *   and from the last history gap that no line within 5 s bridges.
  */
 export type View = 'full' | 'context';
 
@@ -22,6 +23,11 @@ export interface ActivePath {
   leaf: Entry | undefined;
   /** The members of `entries`. */
   onPath: EntrySet;
+  /**
+   * The `message.id` of each response that had lines put back after its last path line (a line of it
+   * appended later moves them: the live watcher re-resolves then).
+   */
+  putBack: ReadonlySet<string>;
 }
 
 /**
@@ -30,8 +36,10 @@ export interface ActivePath {
  * Starts at the leaf (`pickLeaf`) and walks `parentUuid` to the root; rewound branches are never
  * reached, and a `/clear` (a root with `parentUuid: null`) stops the walk by itself. Along the way:
  * - a parent that was never written (a phantom) is bridged by Claude Code's 5-second timestamp
- *   fallback (`PHANTOM_PARENT`, info), else by the previous line in file order (`HISTORY_GAP`,
- *   warning: history may be missing there); at the start of the files the walk stops (`HISTORY_GAP`);
+ *   fallback (`PHANTOM_PARENT`, info); else (`HISTORY_GAP`, warning) the `full` view goes on at the
+ *   previous line in file order (history may be missing there; at the start of the files the walk
+ *   stops), and the `context` view stops, as Claude Code's resume does (2.1.x: a Stop hook's progress
+ *   rows naming a block that was never written end the resumed conversation there);
  * - a link back to a line already walked stops the walk (`CYCLE`);
  * - `full` view: a `compact_boundary` continues at its `logicalParentUuid`; where that was never
  *   written, at `compactMetadata.preservedSegment.tailUuid`, else at the previous non-sidechain line in
@@ -72,12 +80,15 @@ export function resolveActivePath(
       report('PHANTOM_PARENT', `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
       return near;
     }
-    const stand = findPreviousInFileOrder(index, e, visited);
+    // the context view resumes what Claude Code resumes: its walk has no fallback beyond the 5 s one
+    const stand = view === 'full' ? findPreviousInFileOrder(index, e, visited) : undefined;
     report(
       'HISTORY_GAP',
-      stand === undefined
-        ? `${missing} was never written; history before this line is missing`
-        : `${missing} was never written; continuing at the previous line in file order, ${stand.uuid}`,
+      stand !== undefined
+        ? `${missing} was never written; continuing at the previous line in file order, ${stand.uuid}`
+        : view === 'full'
+          ? `${missing} was never written; history before this line is missing`
+          : `${missing} was never written; the resumed conversation starts at this line`,
       e,
     );
     return stand;
@@ -116,5 +127,6 @@ export function resolveActivePath(
     }
     cur = next;
   }
-  return { entries: recoverParallel(walked.reverse(), index, visited), leaf, onPath: visited };
+  const putBack = new Set<string>();
+  return { entries: recoverParallel(walked.reverse(), index, visited, putBack), leaf, onPath: visited, putBack };
 }

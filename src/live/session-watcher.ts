@@ -58,8 +58,8 @@ const PLAIN_METADATA = new Set(['file-history-snapshot', 'mode', 'permission-mod
  * - Subagent transcripts appearing under `<dir>/<fsid>/subagents/` are reported in `newSubagents`.
  * - Appends that only extend the active path (the common case: each new line's parent is the leaf) step
  *   the turn builder on from where it was; anything else (a rewind, a compaction, a checkpoint, a title,
- *   a phantom parent, parallel tool results, a new or replaced file) re-resolves the session from what
- *   is already read, without reading it again.
+ *   a phantom parent, parallel tool results, a line of a response that had lines put back, a new or
+ *   replaced file) re-resolves the session from what is already read, without reading it again.
  * - After every update the session equals what `parseSession` gives for the same bytes (whole lines).
  *   `records` is shared between snapshots and only appended to.
  *
@@ -287,7 +287,8 @@ export class SessionWatcher {
     const batch = new Set<string>();
     for (const e of entries) {
       // (a row of a type this reader does not know is never the leaf: the full resolution places it)
-      const simple = CHAIN_TYPES.has(e.type) && e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid);
+      // (a line of a response that had lines put back moves them after it: the full resolution places them)
+      const simple = CHAIN_TYPES.has(e.type) && e.type !== 'progress' && e.parent === tip.uuid && e.isSidechain === tip.isSidechain && !isCompactBoundary(e) && !state.index.byUuid.has(e.uuid) && !batch.has(e.uuid) && (e.messageId === undefined || !state.path.putBack.has(e.messageId));
       batch.add(e.uuid);
       // atoms generated from queue operations move past the lines that follow them: re-resolve
       if (!simple || Number.isNaN(e.t) || state.hasGenerated) return false;

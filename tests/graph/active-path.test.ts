@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSession } from '../../src/session/parse-session.ts';
+import { assertOfficialReader } from '../helpers/official-reader.ts';
 import { codesOf, parseLines, uuidsOf } from '../helpers/parse.ts';
-import { assistant, compactBoundary, progress, system, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import { assistant, compactBoundary, progress, system, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
 const end = { mid: 'm-end', stop: 'end_turn' };
 
@@ -96,6 +97,64 @@ test('parallel tool calls: every sibling line and tool result is put back after 
   assert.equal(r.session.turns.length, 1);
 });
 
+test('streaming tool execution: a call hanging on the result of a put-back call comes back, with its result, in file position', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const lines = [
+    user('u1', null, 'look', 0),
+    assistant('a1', 'u1', thinking('plan'), 1, m1),
+    assistant('a2', 'a1', toolUse('t1', 'Read'), 2, m1),
+    assistant('a3', 'a2', toolUse('t2', 'Grep'), 2.1, m1),
+    user('r1', 'a2', [toolResult('t1', 'one')], 3), // off the walk, hangs on a path call
+    assistant('a4', 'r1', toolUse('t3', 'Read'), 3.5, m1), // hangs on r1, itself put back
+    user('r4', 'a4', [toolResult('t3', 'three')], 4),
+    assistant('a5', 'r4', toolUse('t4', 'Glob'), 4.5, m1), // one level further
+    user('r5', 'a5', [toolResult('t4', 'four')], 5),
+    user('r2', 'a3', [toolResult('t2', 'two')], 6),
+    assistant('b1', 'r2', text('done'), 7, { mid: 'm2', stop: 'end_turn' }),
+  ];
+  for (const view of ['full', 'context'] as const) {
+    const r = await parseLines(lines, { view });
+    // after the response's last path line (a3), the put-back lines in file position, then the walk goes on
+    assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'a2', 'a3', 'r1', 'a4', 'r4', 'a5', 'r5', 'r2', 'b1'], view);
+    assert.deepEqual([codesOf(r), r.session.records.filter((x) => x.onPath === false)], [[], []], view);
+  }
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'call under a put-back result'), 11);
+});
+
+test('a call hanging on a tool result of the path comes back; a line of another response there stays off', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const lines = [
+    user('u1', null, 'look', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1),
+    user('r1', 'a1', [toolResult('t1', 'one')], 2),
+    assistant('a2', 'r1', toolUse('t2', 'Grep'), 2.5, m1), // same response, off the walk
+    user('r2', 'a2', [toolResult('t2', 'two')], 3),
+    assistant('x1', 'r1', text('a retried answer'), 3.5, { mid: 'm9', stop: 'end_turn' }), // another response
+    assistant('a3', 'r1', toolUse('t3', 'Read'), 4, m1),
+    user('r3', 'a3', [toolResult('t3', 'three')], 5),
+    assistant('b1', 'r3', text('done'), 6, { mid: 'm2', stop: 'end_turn' }),
+  ];
+  const r = await parseLines(lines);
+  assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a3', 'a2', 'r2', 'r3', 'b1']);
+  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['x1']);
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'call under a path result'), 8);
+});
+
+test('a chain of 3,000 calls, each hanging on the result of the one before, off the walk, all come back', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const n = 3000;
+  const lines = [user('u1', null, 'look', 0), assistant('a0', 'u1', toolUse('t0', 'Read'), 1, m1), assistant('b0', 'a0', toolUse('s0', 'Read'), 1, m1)];
+  for (let i = 0; i < n; i++) {
+    lines.push(user(`r${i}`, i === 0 ? 'a0' : `a${i}`, [toolResult(`t${i}`, 'x')], 2));
+    lines.push(assistant(`a${i + 1}`, `r${i}`, toolUse(`t${i + 1}`, 'Read'), 2, m1));
+  }
+  lines.push(user('rb', 'b0', [toolResult('s0', 'x')], 3), assistant('end', 'rb', text('done'), 4, { mid: 'm2', stop: 'end_turn' }));
+  const r = await parseLines(lines);
+  const uuids = uuidsOf(r);
+  assert.equal(uuids.length, 2 * n + 5);
+  assert.deepEqual([uuids.slice(0, 6), uuids.slice(-3)], [['u1', 'a0', 'b0', 'r0', 'a1', 'r1'], [`a${n}`, 'rb', 'end']]);
+});
+
 test('progress rows are bridged: a line whose parent is a progress row hangs on its ancestor', async () => {
   const r = await parseLines([
     user('u1', null, 'go', 0),
@@ -157,6 +216,38 @@ test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a
   const bridged = await parseLines([user('u1', null, 'go', 0), assistant('a1', 'u1', text('hi'), 1, end), progress('p1', 'never-written', 500), user('u2', 'p1', 'next', 600)]);
   assert.deepEqual([codesOf(bridged), bridged.diagnostics[0]?.line], [['HISTORY_GAP'], 4]);
   assert.match(bridged.diagnostics[0]?.message ?? '', /^parent never-written \(reached through progress row p1, this line's parent\) was never written/);
+});
+
+test('a history gap before a Stop hook: the context view resumes after it, the full view goes on in file order', async () => {
+  // the response's last block (X) was never written; the Stop hook's progress rows name it
+  const lines = [
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', thinking('hm'), 1, { mid: 'm1' }),
+    progress('p1', 'X', 5),
+    progress('p2', 'p1', 5.1),
+    system('s1', 'p2', 'stop_hook_summary', 8, { hookCount: 1, hookErrors: [] }),
+    system('d1', 's1', 'turn_duration', 8.1, { durationMs: 8100 }),
+    user('u2', 'd1', 'next', 20),
+    assistant('a2', 'u2', text('ok'), 21, end),
+  ];
+  const context = await parseLines(lines, { view: 'context' });
+  assert.deepEqual(uuidsOf(context), ['u2', 'a2']);
+  assert.deepEqual(context.diagnostics.map((d) => [d.code, d.line, d.uuid]), [['HISTORY_GAP', 5, 's1']]);
+  assert.match(context.diagnostics[0]?.message ?? '', /^parent X \(reached through progress row p2, this line's parent\) was never written; the resumed conversation starts at this line$/);
+  assert.deepEqual(context.session.records.filter((x) => x.onPath === true).map((x) => x.uuid), ['p1', 'p2', 's1', 'd1']);
+  const full = await parseLines(lines, { view: 'full' });
+  assert.deepEqual(full.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.deepEqual(full.diagnostics.map((d) => [d.code, d.line]), [['HISTORY_GAP', 5]]);
+  assert.match(full.diagnostics[0]?.message ?? '', /continuing at the previous line in file order, a1$/);
+  // within 5 s a line stands in for the missing parent in both views (the CLI resumes through it)
+  const near = lines.map((l) => (l['uuid'] === 's1' ? system('s1', 'p2', 'stop_hook_summary', 4, { hookCount: 1, hookErrors: [] }) : l));
+  for (const view of ['context', 'full'] as const) {
+    const r = await parseLines(near, { view });
+    assert.deepEqual([uuidsOf(r), codesOf(r)], [['u1', 'a1', 'u2', 'a2'], ['PHANTOM_PARENT']], view);
+  }
+  // the official reader: the same past the gap; at the bridge within 5 s it stops (u2, a2), the CLI does not
+  assert.equal(await assertOfficialReader(writeJsonl(lines), 'gap'), 2);
+  assert.equal(await assertOfficialReader(writeJsonl(near), 'bridge within 5 s'), 2);
 });
 
 test('a parentUuid cycle stops the walk with CYCLE instead of looping', async () => {

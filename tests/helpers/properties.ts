@@ -50,6 +50,12 @@ export function buildTranscript(ops: Array<[Op, number]>): Fields[] {
       lines.push(assistant(a1, u, toolUse(`t-${a1}`, 'Read'), tick(), { mid: `m-${u}`, stop: 'tool_use' }));
       lines.push(assistant(a2, a1, toolUse(`t-${a2}`, 'Grep'), tick(), { mid: `m-${u}`, stop: 'tool_use' }));
       lines.push(user(r1, a1, [toolResult(`t-${a1}`, 'one')], tick()));
+      if (pick % 2 === 1) {
+        // streaming tool execution: a later call hangs on the first call's result, off the walk
+        const [a3, r3] = [id(), id()];
+        lines.push(assistant(a3, r1, toolUse(`t-${a3}`, 'Read'), tick(), { mid: `m-${u}`, stop: 'tool_use' }));
+        lines.push(user(r3, a3, [toolResult(`t-${a3}`, 'three')], tick()));
+      }
       lines.push(user(r2, a2, [toolResult(`t-${a2}`, 'two')], tick()));
       tip = answer(r2);
     } else if (op === 'absorbed') {

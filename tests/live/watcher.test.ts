@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import { recordResume, registerSession } from '../../src/romp-home/registry.ts';
-import { assistant, compactBoundary, T0, text, user } from '../helpers/transcript.ts';
+import { parseSession } from '../../src/session/parse-session.ts';
+import { assistant, compactBoundary, T0, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 const end = (mid: string) => ({ mid, stop: 'end_turn' });
 const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
@@ -39,6 +40,20 @@ test('appends that extend the path change only the last turn; a new prompt adds 
   assert.deepEqual(uuids(w), [['u1', 'a1'], ['u2']]);
   assert.deepEqual(u.changed, [u.session.turns[1]?.id]);
   assert.equal(u.session.turns[0]?.id, first);
+});
+
+test('a call arriving live for a response whose lines were put back moves them after it, as a one-shot parse', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  appendFileSync(path, jsonl(user('u1', null, 'look', 0), assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1), assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.1, m1), user('r1', 'a1', [toolResult('t1', 'one')], 2)));
+  await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1', 'a2', 'r1']]); // a2 put back after a1, m1's last path line
+  // streaming tool execution: a third call hangs on r1, the leaf; a2 now goes after it
+  appendFileSync(path, jsonl(assistant('a3', 'r1', toolUse('t3', 'Read'), 3, m1)));
+  await w.update();
+  assert.deepEqual(uuids(w), [['u1', 'a1', 'r1', 'a3', 'a2']]);
+  assert.deepEqual(w.session?.turns, (await parseSession([path])).session.turns);
 });
 
 test('a rewind arriving live drops the abandoned branch', async () => {
