@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { NotRegularFile, openRegular } from '../read/open-regular.ts';
 
 /** Where the CLI reads and writes. */
 export interface CliIO {
@@ -12,16 +12,17 @@ export interface CliIO {
 export class UserError extends Error {}
 
 /**
- * Checks, before any work, that each path is a readable regular file.
+ * Checks, before any work, that each path is a regular file that can be opened for reading (opened
+ * non-blocking and closed again: a FIFO or a device is refused, never waited on).
  * @param files the paths given on the command line
- * @throws UserError naming the first path that is missing or not a file
+ * @throws UserError naming the first path that is missing, unreadable or not a file
  */
 export async function checkFiles(files: string[]): Promise<void> {
   for (const file of files) {
-    const info = await stat(file).catch((error: Error) => {
-      throw new UserError(`${file}: cannot read: ${error.message}`);
+    const { handle } = await openRegular(file).catch((error: Error) => {
+      throw new UserError(error instanceof NotRegularFile ? `${file}: not a file (${error.kind})` : `${file}: cannot read: ${error.message}`);
     });
-    if (!info.isFile()) throw new UserError(`${file}: not a file`);
+    await handle.close();
   }
 }
 
