@@ -1,3 +1,4 @@
+import type { SkippedEntry } from '../discover/discover-transcripts.ts';
 import { NotRegularFile, openRegular } from '../read/open-regular.ts';
 
 /** Where the CLI reads and writes. */
@@ -35,4 +36,25 @@ export async function checkFiles(files: string[]): Promise<void> {
  */
 export function checkRegistered(rompUuid: string, home: string, files: readonly unknown[]): void {
   if (files.length === 0) throw new UserError(`no registered files for session ${rompUuid} in ${home}`);
+}
+
+/**
+ * Names each file that could not be read on stderr (`romp: FILE: cannot read: …`), after a command
+ * has printed what it could.
+ * @param unreadable the files with the reason (`FILE_UNREADABLE` diagnostics fit)
+ * @param io where to write
+ * @returns the exit code: 2 when any file could not be read, else 0
+ */
+export function reportUnreadable(unreadable: ReadonlyArray<{ file: string; message: string }>, io: CliIO): number {
+  for (const { file, message } of unreadable) io.stderr.write(`romp: ${file}: ${message}\n`);
+  return unreadable.length > 0 ? 2 : 0;
+}
+
+/**
+ * Names an entry of the projects folder that was left out (`discoverTranscripts`) on stderr.
+ * @param skipped the entry and why
+ * @param io where to write
+ */
+export function reportSkipped(skipped: SkippedEntry, io: CliIO): void {
+  io.stderr.write(`romp: skipped ${skipped.path}: ${skipped.reason}\n`);
 }

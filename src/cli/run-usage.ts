@@ -1,13 +1,13 @@
 import { SingleBar } from 'cli-progress';
-import type { Dirent } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { sessionSubagents } from '../discover/list-claude-sessions.ts';
+import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -43,7 +43,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
   if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
-  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
+  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'), io);
   const prices = options.prices === undefined ? PRICES : { ...PRICES, ...(await readPrices(options.prices)) };
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
   bar?.start(paths.length, 0);
@@ -115,25 +115,12 @@ async function readPrices(path: string): Promise<Record<string, Price>> {
   return parsed as Record<string, Price>;
 }
 
-async function allTranscripts(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    let names: Dirent[];
-    try {
-      names = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // regular files and real folders only: links (dangling, looping) and FIFOs are never followed
-    for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(d, entry.name);
-      if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(path);
-      else if (entry.isDirectory()) await walk(path);
-    }
-  };
-  await walk(dir);
-  if (out.length === 0) throw new UserError(`no transcripts under ${dir}`);
-  return out;
+/** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`. */
+async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
+  const { files, skipped } = await discoverTranscripts(dir);
+  for (const s of skipped) reportSkipped(s, io);
+  if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
+  return files.map((f) => f.path);
 }
 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */
