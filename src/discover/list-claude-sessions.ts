@@ -122,15 +122,36 @@ async function fill(info: Working): Promise<void> {
   }
 }
 
-const TIMESTAMP = /"timestamp":"([^"]+)"/;
-
-/** The first timestamp found in the lines (a byte pattern, no JSON.parse). */
+/** The first timestamp found in the lines (a byte scan, no JSON.parse). */
 function timeIn(lines: string[]): number {
   for (const line of lines) {
-    const t = parseTimestamp(TIMESTAMP.exec(line)?.[1]);
+    const t = parseTimestamp(timestampText(line));
     if (!Number.isNaN(t)) return t;
   }
   return Number.NaN;
+}
+
+/**
+ * The text of the first `"timestamp": "…"` in a line, compact or spaced JSON (`"timestamp" : "…"`).
+ * One pass: each search starts where the last one stopped, so a line is read once whatever it holds.
+ */
+function timestampText(line: string): string | undefined {
+  const key = '"timestamp"';
+  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at)) {
+    at = skipSpaces(line, at + key.length);
+    if (line[at] !== ':') continue;
+    at = skipSpaces(line, at + 1);
+    if (line[at] !== '"') continue;
+    const end = line.indexOf('"', at + 1);
+    if (end === -1) return undefined;
+    return line.slice(at + 1, end);
+  }
+  return undefined;
+}
+
+function skipSpaces(line: string, at: number): number {
+  while (line[at] === ' ' || line[at] === '\t' || line[at] === '\n' || line[at] === '\r') at++;
+  return at;
 }
 
 /** Only lines that name a title record are parsed. */

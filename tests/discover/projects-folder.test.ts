@@ -74,3 +74,15 @@ test('usage counts every transcript ls lists: a symlinked project folder and a s
   assert.deepEqual([usage.code, report.total.responses, Object.keys(report.bySession).sort()], [0, 3, ['s1', 's2', 's3']]);
   assert.equal(usage.err, `romp: skipped ${root}/-work-app/loop: link to a folder that holds it (a loop)\n`);
 });
+
+test('ls reads first and last times from spaced JSON ("timestamp": "…", as a pretty-printer writes it) too', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'romp-projects-'));
+  mkdirSync(join(root, '-work-app'));
+  const lines = [
+    '{"type": "user", "uuid": "u1", "parentUuid": null, "timestamp" : "2026-03-01T10:00:00.000Z", "message": {"role": "user", "content": "hi"}}',
+    '{"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp":\t"2026-03-01T10:00:07.000Z", "message": {"id": "m", "role": "assistant", "content": []}}',
+  ];
+  writeFileSync(join(root, '-work-app', 's1.jsonl'), lines.join('\n') + '\n');
+  const [listed] = JSON.parse((await run(['ls', '--projects', root, '--json'])).out) as Array<{ first: number; last: number }>;
+  assert.deepEqual([listed?.first, listed?.last], [Date.parse('2026-03-01T10:00:00.000Z'), Date.parse('2026-03-01T10:00:07.000Z')]);
+});
