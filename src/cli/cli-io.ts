@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { SkippedEntry } from '../discover/discover-transcripts.ts';
 import { NotRegularFile, openRegular } from '../read/open-regular.ts';
 
@@ -36,6 +37,16 @@ export async function checkFiles(files: string[]): Promise<void> {
  */
 export function checkRegistered(rompUuid: string, home: string, files: readonly unknown[]): void {
   if (files.length === 0) throw new UserError(`no registered files for session ${rompUuid} in ${home}`);
+}
+
+/**
+ * Refuses a session some of whose files could not be read: one line per file.
+ * @param diagnostics the parse's diagnostics
+ * @throws UserError naming each file of a `FILE_UNREADABLE`
+ */
+export function refuseUnreadable(diagnostics: readonly Diagnostic[]): void {
+  const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
+  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
 }
 
 /**

@@ -3,7 +3,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { View } from '../graph/resolve-active-path.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
-import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { formatOutline } from './format-outline.ts';
 
 /** The bundled example session, shown when no file is given. */
@@ -32,8 +32,7 @@ export async function runShow(files: string[], options: ShowOptions, io: CliIO):
   const parseOptions = { view: options.view, rompHome: rompHome(options.rompHome) };
   const result = await parseSession(useExample ? [EXAMPLE_SESSION] : files, options.session === undefined ? parseOptions : { ...parseOptions, rompUuid: options.session });
   if (options.session !== undefined) checkRegistered(options.session, parseOptions.rompHome, result.session.files);
-  const unreadable = result.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+  refuseUnreadable(result.diagnostics);
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(result.session)}\n`);
     for (const d of result.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);

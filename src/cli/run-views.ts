@@ -2,7 +2,7 @@ import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { segments } from '../views/segments.ts';
 import { toolCalls } from '../views/tool-calls.ts';
-import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { EXAMPLE_SESSION } from './run-show.ts';
 import { formatTurn } from './format-outline.ts';
 
@@ -28,8 +28,7 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
   const home = rompHome(options.rompHome);
   const { session, diagnostics } = await parseSession(paths, { rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
   if (options.session !== undefined) checkRegistered(options.session, home, session.files);
-  const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+  refuseUnreadable(diagnostics);
   const write = (value: unknown[], text: () => string[]): void => {
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
     io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`);
