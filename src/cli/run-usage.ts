@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { countUsage, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
-import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { sessionSubagents } from '../discover/list-claude-sessions.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 
@@ -26,7 +26,8 @@ export interface UsageCliOptions {
  * counted once, per session, per day (in `--timezone`, default the machine's) and per model; a
  * progress bar on a terminal for a whole projects folder. Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
- * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`.
+ * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`. A file
+ * that cannot be read is named on stderr after the report, exit 2: the totals leave it out.
  * @param files transcript paths
  * @param options projects folder, zone, price file, json
  * @param io where to write
@@ -61,10 +62,12 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
     bar?.stop();
   }
   reportDiagnostics(diagnostics, io);
+  // what could not be read is not counted: the totals are printed, and the exit code says they are short
+  const code = (): number => reportUnreadable(diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'), io);
   if (options.json === true) {
     const { responses: _responses, ...rest } = report;
     io.stdout.write(`${JSON.stringify(rest)}\n`);
-    return 0;
+    return code();
   }
   const table = (title: string, rows: Record<string, Totals>): void => {
     io.stdout.write(`${title}\n`);
@@ -76,7 +79,7 @@ export async function runUsage(files: string[], options: UsageCliOptions, io: Cl
   io.stdout.write(`total  ${line(report.total)}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (tokens counted, cost not)\n`);
   if (report.total.lowerBound) io.stdout.write('some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
-  return 0;
+  return code();
 }
 
 /** A row; a cost that leaves out unpriced responses says so (`no price`, or `≥ $X (N unpriced)`), never a bare sum. */
