@@ -1,14 +1,16 @@
 /**
- * `npm run fuzz -- --seconds N`: runs the property suites of tests/helpers/properties.ts for N seconds
+ * `npm run fuzz -- --seconds N`: runs the property suites of tests/helpers/properties.ts and of
+ * fuzz/projects-folder.ts for N seconds
  * in all (split evenly), and prints the cases run and the failures, with fast-check's counterexample.
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { corpusSamples, properties } from '../tests/helpers/properties.ts';
+import { projectsFolderProperties } from './projects-folder.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, seed: { type: 'string' } } });
 const seconds = Number(values.seconds);
-const suites = properties(corpusSamples());
+const suites = [...properties(corpusSamples()), ...projectsFolderProperties()];
 let failures = 0;
 for (const { name, property } of suites) {
   let cases = 0;

@@ -1,4 +1,6 @@
-import { stat } from 'node:fs/promises';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { SkippedEntry } from '../discover/discover-transcripts.ts';
+import { NotRegularFile, openRegular } from '../read/open-regular.ts';
 
 /** A stream the CLI writes to; a terminal also tells its width and that it is one. */
 export interface CliOutput {
@@ -21,16 +23,30 @@ export interface CliIO {
 export class UserError extends Error {}
 
 /**
- * Checks, before any work, that each path is a readable regular file.
+ * The one line to print for an error of the system rather than of romp (it carries an errno code:
+ * `EACCES` on a read-only romp home, `ENOSPC` on a full disk, `EISDIR`, `ENOTDIR`, …), its control
+ * characters escaped; `undefined` for any other error (a bug: its stack trace is worth seeing).
+ * @param error what a command threw
+ * @returns Node's message (`EACCES: permission denied, mkdir '/x/.romp/sessions'`) on one line, or undefined
+ */
+export function systemErrorLine(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) return undefined;
+  return error.message.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Checks, before any work, that each path is a regular file that can be opened for reading (opened
+ * non-blocking and closed again: a FIFO or a device is refused, never waited on).
  * @param files the paths given on the command line
- * @throws UserError naming the first path that is missing or not a file
+ * @throws UserError naming the first path that is missing, unreadable or not a file
  */
 export async function checkFiles(files: string[]): Promise<void> {
   for (const file of files) {
-    const info = await stat(file).catch((error: Error) => {
-      throw new UserError(`${file}: cannot read: ${error.message}`);
+    const { handle } = await openRegular(file).catch((error: Error) => {
+      throw new UserError(error instanceof NotRegularFile ? `${file}: not a file (${error.kind})` : `${file}: cannot read: ${error.message}`);
     });
-    if (!info.isFile()) throw new UserError(`${file}: not a file`);
+    await handle.close();
   }
 }
 
@@ -43,4 +59,35 @@ export async function checkFiles(files: string[]): Promise<void> {
  */
 export function checkRegistered(rompUuid: string, home: string, files: readonly unknown[]): void {
   if (files.length === 0) throw new UserError(`no registered files for session ${rompUuid} in ${home}`);
+}
+
+/**
+ * Refuses a session some of whose files could not be read: one line per file.
+ * @param diagnostics the parse's diagnostics
+ * @throws UserError naming each file of a `FILE_UNREADABLE`
+ */
+export function refuseUnreadable(diagnostics: readonly Diagnostic[]): void {
+  const unreadable = diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
+  if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+}
+
+/**
+ * Names each file that could not be read on stderr (`romp: FILE: cannot read: …`), after a command
+ * has printed what it could.
+ * @param unreadable the files with the reason (`FILE_UNREADABLE` diagnostics fit)
+ * @param io where to write
+ * @returns the exit code: 2 when any file could not be read, else 0
+ */
+export function reportUnreadable(unreadable: ReadonlyArray<{ file: string; message: string }>, io: CliIO): number {
+  for (const { file, message } of unreadable) io.stderr.write(`romp: ${file}: ${message}\n`);
+  return unreadable.length > 0 ? 2 : 0;
+}
+
+/**
+ * Names an entry of the projects folder that was left out (`discoverTranscripts`) on stderr.
+ * @param skipped the entry and why
+ * @param io where to write
+ */
+export function reportSkipped(skipped: SkippedEntry, io: CliIO): void {
+  io.stderr.write(`romp: skipped ${skipped.path}: ${skipped.reason}\n`);
 }

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { UserError, type CliIO, type CliOutput } from './cli-io.ts';
+import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
@@ -30,8 +30,9 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
  *
- * Exit codes: 0 when the work was done (even with diagnostics), 2 for bad usage or a file that cannot
- * be read (one line on stderr naming it).
+ * Exit codes: 0 when the work was done (even with diagnostics), 1 when `romp doctor` found lost
+ * lines, 2 for bad usage, a file that cannot be read (in every command), or a system error (`EACCES`,
+ * `ENOSPC`, `EISDIR`, …): one `romp:` line on stderr naming it, never a stack trace.
  *
  * Everything written to `io.stdout` and `io.stderr` passes through {@link safeText} (LF kept): no
  * control character from a transcript, a stream or romp's home reaches the terminal raw, whatever the
@@ -65,7 +66,7 @@ Examples:
   romp usage --timezone Europe/Paris                         tokens and USD of every session
   romp watch FILE                                            live outline of a running session
 
-Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage or unreadable file.
+Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     );
   const done = (code: number): void => {
@@ -189,7 +190,10 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       io.stderr.write(`romp: ${error.message}\n`);
       return 2;
     }
-    throw error;
+    const line = systemErrorLine(error);
+    if (line === undefined) throw error;
+    io.stderr.write(`romp: ${line}\n`);
+    return 2;
   }
   return exitCode;
 }

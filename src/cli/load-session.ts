@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { View } from '../graph/resolve-active-path.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
-import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
@@ -43,8 +43,7 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
     const home = rompHome(options.rompHome);
     const result = await parseSession(targets.files, { view: options.view ?? 'full', rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
     if (options.session !== undefined) checkRegistered(options.session, home, result.session.files);
-    const unreadable = result.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE');
-    if (unreadable.length > 0) throw new UserError(unreadable.map((d) => `${d.file}: ${d.message}`).join('\n'));
+    refuseUnreadable(result.diagnostics);
     refuseNonTranscripts(result);
     return result;
   } finally {

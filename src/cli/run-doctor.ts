@@ -1,12 +1,12 @@
 import { examineFiles, type FileReport } from '../doctor/examine-files.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
-import { checkFiles, type CliIO } from './cli-io.ts';
+import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
  * dead branches, compaction stitches that needed a fallback, and duplicate uuids; `--json` prints the
- * reports. Exit code 1 when any file has an error-severity diagnostic (lines lost), 2 when a file
- * cannot be read, else 0.
+ * reports. Exit code 2 when a file cannot be read (named on stderr, after the reports), else 1 when
+ * any file has an error-severity diagnostic (lines lost), else 0.
  * @param files transcript paths
  * @param options json
  * @param io where to write
@@ -22,6 +22,8 @@ export async function runDoctor(files: string[], options: { json?: boolean }, io
       io.stdout.write('note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n');
     }
   }
+  const unreadable = reports.flatMap((r) => r.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'));
+  if (reportUnreadable(unreadable, io) !== 0) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 

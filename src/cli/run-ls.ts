@@ -1,6 +1,6 @@
 import { listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { stat } from 'node:fs/promises';
-import { UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -11,7 +11,8 @@ export interface LsOptions {
 
 /**
  * `romp ls`: Claude Code's sessions, newest first, one line each (last time, project, id, lines,
- * subagents, title or first prompt); `--json` prints the list.
+ * subagents, title or first prompt); `--json` prints the list. Entries left out (a FIFO, a link out of
+ * the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr, exit 2.
  * @param options projects folder, project filter, json
  * @param io where to write
  * @returns the exit code
@@ -26,14 +27,14 @@ export async function runLs(options: LsOptions, io: CliIO): Promise<number> {
   const list = await listClaudeSessions({
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
     ...(options.project === undefined ? {} : { project: options.project }),
+    onSkipped: (s) => reportSkipped(s, io),
   });
-  if (options.json === true) {
-    io.stdout.write(`${JSON.stringify(list)}\n`);
-    return 0;
+  if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
+  else {
+    for (const s of list) io.stdout.write(`${line(s)}\n`);
+    if (list.length === 0) io.stdout.write('no sessions\n');
   }
-  for (const s of list) io.stdout.write(`${line(s)}\n`);
-  if (list.length === 0) io.stdout.write('no sessions\n');
-  return 0;
+  return reportUnreadable(list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])), io);
 }
 
 function line(s: ClaudeSessionInfo): string {

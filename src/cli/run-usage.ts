@@ -1,6 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { Dirent } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism, homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -11,8 +10,9 @@ import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { listClaudeSessions, sessionSubagents } from '../discover/list-claude-sessions.ts';
+import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -40,7 +40,8 @@ export interface UsageCliOptions {
  * without a report prints `countUsage`'s totals (`total`, `bySession`, `byDay`, `byModel`,
  * `unknownModels`); with one, `{report, timeZone, rows, total}`. Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
- * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`.
+ * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`. A file
+ * that cannot be read is named on stderr after the report, exit 2: the totals leave it out.
  * @param args the report's name (optional), then transcript paths
  * @param options projects folder, zone, days, breakdown, price file, json
  * @param io where to write
@@ -55,7 +56,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
   if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
-  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'));
+  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'), io);
   const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
   const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
   bar?.start(paths.length, 0);
@@ -73,6 +74,8 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     bar?.stop();
   }
   reportDiagnostics(diagnostics, io);
+  // what could not be read is not counted: the totals are printed, and the exit code says they are short
+  const code = (): number => reportUnreadable(diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'), io);
   const group = { prices, ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
   const rows = groupUsage(report.responses, kind, group);
   const total = emptyTotals();
@@ -84,7 +87,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     } else {
       io.stdout.write(`${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`);
     }
-    return 0;
+    return code();
   }
   const time = timeFormat(options.timezone);
   const sessions = kind === 'session' ? await sessionLabels(paths) : undefined;
@@ -93,7 +96,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   io.stdout.write(`${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`);
   if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`);
   if (total.lowerBound) io.stdout.write('≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
-  return 0;
+  return code();
 }
 
 const TITLES: Record<UsageReportKind, string> = { daily: 'by day', weekly: 'by ISO week', monthly: 'by month', session: 'by session', project: 'by project', blocks: 'by 5-hour billing block' };
@@ -167,25 +170,12 @@ async function readPrices(path: string): Promise<Record<string, Price>> {
   return table;
 }
 
-async function allTranscripts(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    let names: Dirent[];
-    try {
-      names = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    // regular files and real folders only: links (dangling, looping) and FIFOs are never followed
-    for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
-      const path = join(d, entry.name);
-      if (entry.isFile() && entry.name.endsWith('.jsonl')) out.push(path);
-      else if (entry.isDirectory()) await walk(path);
-    }
-  };
-  await walk(dir);
-  if (out.length === 0) throw new UserError(`no transcripts under ${dir}`);
-  return out;
+/** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`. */
+async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
+  const { files, skipped } = await discoverTranscripts(dir);
+  for (const s of skipped) reportSkipped(s, io);
+  if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
+  return files.map((f) => f.path);
 }
 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */

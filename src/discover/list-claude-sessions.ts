@@ -1,5 +1,3 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
@@ -7,6 +5,7 @@ import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
 import { typedText } from '../views/prompt-text.ts';
+import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { readEdges } from './read-edges.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
@@ -31,6 +30,8 @@ export interface ClaudeSessionInfo {
   subagents: string[];
   /** A subagent file whose parent session is not in the folder. */
   orphan?: boolean;
+  /** Why the file could not be read (it is listed with its path only). */
+  error?: string;
 }
 
 /** Options of `listClaudeSessions`. */
@@ -41,34 +42,38 @@ export interface ListOptions {
   project?: string;
   /** Files read at once. Default 32. */
   concurrency?: number;
+  /** Receives each entry left out (a FIFO, a link out of the folder: see `discoverTranscripts`). */
+  onSkipped?: (skipped: SkippedEntry) => void;
 }
 
 /**
  * Lists the sessions in Claude Code's projects folder, newest first, reading only the head and tail of
  * each file (transcript-format §2): id, project, title, first prompt, first and last time, size and
  * line count (exact for small files, else estimated), with subagent files attached to their parent.
- * Unreadable files and folders are skipped.
- * @param options projects folder, project filter, concurrency
+ * The files are those of `discoverTranscripts` (regular files; links only inside the folder); a file
+ * that cannot be read is listed with its path and `error`.
+ * @param options projects folder, project filter, concurrency, where skipped entries go
  * @returns the sessions, newest `last` first
  */
 export async function listClaudeSessions(options: ListOptions = {}): Promise<ClaudeSessionInfo[]> {
   const root = options.projectsDir ?? defaultProjectsDir();
-  const projects = (await entries(root)).filter((p) => options.project === undefined || p === options.project);
+  const { files, skipped } = await discoverTranscripts(root, options.project);
+  for (const s of skipped) options.onSkipped?.(s);
   const sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
-  const folders = new Set<string>();
-  for (const project of projects) {
-    const dir = join(root, project);
-    for (const name of await entries(dir)) {
-      const path = join(dir, name);
-      if (name.endsWith('.jsonl') && name.startsWith('agent-')) flatAgents.push({ project, path });
-      else if (name.endsWith('.jsonl')) sessions.push(blank(project, path));
-      else folders.add(`${project}/${name}`);
+  const nested = new Map<string, string[]>();
+  for (const { project, path, parts } of files) {
+    const name = parts.at(-1) as string;
+    if (parts.length === 1 && name.startsWith('agent-')) flatAgents.push({ project, path });
+    else if (parts.length === 1) sessions.push(blank(project, path));
+    else if (parts.length >= 3 && parts[1] === 'subagents' && name.startsWith('agent-')) {
+      const key = `${project}/${parts[0] as string}`;
+      nested.set(key, [...(nested.get(key) ?? []), path]);
     }
   }
   await inBatches(sessions, options.concurrency ?? 32, fill);
   const byId = new Map(sessions.map((s) => [`${s.project}/${s.id}`, s]));
-  for (const s of sessions) if (folders.has(`${s.project}/${s.id}`)) s.subagents = await nestedAgents(join(root, s.project, s.id));
+  for (const s of sessions) s.subagents = [...(nested.get(`${s.project}/${s.id}`) ?? [])];
   const orphans: ClaudeSessionInfo[] = [];
   await inBatches(flatAgents, options.concurrency ?? 32, async ({ project, path }) => {
     const info = blank(project, path);
@@ -113,20 +118,41 @@ async function fill(info: Working): Promise<void> {
     };
     scan(edges.head);
     if (info.firstPrompt === '' && edges.linesEstimated) scan((await readEdges(info.path, 256 * 1024, 0)).head);
-  } catch {
-    // unreadable: listed with what is known (its path)
+  } catch (error) {
+    info.error = (error as Error).message;
   }
 }
 
-const TIMESTAMP = /"timestamp":"([^"]+)"/;
-
-/** The first timestamp found in the lines (a byte pattern, no JSON.parse). */
+/** The first timestamp found in the lines (a byte scan, no JSON.parse). */
 function timeIn(lines: string[]): number {
   for (const line of lines) {
-    const t = parseTimestamp(TIMESTAMP.exec(line)?.[1]);
+    const t = parseTimestamp(timestampText(line));
     if (!Number.isNaN(t)) return t;
   }
   return Number.NaN;
+}
+
+/**
+ * The text of the first `"timestamp": "…"` in a line, compact or spaced JSON (`"timestamp" : "…"`).
+ * One pass: each search starts where the last one stopped, so a line is read once whatever it holds.
+ */
+function timestampText(line: string): string | undefined {
+  const key = '"timestamp"';
+  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at)) {
+    at = skipSpaces(line, at + key.length);
+    if (line[at] !== ':') continue;
+    at = skipSpaces(line, at + 1);
+    if (line[at] !== '"') continue;
+    const end = line.indexOf('"', at + 1);
+    if (end === -1) return undefined;
+    return line.slice(at + 1, end);
+  }
+  return undefined;
+}
+
+function skipSpaces(line: string, at: number): number {
+  while (line[at] === ' ' || line[at] === '\t' || line[at] === '\n' || line[at] === '\r') at++;
+  return at;
 }
 
 /** Only lines that name a title record are parsed. */
@@ -211,19 +237,6 @@ async function firstSessionId(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** The entries of a folder with their types, sorted by name; none when it cannot be read. */
-async function dirents(dir: string): Promise<Dirent[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return [];
-  }
-}
-
-async function entries(dir: string): Promise<string[]> {
-  return (await dirents(dir)).map((d) => d.name);
 }
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRegular } from '../read/open-regular.ts';
 
 /** The complete lines at the start and the end of a file (text, not parsed), and what was learned of its size. */
 export interface Edges {
@@ -17,11 +17,12 @@ export interface Edges {
  * @param headBytes bytes to read from the start
  * @param tailBytes bytes to read from the end
  * @returns the parsed edges
+ * @throws NotRegularFile for a FIFO, device or folder (opened non-blocking, never read); the system error when it cannot be opened
  */
 export async function readEdges(path: string, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Promise<Edges> {
-  const handle = await open(path, 'r');
+  const { handle, info } = await openRegular(path);
   try {
-    const { size } = await handle.stat();
+    const { size } = info;
     const whole = size <= headBytes + tailBytes;
     const headLength = whole ? size : headBytes;
     const head = Buffer.alloc(headLength);

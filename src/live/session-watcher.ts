@@ -1,10 +1,11 @@
-import { open, stat } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { nestedAgents } from '../discover/list-claude-sessions.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, isCompactBoundary, type Entry } from '../graph/entry.ts';
 import type { RecordRef, Session, Turn } from '../model/types.ts';
 import { decodeLine } from '../read/decode-line.ts';
+import { openRegular } from '../read/open-regular.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
 import { parseLine } from '../read/parse-line.ts';
 import { postalLogPath, postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
@@ -202,54 +203,40 @@ export class SessionWatcher {
   /** Diagnostics raised while decoding, handed to the running update. */
   #pending: Diagnostic[] = [];
 
-  /** Reads a file's new bytes; true when it had to start over (shrunk or replaced). */
+  /**
+   * Reads a file's new bytes; true when it had to start over (shrunk or replaced). The file is opened
+   * once and its size and inode read from the open handle, so a file deleted, recreated or made
+   * unreadable meanwhile is a `FILE_UNREADABLE` for this update (read again at the next), never a throw.
+   */
   async #readNew(tail: Tail, on: (d: Diagnostic) => void): Promise<boolean> {
     const path = tail.read.file.path;
-    let info;
+    let replaced = false;
+    let opened: Awaited<ReturnType<typeof openRegular>> | undefined;
     try {
-      info = await stat(path);
+      opened = await openRegular(path);
+      const { handle, info } = opened;
+      if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !(await sameEnd(handle, tail))) {
+        on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced or rewritten'}; read again from the start`, { file: path }));
+        Object.assign(tail, this.#newTail(path, tail.read.file.fsid));
+        replaced = true;
+      }
+      tail.ino = info.ino;
+      const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(info.size - tail.offset, 1024 * 1024)));
+      while (tail.offset < info.size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, info.size - tail.offset), tail.offset);
+        if (bytesRead === 0) break;
+        tail.decoder.push(buffer.subarray(0, bytesRead));
+        tail.offset += bytesRead;
+        tail.last = Buffer.from(Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64));
+      }
     } catch (error) {
       on(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
-      return false;
-    }
-    let replaced = false;
-    if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !(await this.#sameEnd(tail))) {
-      on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced or rewritten'}; read again from the start`, { file: path }));
-      Object.assign(tail, this.#newTail(path, tail.read.file.fsid));
-      replaced = true;
-    }
-    tail.ino = info.ino;
-    if (info.size > tail.offset) {
-      const handle = await open(path, 'r');
-      try {
-        const buffer = Buffer.allocUnsafe(Math.min(info.size - tail.offset, 1024 * 1024));
-        while (tail.offset < info.size) {
-          const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, info.size - tail.offset), tail.offset);
-          if (bytesRead === 0) break;
-          tail.decoder.push(buffer.subarray(0, bytesRead));
-          tail.offset += bytesRead;
-          tail.last = Buffer.from(Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64));
-        }
-      } finally {
-        await handle.close();
-      }
+    } finally {
+      await opened?.handle.close();
     }
     for (const d of this.#pending) on(d);
     this.#pending = [];
     return replaced;
-  }
-
-  /** Whether the bytes just before the read offset are still the ones read last time. */
-  async #sameEnd(tail: Tail): Promise<boolean> {
-    if (tail.last.length === 0) return true;
-    const handle = await open(tail.read.file.path, 'r');
-    try {
-      const now = Buffer.alloc(tail.last.length);
-      const { bytesRead } = await handle.read(now, 0, now.length, tail.offset - tail.last.length);
-      return bytesRead === now.length && now.equals(tail.last);
-    } finally {
-      await handle.close();
-    }
   }
 
   async #rebuild(on: (d: Diagnostic) => void): Promise<void> {
@@ -322,6 +309,14 @@ export class SessionWatcher {
     };
     return true;
   }
+}
+
+/** Whether the bytes just before a tail's read offset are still the ones read last time. */
+async function sameEnd(handle: FileHandle, tail: Tail): Promise<boolean> {
+  if (tail.last.length === 0) return true;
+  const now = Buffer.alloc(tail.last.length);
+  const { bytesRead } = await handle.read(now, 0, now.length, tail.offset - tail.last.length);
+  return bytesRead === now.length && now.equals(tail.last);
 }
 
 /** A file's size, modification time and inode as one string (`-` when it is missing): what changed it. */

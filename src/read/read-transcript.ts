@@ -1,6 +1,7 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { decodeLine } from './decode-line.ts';
+import { openRegular } from './open-regular.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
 import { DEFAULT_MAX_DEPTH, parseLineInto, type RawRecord } from './parse-line.ts';
 
@@ -45,7 +46,8 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  *
  * Every line yields at least one record or one diagnostic (see `parseLine` for the rules: BOM, CRLF,
  * glued records, NUL padding, blank and invalid lines). Lines over `maxLineBytes` give `LINE_TOO_LONG`.
- * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before. A file that
+ * A file that cannot be opened or read gives `FILE_UNREADABLE` and whatever was read before; so does a
+ * path that is not a regular file (a FIFO, `/dev/zero`, a folder: never opened blocking, never read). A file that
  * is UTF-16 (a byte-order mark, or a first `{` of two bytes) is converted to UTF-8 as it is read
  * (`UTF16_FILE`, info).
  * Never throws for a file's content or absence.
@@ -82,9 +84,9 @@ export async function readTranscriptLines(
     maxLineBytes,
   );
   let bytes = 0;
-  let handle;
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, 'r');
+    ({ handle } = await openRegular(path));
     const buffer = Buffer.allocUnsafe(Math.max(2, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
     let utf16: TextDecoder | undefined;
     for (;;) {
