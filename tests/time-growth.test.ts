@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { parseLine } from '../src/read/parse-line.ts';
+import { LINEAR_GROWTH_LIMIT, timeGrowth } from './helpers/time-growth.ts';
+
+
+// Every loop and regex over transcript text runs in linear time: 10× the input, about 10× the CPU time.
+
+const grows = <T>(t: TestContext, name: string, input: (n: number) => T, run: (input: T) => void, n: number): void => {
+  const inputs = new Map<number, T>(); // made once per size, outside the time measured
+  const ratio = timeGrowth((size) => {
+    if (!inputs.has(size)) inputs.set(size, input(size));
+    run(inputs.get(size) as T);
+  }, n);
+  t.diagnostic(`${name}: 10× the input, ${ratio.toFixed(1)}× the time`);
+  assert.ok(ratio < LINEAR_GROWTH_LIMIT, `${name}: 10× the input took ${ratio.toFixed(1)}× the time`);
+};
+
+test('a torn line full of record markers is recovered in linear time', (t) => {
+  // every `{"parentUuid":` / `{"type":` of the line was a start to re-parse from
+  const line = (n: number): string => '{"parentUuid":"p","type":"user","message":{"content":"x'.concat('{"type":{"parentUuid":'.repeat(n));
+  assert.deepEqual(parseLine(line(3), 'f', 1, 0).diagnostics.map((d) => d.code), ['INVALID_JSON']);
+  grows(t, 'recoverTail', line, (text) => parseLine(text, 'f', 1, 0), 500);
+});
+
+test('a torn record followed by a whole one still keeps the whole one', () => {
+  const whole = '{"parentUuid":"a","type":"user","message":{"content":[{"type":"text","text":"}{\\"type\\":"}]}}';
+  assert.deepEqual(parseLine(`{"type":"user","message":{"content":[${whole}`, 'f', 1, 0).records, [JSON.parse(whole)]);
+  assert.deepEqual(parseLine(`{"type":"user","mess{"type":"x"} `, 'f', 1, 0).records, [{ type: 'x' }]);
+  assert.deepEqual(parseLine(`{"type":"user","mess{"type":"x"} "y"`, 'f', 1, 0).records, []);
+  assert.deepEqual(parseLine(`{"type":"user","mess{"other":"x"}`, 'f', 1, 0).records, []);
+});
