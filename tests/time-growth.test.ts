@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { parseLine } from '../src/read/parse-line.ts';
+import { findPostalId } from '../src/tree/find-postal-id.ts';
 import { LINEAR_GROWTH_LIMIT, timeGrowth } from './helpers/time-growth.ts';
 
 
@@ -29,4 +30,11 @@ test('a torn record followed by a whole one still keeps the whole one', () => {
   assert.deepEqual(parseLine(`{"type":"user","mess{"type":"x"} `, 'f', 1, 0).records, [{ type: 'x' }]);
   assert.deepEqual(parseLine(`{"type":"user","mess{"type":"x"} "y"`, 'f', 1, 0).records, []);
   assert.deepEqual(parseLine(`{"type":"user","mess{"other":"x"}`, 'f', 1, 0).records, []);
+});
+
+test('a prompt full of postal marker starts is read in linear time', (t) => {
+  const text = (n: number): string => '<!--romp-msg-id:'.repeat(n);
+  assert.equal(findPostalId(text(3)), undefined);
+  assert.equal(findPostalId(`${text(3)}<!-- romp-msg-id: m-1 -->`), 'm-1');
+  grows(t, 'POSTAL_MARKER', text, findPostalId, 500);
 });
