@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
+import type { Entry } from '../src/graph/entry.ts';
+import { buildIndex } from '../src/graph/build-index.ts';
+import { EntrySet } from '../src/graph/entry-set.ts';
 import { parseLine } from '../src/read/parse-line.ts';
+import type { QueueOperation } from '../src/session/collect-files.ts';
+import { queuedPrompts } from '../src/session/queued-prompts.ts';
 import { findPostalId } from '../src/tree/find-postal-id.ts';
 import { LINEAR_GROWTH_LIMIT, timeGrowth } from './helpers/time-growth.ts';
-
 
 // Every loop and regex over transcript text runs in linear time: 10× the input, about 10× the CPU time.
 
@@ -37,4 +41,27 @@ test('a prompt full of postal marker starts is read in linear time', (t) => {
   assert.equal(findPostalId(text(3)), undefined);
   assert.equal(findPostalId(`${text(3)}<!-- romp-msg-id: m-1 -->`), 'm-1');
   grows(t, 'POSTAL_MARKER', text, findPostalId, 500);
+});
+
+test('never-delivered enqueues are matched in linear time', (t) => {
+  const session = (n: number): { queue: QueueOperation[]; entries: Entry[] } => {
+    const queue: QueueOperation[] = [];
+    const entries: Entry[] = [];
+    for (let i = 0; i < n; i++) queue.push({ operation: 'enqueue', t: i, content: `later ${i}`, reason: undefined, fsid: 'f', line: i + 1, seq: i, fileSeq: i });
+    for (let i = 0; i < n; i++) {
+      const record = { type: 'user', uuid: `u${i}`, message: { role: 'user', content: `now ${i}` } };
+      entries.push({ uuid: `u${i}`, parent: i === 0 ? null : `u${i - 1}`, via: undefined, type: 'user', subtype: undefined, isSidechain: false, messageId: undefined, t: n + i, fsid: 'f', file: 'f', line: n + i + 1, byteOffset: 0, seq: n + i, fileSeq: n + i, pos: -1, record });
+    }
+    return { queue, entries };
+  };
+  const indexed = (n: number) => {
+    const { queue, entries } = session(n);
+    const index = buildIndex(entries, () => {});
+    const onPath = new EntrySet(entries.length);
+    for (const e of index.ordered) onPath.add(e);
+    return { queue, entries, index, onPath };
+  };
+  const run = ({ queue, entries, index, onPath }: ReturnType<typeof indexed>): ReturnType<typeof queuedPrompts> => queuedPrompts(queue, entries, index, onPath, 'r');
+  assert.deepEqual(run(indexed(3)), []);
+  grows(t, 'queuedPrompts', indexed, run, 300);
 });
