@@ -189,7 +189,10 @@ export interface Session {
   files: SessionFile[];
   /** Every non-atom record, in file order: nothing read is lost. */
   records: RecordRef[];
-  /** Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). */
+  /**
+   * Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). An
+   * object without a prototype (`keyed`), so an id such as `__proto__` is an ordinary key.
+   */
   subagents?: Record<string, Atom[]>;
   /** `idle` atoms of spans that began before the first turn (romp's state log). */
   idle?: Atom[];

@@ -3,6 +3,7 @@ import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { versionBefore } from '../session/claude-version.ts';
+import { keyed } from '../model/keyed.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 
 /** Token counts (tokens) and cost (USD). */
@@ -36,7 +37,7 @@ export interface Response {
   file: string;
 }
 
-/** What `countUsage` gives. */
+/** What `countUsage` gives. `bySession`, `byDay` and `byModel` have no prototype (`keyed`): any session id or model is a key. */
 export interface UsageReport {
   total: Totals;
   bySession: Record<string, Totals>;
@@ -188,9 +189,9 @@ function report(responses: Response[], options: UsageOptions): UsageReport {
   const prices = options.prices ?? PRICES;
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const total = zero();
-  const bySession: Record<string, Totals> = {};
-  const byDay: Record<string, Totals> = {};
-  const byModel: Record<string, Totals> = {};
+  const bySession = keyed<Totals>();
+  const byDay = keyed<Totals>();
+  const byModel = keyed<Totals>();
   const unknown = new Set<string>();
   for (const r of responses) {
     const price = priceFor(r.model, prices);

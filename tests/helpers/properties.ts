@@ -14,6 +14,7 @@ import { formatOutline } from '../../src/cli/format-outline.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { checkInvariants, checkLossless } from './invariants.ts';
+import { checkPrototypeKey, PROTOTYPE_KEYS } from './prototype-keys.ts';
 import { assistant, at, compactBoundary, system, text, toolResult, toolUse, user } from './transcript.ts';
 
 type Fields = Record<string, unknown>;
@@ -215,8 +216,8 @@ export function corpusSamples(): Buffer[] {
 }
 
 /** The property suites, by name. */
-export function properties(samples: Buffer[]): Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]> }> {
-  const list: Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]> }> = [
+export function properties(samples: Buffer[]): Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]>; share?: number }> {
+  const list: Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]>; share?: number }> = [
     {
       name: 'generated transcripts parse with every invariant, in one file or split in two',
       property: fc.asyncProperty(transcriptArb, fc.option(fc.nat(), { nil: undefined }), async (records, split) => {
@@ -228,6 +229,13 @@ export function properties(samples: Buffer[]): Array<{ name: string; property: f
       property: fc.asyncProperty(transcriptArb, mutationsArb, fc.option(fc.nat(), { nil: undefined }), async (records, mutations, split) => {
         await checkParse(mutate(records, mutations), split);
       }),
+    },
+    {
+      name: 'a prototype name in any string field pollutes nothing and reads as a plain word',
+      property: fc.asyncProperty(transcriptArb, fc.nat(), fc.constantFrom(...PROTOTYPE_KEYS), async (records, pick, key) => {
+        await checkPrototypeKey(records, pick, key);
+      }),
+      share: 0.2, // five parses a case: a fifth of the runs in `npm test`
     },
   ];
   if (samples.length > 0) {

@@ -130,3 +130,16 @@ test("romp usage FILE counts the session's subagent transcripts too, unless --no
   assert.deepEqual([all.total.responses, all.total.input_tokens], [3, 117]);
   assert.deepEqual((await run('--no-subagents', main)).total.responses, 1);
 });
+
+test('a sessionId or model named __proto__ / constructor is a bucket like any other, priced as unknown', async () => {
+  const r = await countUsage([
+    writeJsonl([
+      line('a1', null, 'msg_1', u(10, 1), { sessionId: '__proto__', requestId: 'r1' }),
+      line('a2', 'a1', 'msg_2', u(20, 2), { sessionId: 'constructor', requestId: 'r2' }),
+    ]),
+  ]);
+  assert.deepEqual(Object.entries(r.bySession).map(([k, t]) => [k, t.input_tokens, t.lowerBound]), [['__proto__', 10, false], ['constructor', 20, false]]);
+  assert.equal(({} as Record<string, unknown>)['lowerBound'], undefined);
+  const m = await countUsage([writeJsonl([assistant('a1', null, text('x'), 1, { mid: 'msg_1', stop: 'end_turn', usage: u(5, 5), extra: {} })].map((l) => ({ ...l, message: { ...(l['message'] as object), model: 'constructor' } })))]);
+  assert.deepEqual([Object.keys(m.byModel), m.unknownModels, m.total.cost_usd, m.total.unpriced], [['constructor'], ['constructor'], 0, 1]);
+});
