@@ -8,6 +8,7 @@ import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
 import { parseSession, type ParseOptions } from '../src/session/parse-session.ts';
+import { countUsage } from '../src/usage/count-usage.ts';
 import { assistant, compactBoundary, text, user, writeJsonl } from './helpers/transcript.ts';
 
 const end = { mid: 'm', stop: 'end_turn' };
@@ -58,6 +59,11 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     await watcher.update();
     writeFileSync(path, `${JSON.stringify(user('x', null, 'new', 0))}\n`);
     return (await watcher.update()).diagnostics.map((d) => d.code);
+  },
+  BAD_USAGE: async () => {
+    const found: DiagnosticCode[] = [];
+    await countUsage([writeJsonl([assistant('a', null, text('x'), 0, { ...end, usage: { input_tokens: -1, output_tokens: 1 } })])], { onDiagnostic: (d) => found.push(d.code) });
+    return found;
   },
 };
 

@@ -1,5 +1,6 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom, Author, Session, Turn } from '../model/types.ts';
+import { tokenCount } from '../usage/token-count.ts';
 
 /**
  * The readable outline of `romp show`: a header, one block per turn (start time, author of the
@@ -82,10 +83,7 @@ function tokensOf(atoms: Atom[]): { input: number; output: number } {
   for (const atom of last.values()) {
     const usage: unknown = atom.message?.usage;
     if (typeof usage !== 'object' || usage === null) continue;
-    const count = (key: string): number => {
-      const n = Number((usage as Record<string, unknown>)[key] ?? 0);
-      return Number.isFinite(n) ? n : 0;
-    };
+    const count = (key: string): number => tokenCount((usage as Record<string, unknown>)[key]) ?? 0;
     input += count('input_tokens') + count('cache_creation_input_tokens') + count('cache_read_input_tokens');
     output += count('output_tokens');
   }
