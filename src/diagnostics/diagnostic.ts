@@ -33,7 +33,8 @@ export type DiagnosticCode =
   | 'COMMAND_BRANCH'
   | 'FSID_COLLISION'
   | 'FILE_REPLACED'
-  | 'BAD_USAGE';
+  | 'BAD_USAGE'
+  | 'BAD_REGISTRY_ENTRY';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -67,6 +68,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   FSID_COLLISION: 'info',
   FILE_REPLACED: 'warning',
   BAD_USAGE: 'warning',
+  BAD_REGISTRY_ENTRY: 'warning',
 };
 
 /**
