@@ -1,5 +1,6 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom, Author, Session, Turn } from '../model/types.ts';
+import { isKnownTime } from '../model/time.ts';
 import { tokenCount } from '../usage/token-count.ts';
 
 /**
@@ -35,6 +36,18 @@ export function formatOutline(session: Session, diagnostics: Diagnostic[]): stri
   return `${lines.join('\n')}\n`;
 }
 
+/** What the printers say for a time no line gave (`isKnownTime`), instead of 1970-01-01 or `0 ms`. */
+export const TIME_UNKNOWN = 'time unknown';
+
+/**
+ * A time as an ISO string, or `time unknown`.
+ * @param t epoch ms, `UNKNOWN_TIME` when unknown
+ * @returns the text
+ */
+export function formatTime(t: number): string {
+  return isKnownTime(t) ? new Date(t).toISOString() : TIME_UNKNOWN;
+}
+
 /**
  * One turn's block of the outline: a head line, the trigger's text preview, compactions.
  * @param turn the turn
@@ -47,7 +60,7 @@ export function formatTurn(turn: Turn, n: number): string[] {
   const tools = toolsOf(turn.atoms);
   const head = [
     `#${n}`,
-    Number.isNaN(new Date(turn.t).getTime()) ? String(turn.t) : new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19),
+    isKnownTime(turn.t) ? new Date(turn.t).toISOString().replace('T', ' ').slice(0, 19) : TIME_UNKNOWN,
     trigger === undefined ? 'autonomous' : authorLabel(trigger.author),
     turn.ended ? 'ended' : 'open',
     `${turn.atoms.length} atoms`,

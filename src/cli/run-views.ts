@@ -4,7 +4,8 @@ import { segments } from '../views/segments.ts';
 import { toolCalls } from '../views/tool-calls.ts';
 import { checkFiles, checkRegistered, UserError, type CliIO } from './cli-io.ts';
 import { EXAMPLE_SESSION } from './run-show.ts';
-import { formatTurn } from './format-outline.ts';
+import { formatTime, formatTurn, TIME_UNKNOWN } from './format-outline.ts';
+import { isKnownTime } from '../model/time.ts';
 
 /** Options of `romp turns`, `romp segments`, `romp tools`. */
 export interface ViewCliOptions {
@@ -37,10 +38,10 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
   if (view === 'turns') write(session.turns, () => session.turns.flatMap((t, i) => formatTurn(t, i + 1)));
   else if (view === 'segments') {
     const list = segments(session);
-    write(list, () => list.map((s) => `${new Date(s.t).toISOString()}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Math.round((s.end - s.t) / 1000)} s`));
+    write(list, () => list.map((s) => `${formatTime(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : TIME_UNKNOWN}`));
   } else {
     const list = toolCalls(session);
-    write(list, () => list.map((c) => `${c.name || '(orphan result)'}  ${c.tool_use_id}  ${c.duration_ms === null ? (c.resultUuid === null ? 'no result' : '-') : `${c.duration_ms} ms`}${c.is_error ? '  error' : ''}`));
+    write(list, () => list.map((c) => `${c.name || '(orphan result)'}  ${c.tool_use_id}  ${c.duration_ms === null ? (c.resultUuid === null ? 'no result' : TIME_UNKNOWN) : `${c.duration_ms} ms`}${c.is_error ? '  error' : ''}`));
   }
   return 0;
 }

@@ -102,7 +102,11 @@ export interface Atom {
   request_id?: string;
   /** `idle` atoms: the idle span is `[t, end]` (epoch ms). */
   end?: number;
-  /** Timestamp (epoch ms): the line's `timestamp`, or arrival time on a stream. */
+  /**
+   * Timestamp (epoch ms): the line's `timestamp` (a line without a readable one takes its neighbour's:
+   * `BAD_TIMESTAMP`), or arrival time on a stream. `UNKNOWN_TIME` (0) when no line of the session has a
+   * readable time: test it with `isKnownTime`.
+   */
   t: number;
   /** File substrate: the transcript file (its Claude session id) this line physically lives in. */
   fsid?: string;
@@ -128,7 +132,7 @@ export interface Turn {
   id: string;
   /** The opener atom, or `null` for an autonomous / continuation turn. */
   trigger: Trigger | null;
-  /** Start (epoch ms): the trigger's `t`, else the first atom's. */
+  /** Start (epoch ms): the trigger's `t`, else the first atom's; `UNKNOWN_TIME` when unknown (see `Atom.t`). */
   t: number;
   /** End (epoch ms): the latest `t` (or idle `end`) of its atoms. */
   end: number;

@@ -1,4 +1,5 @@
 import type { Atom, Session } from '../model/types.ts';
+import { isKnownTime } from '../model/time.ts';
 
 /** A `tool_use` and its `tool_result`, paired by id on the active path. */
 export interface ToolCall {
@@ -9,7 +10,7 @@ export interface ToolCall {
   useUuid: string | null;
   /** uuid of the user atom with the `tool_result`; `null` while (or when) no result came. */
   resultUuid: string | null;
-  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both. */
+  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both or when a time is unknown (`isKnownTime`). */
   t: number | null;
   end: number | null;
   duration_ms: number | null;
@@ -51,7 +52,7 @@ function settle(call: ToolCall | undefined, atom: Atom, isError: boolean, id: st
   if (call !== undefined && call.resultUuid === null) {
     call.resultUuid = atom.uuid;
     call.end = atom.t;
-    call.duration_ms = call.t === null ? null : atom.t - call.t;
+    call.duration_ms = call.t === null || !isKnownTime(call.t) || !isKnownTime(atom.t) ? null : atom.t - call.t;
     call.is_error = isError;
     return;
   }
