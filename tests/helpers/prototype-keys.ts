@@ -28,6 +28,17 @@ function stringPaths(value: unknown, path: Path = []): Path[] {
   return [];
 }
 
+/**
+ * Sets the `n`-th string value of a record (modulo their count) to `value`, in place (the fuzz's `proto-value` mutation).
+ * @returns whether the record had a string value
+ */
+export function setNthString(record: Fields, n: number, value: string): boolean {
+  const paths = stringPaths(record);
+  if (paths.length === 0) return false;
+  setAt(record, paths[n % paths.length] as Path, value);
+  return true;
+}
+
 function setAt(record: Fields, path: Path, value: string): void {
   let node = record as Record<string | number, unknown>;
   for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
