@@ -7,6 +7,9 @@ import { parseLine } from '../src/read/parse-line.ts';
 import type { QueueOperation } from '../src/session/collect-files.ts';
 import { queuedPrompts } from '../src/session/queued-prompts.ts';
 import { findPostalId } from '../src/tree/find-postal-id.ts';
+import { formatTurn } from '../src/cli/format-outline.ts';
+import type { Atom, Turn } from '../src/model/types.ts';
+import { priceFor } from '../src/usage/prices.ts';
 import { LINEAR_GROWTH_LIMIT, timeGrowth } from './helpers/time-growth.ts';
 
 // Every loop and regex over transcript text runs in linear time: 10× the input, about 10× the CPU time.
@@ -63,5 +66,18 @@ test('never-delivered enqueues are matched in linear time', (t) => {
   };
   const run = ({ queue, entries, index, onPath }: ReturnType<typeof indexed>): ReturnType<typeof queuedPrompts> => queuedPrompts(queue, entries, index, onPath, 'r');
   assert.deepEqual(run(indexed(3)), []);
-  grows(t, 'queuedPrompts', indexed, run, 300);
+  grows(t, 'queuedPrompts', indexed, run, 100);
+});
+
+test('the other regexes over transcript text (model id suffixes, the outline whitespace collapse) grow linearly', (t) => {
+  // (a slash command is tested by an anchored regex on one prompt: linear by construction)
+  const model = (n: number): string => '-12345678'.repeat(n).concat('[1m]x');
+  assert.equal(priceFor(model(2)), undefined);
+  grows(t, 'priceFor', model, (m) => priceFor(m), 2000);
+  const turn = (n: number): Turn => {
+    const atom: Atom = { type: 'user', uuid: 'u1', session_id: 's', t: 1, message: { role: 'user', content: [{ type: 'text', text: ` a${' \t\n'.repeat(n)}b` }] } };
+    return { id: 't', trigger: { uuid: 'u1' } as Turn['trigger'], atoms: [atom], t: 1, end: 1, ended: true } as Turn;
+  };
+  assert.match(formatTurn(turn(3), 1).join('\n'), /a b/);
+  grows(t, 'outline whitespace', turn, (x) => formatTurn(x, 1), 5000);
 });
