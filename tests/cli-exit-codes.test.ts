@@ -54,10 +54,10 @@ test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, 
   const io = { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } };
   const codes = [await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', home], io), await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', file], io)];
   assert.deepEqual(codes, [2, 2]);
-  assert.match(err, /^romp: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\nromp: ENOTDIR: not a directory, .*home-is-a-file\/sessions/);
+  assert.match(err, /^romp: cannot write registry entry .*\/sessions\/R\.json: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\nromp: cannot write registry entry .*home-is-a-file\/sessions\/R\.json: ENOTDIR: not a directory, .*home-is-a-file\/sessions/);
   chmodSync(dir, 0o755);
   const readOnly = await romp(['register', 'R', EXAMPLE_SESSION, '--romp-home', join(dir, 'owned-by-someone-else')], {});
-  assert.deepEqual([readOnly.code, /^romp: EACCES: permission denied, mkdir '.*owned-by-someone-else/.test(readOnly.err)], [2, true], readOnly.err);
+  assert.deepEqual([readOnly.code, /^romp: cannot write registry entry .*: EACCES: permission denied, mkdir '.*owned-by-someone-else/.test(readOnly.err)], [2, true], readOnly.err);
 });
 
 test('a system error line names the error on one line, control characters escaped; other errors are left to throw', () => {

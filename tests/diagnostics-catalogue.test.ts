@@ -3,11 +3,14 @@
  * docs/diagnostics.md, and each has an input here that makes the parser emit it.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
 import { parseSession, type ParseOptions } from '../src/session/parse-session.ts';
+import { countUsage } from '../src/usage/count-usage.ts';
 import { assistant, compactBoundary, text, user, writeJsonl } from './helpers/transcript.ts';
 
 const end = { mid: 'm', stop: 'end_turn' };
@@ -58,6 +61,17 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     await watcher.update();
     writeFileSync(path, `${JSON.stringify(user('x', null, 'new', 0))}\n`);
     return (await watcher.update()).diagnostics.map((d) => d.code);
+  },
+  BAD_USAGE: async () => {
+    const found: DiagnosticCode[] = [];
+    await countUsage([writeJsonl([assistant('a', null, text('x'), 0, { ...end, usage: { input_tokens: -1, output_tokens: 1 } })])], { onDiagnostic: (d) => found.push(d.code) });
+    return found;
+  },
+  BAD_REGISTRY_ENTRY: async () => {
+    const home = mkdtempSync(join(tmpdir(), 'romp-home-'));
+    mkdirSync(join(home, 'sessions'));
+    writeFileSync(join(home, 'sessions', 'x.json'), 'null');
+    return codes([writeJsonl([user('u', null, 'a', 0)])], { rompHome: home });
   },
 };
 

@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
-import { isRompUuid, listSessions, notARompUuid, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
+import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
+import { isRompUuid, listSessions, notARompUuid, RegistryError, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
@@ -31,7 +32,7 @@ export async function runRegister(rompUuid: string, files: string[], options: Re
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.color === undefined ? {} : { color: options.color }),
     ...(options.dir === undefined ? {} : { dir: options.dir }),
-  });
+  }).catch(asUserError);
   io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `registered ${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
   return 0;
 }
@@ -51,9 +52,14 @@ export async function runResume(rompUuid: string, file: string, options: Registr
   // a mistyped id would otherwise start a new session quietly
   if ((await resolveSession(home, rompUuid)) === undefined) throw new UserError(`no session ${rompUuid} in the registry at ${home} (romp register it first)`);
   const { fsid, path } = fileOf(file);
-  const entry = await recordResume(home, rompUuid, fsid, path);
+  const entry = await recordResume(home, rompUuid, fsid, path).catch(asUserError);
   io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
   return 0;
+}
+
+/** A registry write's failure is the user's to fix: one `romp: …` line, no stack trace. */
+function asUserError(error: unknown): never {
+  throw error instanceof RegistryError ? new UserError(error.message) : error;
 }
 
 function checkRompUuid(rompUuid: string): void {
@@ -67,7 +73,7 @@ function checkRompUuid(rompUuid: string): void {
  * @returns the exit code
  */
 export async function runSessions(options: RegistryOptions, io: CliIO): Promise<number> {
-  const entries = await listSessions(rompHome(options.rompHome));
+  const entries = await listSessions(rompHome(options.rompHome), (d) => io.stderr.write(`${formatDiagnostic(d)}\n`));
   if (options.json === true) io.stdout.write(`${JSON.stringify(entries)}\n`);
   else if (entries.length === 0) io.stdout.write('no registered sessions\n');
   else for (const e of entries) io.stdout.write(`${e.rompUuid}  ${e.name || '(unnamed)'}  ${e.files.length} files  leaf ${e.leafFsid}  ${e.dir}\n`);

@@ -2,6 +2,7 @@ import { segments } from '../views/segments.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCalls, type ToolCall } from '../views/tool-calls.ts';
 import { toolLabel } from '../views/tool-label.ts';
+import { isKnownTime } from '../model/time.ts';
 import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
@@ -34,7 +35,7 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
   if (view === 'turns') write(session.turns.map((t, i) => summarizeTurn(t, i + 1)), () => session.turns.flatMap((t, i) => formatTurn(t, i + 1, time)));
   else if (view === 'segments') {
     const list = segments(session);
-    write(list, () => list.map((s) => `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${Number.isFinite(s.end - s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`));
+    write(list, () => list.map((s) => `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`));
   } else {
     const list = toolCalls(session);
     const turnOf = new Map(session.turns.map((t, i) => [t.id, i + 1]));
@@ -47,7 +48,7 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
 /** A tool call in one line: its turn, what it did (`toolLabel`), how long it took, and its error text. */
 function toolLine(call: ToolCall, turn: number): string {
   const what = call.name === '' ? '(orphan result)' : safeText(toolLabel(call.name, call.input));
-  const took = call.duration_ms === null ? (call.resultUuid === null ? 'no result' : '-') : `${NUMBER.format(call.duration_ms)} ms`;
+  const took = call.duration_ms === null ? (call.resultUuid === null ? 'no result' : 'time unknown') : `${NUMBER.format(call.duration_ms)} ms`;
   const error = call.is_error ? `  error: ${safeText(call.error ?? '').slice(0, 120)}` : '';
   return `#${turn}  ${what}  ${took}  ${safeText(call.tool_use_id)}${error}`;
 }

@@ -32,7 +32,9 @@ export type DiagnosticCode =
   | 'SESSION_CLEARED'
   | 'COMMAND_BRANCH'
   | 'FSID_COLLISION'
-  | 'FILE_REPLACED';
+  | 'FILE_REPLACED'
+  | 'BAD_USAGE'
+  | 'BAD_REGISTRY_ENTRY';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -65,6 +67,8 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   COMMAND_BRANCH: 'info',
   FSID_COLLISION: 'info',
   FILE_REPLACED: 'warning',
+  BAD_USAGE: 'warning',
+  BAD_REGISTRY_ENTRY: 'warning',
 };
 
 /**

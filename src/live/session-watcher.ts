@@ -244,7 +244,7 @@ export class SessionWatcher {
     const collected = assemble(reads);
     const options = { ...this.#options };
     const home = options.rompHome;
-    if (home !== undefined) options.resolvePeer = postalResolver(await readPostalLog(home, on), await listSessions(home));
+    if (home !== undefined) options.resolvePeer = postalResolver(await readPostalLog(home, on), await listSessions(home, on));
     const entry = home !== undefined && options.rompUuid !== undefined ? await resolveSession(home, options.rompUuid) : undefined;
     const state = buildSessionState(collected, options, on);
     this.#resolvePeer = options.resolvePeer ?? (() => null);

@@ -107,7 +107,11 @@ export interface Atom {
   request_id?: string;
   /** `idle` atoms: the idle span is `[t, end]` (epoch ms). */
   end?: number;
-  /** Timestamp (epoch ms): the line's `timestamp`, or arrival time on a stream. */
+  /**
+   * Timestamp (epoch ms): the line's `timestamp` (a line without a readable one takes its neighbour's:
+   * `BAD_TIMESTAMP`), or arrival time on a stream. `UNKNOWN_TIME` (0) when no line of the session has a
+   * readable time: test it with `isKnownTime`.
+   */
   t: number;
   /** File substrate: the transcript file (its Claude session id) this line physically lives in. */
   fsid?: string;
@@ -135,7 +139,7 @@ export interface Turn {
   id: string;
   /** The opener atom, or `null` for an autonomous / continuation turn. */
   trigger: Trigger | null;
-  /** Start (epoch ms): the trigger's `t`, else the first atom's. */
+  /** Start (epoch ms): the trigger's `t`, else the first atom's; `UNKNOWN_TIME` when unknown (see `Atom.t`). */
   t: number;
   /** End (epoch ms): the latest `t` (or idle `end`) of its atoms. */
   end: number;
@@ -196,7 +200,10 @@ export interface Session {
   files: SessionFile[];
   /** Every non-atom record, in file order: nothing read is lost. */
   records: RecordRef[];
-  /** Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). */
+  /**
+   * Subagent atoms, by the `tool_use` id that spawned them (stream: frames with `parent_tool_use_id`). An
+   * object without a prototype (`keyed`), so an id such as `__proto__` is an ordinary key.
+   */
   subagents?: Record<string, Atom[]>;
   /** `idle` atoms of spans that began before the first turn (romp's state log). */
   idle?: Atom[];

@@ -179,17 +179,41 @@ function recover(source: string, place: { file: string; line: number; byteOffset
 }
 
 /**
- * A torn write followed by a whole record on the same line (a crash, then the next append): the last
+ * A torn write followed by a whole record on the same line (a crash, then the next append): the
  * `{"parentUuid":` or `{"type":` from which the rest of the text parses as an object.
+ *
+ * Linear: one string-aware bracket scan from the end finds the one `{` that can close at the last
+ * `}` (read backwards from the end, the quotes and brackets of a whole record are what they are
+ * forwards; a `{` further left that also balances would close before the end), and only the text from
+ * there is parsed. Trying every marker instead took quadratic time on a line full of them.
  */
 function recoverTail(text: string): RawRecord | undefined {
-  for (const marker of ['{"parentUuid":', '{"type":']) {
-    for (let at = text.lastIndexOf(marker); at > 0; at = text.lastIndexOf(marker, at - 1)) {
-      const value = tryParse(text.slice(at));
-      if (isObject(value)) return value;
+  const at = openingOfLast(text);
+  if (at <= 0 || !(text.startsWith('{"parentUuid":', at) || text.startsWith('{"type":', at))) return undefined;
+  const value = tryParse(text.slice(at));
+  return isObject(value) ? value : undefined;
+}
+
+/** Where the bracket closed by the text's last `}` opens, scanning back from the end; -1 if none. */
+function openingOfLast(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = text.length - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (depth === 0 && c !== 125 && c !== 32 && c !== 9 && c !== 10 && c !== 13) return -1; // not a `}` last
+    if (c === 34) {
+      let slashes = 0;
+      while (i - slashes - 1 >= 0 && text.charCodeAt(i - slashes - 1) === 92) slashes++;
+      if (slashes % 2 === 0) inString = !inString;
+      i -= slashes; // the backslashes escape this quote or each other: no bracket among them
+    } else if (inString) continue;
+    else if (c === 125 || c === 93) depth++;
+    else if (c === 123 || c === 91) {
+      depth--;
+      if (depth === 0) return c === 123 ? i : -1;
     }
   }
-  return undefined;
+  return -1;
 }
 
 function tryParse(text: string): unknown {

@@ -3,6 +3,7 @@ import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
 import { holdsToolResult, isCompactBoundary, type Entry } from '../graph/entry.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
+import { UNKNOWN_TIME } from '../model/time.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { toAtom, type AtomContext } from '../tree/to-atom.ts';
@@ -172,9 +173,12 @@ function isToolResult(item: Atom | TurnEndMarker): boolean {
   return item.type === 'user' && holdsToolResult((item as Atom).message?.content);
 }
 
-/** Gives lines without a timestamp the previous line's time (the next one's at the start). */
+/**
+ * Gives lines without a timestamp the previous line's time (the next one's at the start); when no line
+ * has one, `UNKNOWN_TIME`.
+ */
 function fillTimes(items: Array<Atom | TurnEndMarker>): void {
-  let known = items.find((i) => !Number.isNaN(i.t))?.t ?? 0;
+  let known = items.find((i) => !Number.isNaN(i.t))?.t ?? UNKNOWN_TIME;
   for (const item of items) {
     if (Number.isNaN(item.t)) item.t = known;
     else known = item.t;

@@ -50,11 +50,12 @@ export async function parseSession(files: string[], options: ParseOptions = {}):
     diagnostics.push(d);
   };
   const home = options.rompHome;
+  // a damaged entry is reported once, by listSessions below
   const entry = home !== undefined && options.rompUuid !== undefined ? await resolveSession(home, options.rompUuid) : undefined;
   const paths = files.length > 0 ? files : (entry?.files.map((f) => f.path) ?? []);
   const collected = await collectFiles(paths, onDiagnostic, options);
   const build: BuildOptions = { ...options };
-  if (home !== undefined) build.resolvePeer = postalResolver(await readPostalLog(home, onDiagnostic), await listSessions(home));
+  if (home !== undefined) build.resolvePeer = postalResolver(await readPostalLog(home, onDiagnostic), await listSessions(home, onDiagnostic));
   let session = buildSession(collected, build, onDiagnostic);
   if (entry !== undefined) {
     session = { ...session, name: entry.name || session.name, dir: entry.dir || session.dir, color: entry.color || session.color };

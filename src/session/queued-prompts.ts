@@ -4,6 +4,7 @@ import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
 import { versionBefore } from './claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
+import { PromptQueue } from './prompt-queue.ts';
 
 /** A generated atom and the active-path line it follows. */
 export interface QueuedPrompt {
@@ -51,22 +52,34 @@ interface Waiting {
  * @returns the generated atoms with the line each follows, in order
  */
 export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompt[] {
-  const waiting: Waiting[] = [];
-  const out: QueuedPrompt[] = [];
+  const waiting = new PromptQueue<Waiting>(isNotification);
+  // each prompt follows a shared place, so moving on past a response moves all its prompts in one step
+  const out: Array<{ atom: Atom; place: { after: Entry }; dropped: boolean }> = [];
+  const places: Array<{ after: Entry }> = [];
+  const byText = new Map<string, number[]>(); // positions in `out`, by the prompt's text
   const seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
   let latest: Entry | undefined;
   let open = 0; // out[open…]: prompts whose request has not been answered yet (a queued_command line may stand for them)
   const replay = (op: QueueOperation): void => {
     if (op.operation === 'enqueue') waiting.push({ op, text: promptText(op.content) });
-    else if (op.operation === 'popAll') waiting.length = 0;
+    else if (op.operation === 'popAll') waiting.clear();
     else if (op.operation === 'dequeue' || op.operation === 'popOne' || op.operation === 'remove') {
-      const taken = take(waiting, promptText(op.content));
+      const content = promptText(op.content);
+      const taken = (content === undefined ? undefined : waiting.takeText(content)) ?? waiting.takeOldest();
       if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text)) return;
       if (latest === undefined || !onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112)) return;
       const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
       if (seen.has(key)) return;
       seen.add(key);
-      out.push({ atom: generated(taken, op, latest, rompUuid), after: latest });
+      const atom = generated(taken, op, latest, rompUuid);
+      if (places.at(-1)?.after !== latest) places.push({ after: latest });
+      const text = promptText(atom.message?.content);
+      if (text !== undefined) {
+        const same = byText.get(text);
+        if (same === undefined) byText.set(text, [out.length]);
+        else same.push(out.length);
+      }
+      out.push({ atom, place: places.at(-1) as { after: Entry }, dropped: false });
     }
   };
   let next = 0;
@@ -75,37 +88,32 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
     const e = line.pos >= 0 && index.ordered[line.pos] === line ? line : (index.byUuid.get(line.uuid) ?? line);
     for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) replay(queue[next] as QueueOperation);
     const continues = latest !== undefined && continuesResponse(e, latest);
-    if (continues && out.length > 0 && onPath.has(e)) {
-      for (let i = out.length - 1; i >= 0 && (out[i] as QueuedPrompt).after === latest; i--) (out[i] as QueuedPrompt).after = e;
+    if (continues && onPath.has(e)) {
+      for (let i = places.length - 1; i >= 0 && (places[i] as { after: Entry }).after === latest; i--) (places[i] as { after: Entry }).after = e;
     }
     if (e.type === 'assistant' && !continues) open = out.length; // the next request was answered
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
-      const at = text === undefined ? -1 : waiting.findIndex((w) => w.text === text);
-      if (at !== -1) waiting.splice(at, 1);
+      if (text !== undefined) waiting.takeText(text);
     } else if (e.type === 'attachment' && out.length > open) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
-      const at = text === undefined ? -1 : out.findLastIndex((q, i) => i >= open && promptText(q.atom.message?.content) === text);
-      if (at !== -1) out.splice(at, 1); // the prompt's own line stands for it
+      const same = text === undefined ? undefined : byText.get(text);
+      const at = same?.at(-1) ?? -1;
+      if (at >= open) {
+        (out[at] as { dropped: boolean }).dropped = true; // the prompt's own line stands for it
+        same?.pop();
+      }
     }
     latest = e;
   }
   for (; next < queue.length; next++) replay(queue[next] as QueueOperation);
-  return out;
+  return out.filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after }));
 }
 
 /** Whether a line is a later line of the response before it (its tool results follow in path order: `buildSessionState`). */
 function continuesResponse(e: Entry, latest: Entry): boolean {
   return e.type === 'assistant' && latest.type === 'assistant' && e.messageId !== undefined && e.messageId === latest.messageId;
-}
-
-/** The waiting prompt an operation takes: by content when it has some, else the oldest that is not a task notification, else the oldest. */
-function take(waiting: Waiting[], content: string | undefined): Waiting | undefined {
-  let at = content === undefined ? -1 : waiting.findIndex((w) => w.text === content);
-  if (at === -1) at = waiting.findIndex((w) => !isNotification(w.text));
-  if (at === -1) at = 0;
-  return waiting.splice(at, 1)[0];
 }
 
 function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: string): Atom {

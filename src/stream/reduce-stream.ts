@@ -1,6 +1,7 @@
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import type { Atom, CompactMetadata, ResultPayload, Session, Usage } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
+import { keyed, keyedCopy } from '../model/keyed.ts';
 import { colorOf } from '../session/color-of.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { finishTurns, initialTurns, stepTurns, type TurnsState } from '../tree/build-turns.ts';
@@ -36,11 +37,11 @@ export interface StreamState {
   /** Messages reduced so far. */
   readonly count: number;
   readonly turns: TurnsState;
-  /** Subagent frames by the `tool_use` id that spawned them (`parent_tool_use_id`), newest first. */
+  /** Subagent frames by the `tool_use` id that spawned them (`parent_tool_use_id`), newest first; no prototype (`keyed`). */
   readonly subagents: Readonly<Record<string, Lane>>;
   /** uuids removed by `supersedes` / `retracted_message_uuids`. */
   readonly removed: ReadonlySet<string>;
-  /** Messages that made no atom, by `type` or `type:subtype`. */
+  /** Messages that made no atom, by `type` or `type:subtype`; no prototype (`keyed`). */
   readonly ignored: Readonly<Record<string, number>>;
   /** Start (epoch ms) of an idle span not closed yet. */
   readonly idleSince: number | undefined;
@@ -58,9 +59,9 @@ export function createStreamState(options: StreamOptions = {}): StreamState {
     dir: '',
     count: 0,
     turns: initialTurns('result'),
-    subagents: {},
+    subagents: keyed(),
     removed: new Set(),
-    ignored: {},
+    ignored: keyed(),
     idleSince: undefined,
   };
 }
@@ -141,7 +142,7 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
     return addAtom({ ...next, idleSince: undefined }, idle, null);
   }
   const key = subtype === undefined ? type : `${type}:${subtype}`;
-  const counted = { ...next, ignored: { ...next.ignored, [key]: (next.ignored[key] ?? 0) + 1 } };
+  const counted = { ...next, ignored: keyedCopy(next.ignored, key, (next.ignored[key] ?? 0) + 1) };
   const retracted = m['retracted_message_uuids'];
   return Array.isArray(retracted) ? { ...counted, removed: withRemoved(counted.removed, retracted) } : counted;
 }
@@ -166,7 +167,7 @@ export function streamSession(state: StreamState): Session {
   const turns = finishTurns(state.turns, rompUuid)
     .map((turn) => (state.removed.size === 0 ? turn : { ...turn, atoms: turn.atoms.filter(keep) }))
     .filter((turn) => turn.atoms.length > 0);
-  const subagents: Record<string, Atom[]> = {};
+  const subagents = keyed<Atom[]>();
   for (const [id, lane] of Object.entries(state.subagents)) {
     const atoms: Atom[] = [];
     for (let c: Lane | null = lane; c !== null; c = c.tail) if (keep(c.head)) atoms.push(c.head);
@@ -189,7 +190,7 @@ export function streamSession(state: StreamState): Session {
 
 function addAtom(state: StreamState, atom: Atom, lane: unknown): StreamState {
   if (typeof lane === 'string') {
-    return { ...state, subagents: { ...state.subagents, [lane]: { head: atom, tail: state.subagents[lane] ?? null } } };
+    return { ...state, subagents: keyedCopy(state.subagents, lane, { head: atom, tail: state.subagents[lane] ?? null }) };
   }
   return { ...state, turns: stepTurns(state.turns, atom) };
 }

@@ -22,13 +22,13 @@ const HARNESS_PREFIXES = [
 /** Flags Claude Code sets on user lines it writes itself (transcripts) or synthesises (streams). */
 const FLAGS = ['isCompactSummary', 'isVisibleInTranscriptOnly', 'isMeta', 'isSynthetic'];
 
-const PROMPT_SOURCE_AUTHORS: Readonly<Record<string, Author>> = {
-  typed: 'human',
-  queued: 'human',
-  suggestion_accepted: 'human',
-  sdk: 'sdk',
-  system: 'system',
-};
+const PROMPT_SOURCE_AUTHORS: ReadonlyMap<string, Author> = new Map([
+  ['typed', 'human'],
+  ['queued', 'human'],
+  ['suggestion_accepted', 'human'],
+  ['sdk', 'sdk'],
+  ['system', 'system'],
+]);
 
 /**
  * Who wrote a user line (seed, "Authorship"); `undefined` for a tool_result-only line (harness output).
@@ -64,7 +64,7 @@ export function deriveAuthor(
   if (content.length > 0 && content.every((b) => b.type === 'tool_result')) return undefined;
   const source = record['promptSource'];
   if (typeof source === 'string') {
-    const author = PROMPT_SOURCE_AUTHORS[source];
+    const author = PROMPT_SOURCE_AUTHORS.get(source);
     if (author !== undefined) return author;
   }
   const texts = textsOf(content);

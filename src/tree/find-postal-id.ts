@@ -1,5 +1,8 @@
-/** The romp postal marker, whitespace tolerant: `<!-- romp-msg-id: ID -->`. */
-const POSTAL_MARKER = /<!--\s*romp-msg-id\s*:\s*([^\s>]+)\s*-->/;
+/**
+ * The romp postal marker, whitespace tolerant: `<!-- romp-msg-id: ID -->`. The id stops at a `<`:
+ * with `[^\s>]+` each `<!--romp-msg-id:` of a text without spaces ran to its end (quadratic).
+ */
+const POSTAL_MARKER = /<!--\s*romp-msg-id\s*:\s*([^\s<>]+)\s*-->/;
 
 /**
  * Finds the romp postal marker (seed, "Postal detection") anywhere in a text.

@@ -1,10 +1,12 @@
-import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { versionBefore } from '../session/claude-version.ts';
+import { keyed } from '../model/keyed.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
+import { tokenCount } from './token-count.ts';
 
 /** Token counts (tokens) and cost (USD). */
 export interface Totals {
@@ -37,7 +39,7 @@ export interface Response {
   file: string;
 }
 
-/** What `countUsage` gives. */
+/** What `countUsage` gives. `bySession`, `byDay` and `byModel` have no prototype (`keyed`): any session id or model is a key. */
 export interface UsageReport {
   total: Totals;
   bySession: Record<string, Totals>;
@@ -63,7 +65,11 @@ export interface UsageOptions {
 }
 
 const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, unpriced: 0, lowerBound: false });
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const num = (v: unknown): number => tokenCount(v) ?? 0;
+
+/** The token fields of `usage` (and of its `cache_creation` breakdown) that are summed. */
+const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] as const;
 
 /**
  * Counts the tokens and cost of every API response recorded in the files, each once
@@ -75,6 +81,8 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
  * 4. among a response's lines the largest token total wins (the final snapshot), timed by its earliest line;
  * 5. cache creation uses the nested 5 m / 1 h breakdown when present (the flat count can be 0);
  * 6. sidechain (subagent) usage is counted, never dropped; `<synthetic>` lines count zero;
+ *    a token field that is not a count (`tokenCount`: negative, a string, `1e300`…) counts zero, with
+ *    `BAD_USAGE`;
  * 7. responses of Claude Code before 2.1.112 whose lines all say `stop_reason: null` are lower bounds:
  *    their lines hold the `message_start` usage (≤2.1.20 on every line; the corpus's 2.1.29–2.1.42 files
  *    too; 2.1.63–2.1.96 when the last line was written before its final values). From 2.1.112 the writer
@@ -107,7 +115,8 @@ export async function collectResponses(files: string[], options: Pick<UsageOptio
   const groups = new Map<string, Response>();
   let done = 0;
   for (const file of files) {
-    await readTranscriptLines(file, (record) => take(record, file, groups), options.onDiagnostic ?? (() => {}), { onlyLinesWith: '"assistant"' });
+    const onDiagnostic = options.onDiagnostic ?? (() => {});
+    await readTranscriptLines(file, (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic), onDiagnostic, { onlyLinesWith: '"assistant"' });
     options.onFile?.(file, ++done, files.length);
   }
   return groups;
@@ -156,7 +165,8 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
   }
 }
 
-function take(record: RawRecord, file: string, groups: Map<string, Response>): void {
+function take(record: RawRecord, place: { file: string; line: number; byteOffset: number }, groups: Map<string, Response>, onDiagnostic: OnDiagnostic): void {
+  const file = place.file;
   if (record['type'] !== 'assistant') return;
   const message = record['message'] as Record<string, unknown> | undefined;
   const usage = message?.['usage'];
@@ -166,6 +176,7 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
   if (model === '<synthetic>') return;
   const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
+  checkUsage(usage as Record<string, unknown>, { ...place, ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}) }, onDiagnostic);
   merge(groups, responseKey(id, requestId, sessionId), {
     messageId: id,
     requestId,
@@ -180,6 +191,17 @@ function take(record: RawRecord, file: string, groups: Map<string, Response>): v
   });
 }
 
+/** `BAD_USAGE` for each token field that is there (not null) and not a count. */
+function checkUsage(usage: Record<string, unknown>, place: { file: string; line: number; byteOffset: number; uuid?: string }, onDiagnostic: OnDiagnostic): void {
+  const nested = usage['cache_creation'];
+  const fields: Array<[string, unknown]> = TOKEN_FIELDS.map((f) => [f, usage[f]]);
+  if (typeof nested === 'object' && nested !== null) for (const f of CACHE_FIELDS) fields.push([`cache_creation.${f}`, (nested as Record<string, unknown>)[f]]);
+  for (const [name, value] of fields) {
+    if (value === undefined || value === null || tokenCount(value) !== undefined) continue;
+    onDiagnostic(diagnostic('BAD_USAGE', `usage.${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`, place));
+  }
+}
+
 function tokens(u: Record<string, unknown>): number {
   return num(u['input_tokens']) + num(u['output_tokens']) + num(u['cache_creation_input_tokens']) + num(u['cache_read_input_tokens']);
 }
@@ -188,9 +210,9 @@ function report(responses: Response[], options: UsageOptions): UsageReport {
   const prices = options.prices ?? PRICES;
   const day = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
   const total = zero();
-  const bySession: Record<string, Totals> = {};
-  const byDay: Record<string, Totals> = {};
-  const byModel: Record<string, Totals> = {};
+  const bySession = keyed<Totals>();
+  const byDay = keyed<Totals>();
+  const byModel = keyed<Totals>();
   const unknown = new Set<string>();
   for (const r of responses) {
     const price = priceFor(r.model, prices);

@@ -48,5 +48,7 @@ export const PRICES: Readonly<Record<string, Price>> = {
  * @returns the price, or `undefined` for an unknown model (reported, never priced as zero silently)
  */
 export function priceFor(model: string, table: Readonly<Record<string, Price>> = PRICES): Price | undefined {
-  return table[model] ?? table[model.replace(/\[1m\]$/, '').replace(/-\d{8}$/, '')];
+  // own keys only: a model named `constructor` or `__proto__` is not priced by Object.prototype
+  const own = (id: string): Price | undefined => (Object.hasOwn(table, id) ? table[id] : undefined);
+  return own(model) ?? own(model.replace(/\[1m\]$/, '').replace(/-\d{8}$/, ''));
 }

@@ -1,5 +1,6 @@
 import type { Atom, Session } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
+import { isKnownTime } from '../model/time.ts';
 
 /** A `tool_use` and its `tool_result`, paired by id on the active path. */
 export interface ToolCall {
@@ -10,7 +11,7 @@ export interface ToolCall {
   useUuid: string | null;
   /** uuid of the user atom with the `tool_result`; `null` while (or when) no result came. */
   resultUuid: string | null;
-  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both. */
+  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both or when a time is unknown (`isKnownTime`). */
   t: number | null;
   end: number | null;
   duration_ms: number | null;
@@ -55,7 +56,7 @@ function settle(call: ToolCall | undefined, atom: Atom, error: string | null, id
   if (call !== undefined && call.resultUuid === null) {
     call.resultUuid = atom.uuid;
     call.end = atom.t;
-    call.duration_ms = call.t === null ? null : atom.t - call.t;
+    call.duration_ms = call.t === null || !isKnownTime(call.t) || !isKnownTime(atom.t) ? null : atom.t - call.t;
     call.is_error = error !== null;
     call.error = error;
     return;

@@ -3,9 +3,12 @@
  * hundred cases) and `npm run fuzz -- --seconds N` (as many as fit).
  *
  * For every case: no exception escapes, each input line is one record or one diagnostic, atoms plus
- * record references equal the records read, and the model's invariants hold in both views.
+ * record references equal the records read, the model's invariants hold in both views, and the usage
+ * totals are whole non-negative counts. The mutations include issue 13's hostile shapes (prototype names
+ * as values and keys, postal marker floods, long torn lines, bad token counts); one suite parses beside
+ * a damaged romp home, one checks prototype names field by field (`prototype-keys.ts`).
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,8 @@ import { formatOutline } from '../../src/cli/format-outline.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { checkInvariants, checkLossless } from './invariants.ts';
+import { checkPrototypeKey, PROTOTYPE_KEYS, setNthString } from './prototype-keys.ts';
+import { countUsage } from '../../src/usage/count-usage.ts';
 import { assistant, at, compactBoundary, system, text, toolResult, toolUse, user } from './transcript.ts';
 
 type Fields = Record<string, unknown>;
@@ -114,6 +119,8 @@ const MUTATIONS = [
   'flip', 'cut', 'duplicate', 'swap', 'glue', 'nul', 'bad-utf8', 'deep', 'huge', 'self-loop', 'cycle',
   'repeat-uuid', 'unknown-type', 'no-timestamp', 'bad-timestamp', 'number-timestamp', 'blank', 'bom', 'crlf',
   'odd-content', 'odd-usage', 'odd-metadata', 'odd-message',
+  // hostile shapes (issue 13): prototype names as values and keys, postal marker floods, long torn lines, bad token counts
+  'proto-value', 'proto-key', 'marker-flood', 'long-torn', 'bad-usage',
 ] as const;
 type Mutation = [(typeof MUTATIONS)[number], number, number];
 
@@ -158,6 +165,11 @@ export function mutate(records: Array<Fields | string>, mutations: Mutation[]): 
       case 'odd-usage': edit(i, (r) => { const m = r['message'] as Fields | undefined; if (m) m['usage'] = [null, 'lots', { input_tokens: '5', output_tokens: null }, []][b % 4]; }); break;
       case 'odd-metadata': edit(i, (r) => { r['compactMetadata'] = [null, 'x', { preservedSegment: null, preservedMessages: null }, { preservedMessages: { anchorUuid: 'u0', uuids: [1, null] } }][b % 4]; r['subtype'] = 'compact_boundary'; r['type'] = 'system'; }); break;
       case 'odd-message': edit(i, (r) => { r['message'] = [null, 'text', 42, [], { role: 'assistant', content: 'plain' }][b % 5]; }); break;
+      case 'proto-value': edit(i, (r) => { setNthString(r, b, PROTOTYPE_KEYS[a % PROTOTYPE_KEYS.length] as string); }); break;
+      case 'proto-key': edit(i, (r) => { for (const target of [r, r['message']]) if (typeof target === 'object' && target !== null) Object.defineProperty(target, PROTOTYPE_KEYS[(a + b) % PROTOTYPE_KEYS.length] as string, { value: { polluted: b }, enumerable: true, writable: true, configurable: true }); }); break;
+      case 'marker-flood': lines.splice(i, 0, JSON.stringify(user(`flood${a}`, null, '<!--romp-msg-id:'.repeat(1000 + (b % 10_000)), 1))); break;
+      case 'long-torn': lines[i] = `{"parentUuid":"torn","type":"user","message":{"content":"${'{"type":{"parentUuid":'.repeat(1000 + (b % 10_000))}${line}`; break;
+      case 'bad-usage': edit(i, (r) => { const m = r['message'] as Fields | undefined; if (m) m['usage'] = { input_tokens: [-5, '7', 1e300, 2.5][b % 4], output_tokens: [1e300, -1, '3', 0.5][a % 4], cache_read_input_tokens: -0 }; }); break;
     }
   }
   const parts = lines.map((l, i) => (i === badBytesAt ? Buffer.concat([Buffer.from(l.slice(0, 10)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(l.slice(10))]) : Buffer.from(l)));
@@ -175,8 +187,21 @@ function uuidOf(line: string | undefined): string | undefined {
 
 const mutationsArb = fc.array(fc.tuple(fc.constantFrom(...MUTATIONS), fc.nat(), fc.nat()), { minLength: 1, maxLength: 6 });
 
+/** Bodies of registry entries and postal logs a damaged romp home may hold. */
+const DAMAGED = ['null', '{}', '[]', '{"files":null}', '{"rompUuid":', '{"rompUuid":"fuzzed","name":1}', '{"rompUuid":"fuzzed","name":"","dir":"","color":"","files":[null],"leafFsid":""}', '\u0000\u0000', '"__proto__"', '{"__proto__":{"files":[]}}'];
+
+/** A romp home whose registry (the fuzzed session's own entry among them) and postal log hold the bodies picked. */
+function damagedHome(picks: number[]): string {
+  const home = mkdtempSync(join(tmpdir(), 'romp-prop-home-'));
+  mkdirSync(join(home, 'sessions'));
+  mkdirSync(join(home, 'timeline'));
+  picks.forEach((p, i) => writeFileSync(join(home, 'sessions', `${i === 0 ? 'fuzzed' : `e${i}`}.json`), DAMAGED[p % DAMAGED.length] as string));
+  writeFileSync(join(home, 'timeline', 'messages.jsonl'), picks.map((p) => DAMAGED[p % DAMAGED.length]).join('\n'));
+  return home;
+}
+
 /** Writes the bytes as one file (or two, split at `split`) and checks every promise of the parser. */
-export async function checkParse(bytes: Buffer, split?: number): Promise<void> {
+export async function checkParse(bytes: Buffer, split?: number, rompHome?: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'romp-prop-'));
   const newline = split === undefined ? -1 : bytes.indexOf(10, split % Math.max(1, bytes.length));
   const cut = newline === -1 ? bytes.length : newline + 1;
@@ -186,7 +211,7 @@ export async function checkParse(bytes: Buffer, split?: number): Promise<void> {
   const paths = cut === bytes.length ? [files[0] as string] : files;
   const reads = await Promise.all(paths.map((p) => readTranscript(p)));
   for (const view of ['full', 'context'] as const) {
-    const { session } = await parseSession(paths, { view });
+    const { session } = await parseSession(paths, { view, ...(rompHome === undefined ? {} : { rompHome, rompUuid: 'fuzzed' }) });
     checkInvariants(session, `${view} view`, false);
     formatOutline(session, timeFormat('UTC'));
     if (paths.length === 1 && reads[0] !== undefined) checkLossless(reads[0], session, `${view} view`);
@@ -195,6 +220,10 @@ export async function checkParse(bytes: Buffer, split?: number): Promise<void> {
       const atoms = session.turns.reduce((n, t) => n + t.atoms.filter((a) => !a.uuid.startsWith('queued:')).length, 0);
       if (atoms + session.records.length !== read) throw new Error(`${view} view: ${atoms} atoms + ${session.records.length} records != ${read} read`);
     }
+  }
+  const usage = await countUsage(paths);
+  for (const [name, n] of Object.entries(usage.total)) {
+    if (typeof n === 'number' && !(Number.isSafeInteger(n) && n >= 0) && !(name === 'cost_usd' && Number.isFinite(n) && n >= 0)) throw new Error(`usage total ${name} is ${n}`);
   }
 }
 
@@ -222,8 +251,8 @@ export function corpusSamples(): Buffer[] {
 }
 
 /** The property suites, by name. */
-export function properties(samples: Buffer[]): Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]> }> {
-  const list: Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]> }> = [
+export function properties(samples: Buffer[]): Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]>; share?: number }> {
+  const list: Array<{ name: string; property: fc.IAsyncPropertyWithHooks<unknown[]>; share?: number }> = [
     {
       name: 'generated transcripts parse with every invariant, in one file or split in two',
       property: fc.asyncProperty(transcriptArb, fc.option(fc.nat(), { nil: undefined }), async (records, split) => {
@@ -235,6 +264,20 @@ export function properties(samples: Buffer[]): Array<{ name: string; property: f
       property: fc.asyncProperty(transcriptArb, mutationsArb, fc.option(fc.nat(), { nil: undefined }), async (records, mutations, split) => {
         await checkParse(mutate(records, mutations), split);
       }),
+    },
+    {
+      name: 'a prototype name in any string field pollutes nothing and reads as a plain word',
+      property: fc.asyncProperty(transcriptArb, fc.nat(), fc.constantFrom(...PROTOTYPE_KEYS), async (records, pick, key) => {
+        await checkPrototypeKey(records, pick, key);
+      }),
+      share: 0.2, // five parses a case: a fifth of the runs in `npm test`
+    },
+    {
+      name: 'mutated generated transcripts parse beside a damaged romp home',
+      property: fc.asyncProperty(transcriptArb, mutationsArb, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), async (records, mutations, picks) => {
+        await checkParse(mutate(records, mutations), undefined, damagedHome(picks));
+      }),
+      share: 0.2,
     },
   ];
   if (samples.length > 0) {

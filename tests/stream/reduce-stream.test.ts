@@ -85,7 +85,7 @@ test('init sets dir and identity; compact_boundary is an atom; stream_event and 
   assert.deepEqual(shape(s), [['p1', true, ['user:p1', 'system:b', 'user:s1', 'result:res']]]);
   assert.deepEqual(session.turns[0]?.atoms[1]?.compact_metadata, { trigger: 'manual', pre_tokens: 900 });
   assert.equal(session.turns[0]?.atoms[2]?.author, 'system');
-  assert.deepEqual(s.ignored, { stream_event: 1, brand_new_type: 1, 'system:hook_started': 1 });
+  assert.deepEqual({ ...s.ignored }, { stream_event: 1, brand_new_type: 1, 'system:hook_started': 1 });
 });
 
 test('supersedes and retracted_message_uuids remove the atoms they name', () => {
@@ -124,4 +124,18 @@ test('frames without uuid get a generated one from the session id and their inde
 test('the official SDKMessage type is accepted as it is (a compile-time check)', () => {
   const accepts = (m: SDKMessage): StreamState => reduceStream(undefined, m, 0);
   assert.equal(typeof accepts, 'function');
+});
+
+test('parent_tool_use_id "__proto__" or "constructor" is a subagent lane like any other; type "constructor" is counted', () => {
+  const s = run([
+    sAssistant('s1', 'm1', text('one'), { parent_tool_use_id: '__proto__' }),
+    sAssistant('s2', 'm2', text('two'), { parent_tool_use_id: 'constructor' }),
+    { type: 'constructor', session_id: 'x' },
+    { type: 'toString', session_id: 'x' },
+    { type: 'toString', session_id: 'x' },
+  ]);
+  const lanes = streamSession(s).subagents ?? {};
+  assert.deepEqual(Object.entries(lanes).map(([k, v]) => [k, v.map((a) => a.uuid)]), [['__proto__', ['s1']], ['constructor', ['s2']]]);
+  assert.deepEqual(Object.entries(s.ignored), [['constructor', 1], ['toString', 2]]);
+  assert.equal(({} as Record<string, unknown>)['head'], undefined);
 });

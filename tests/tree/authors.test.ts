@@ -42,3 +42,8 @@ test('older files: flags, origin and harness text decide', () => {
   assert.equal(author({ entrypoint: 'cli' }, '<command-name>/model</command-name>'), 'human');
   assert.equal(author({}, 'fix the bug'), 'human');
 });
+
+test('promptSource "constructor" or "__proto__" is no source romp knows: the rules after it decide', () => {
+  assert.equal(author({ promptSource: 'constructor' }, 'hi'), 'human');
+  assert.equal(author({ promptSource: '__proto__', isMeta: true }, 'hi'), 'system');
+});

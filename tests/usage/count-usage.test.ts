@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import { countUsage } from '../../src/usage/count-usage.ts';
 import { assistant, text, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
@@ -129,4 +130,31 @@ test("romp usage FILE counts the session's subagent transcripts too, unless --no
   const all = await run(main);
   assert.deepEqual([all.total.responses, all.total.input_tokens], [3, 117]);
   assert.deepEqual((await run('--no-subagents', main)).total.responses, 1);
+});
+
+test('a sessionId or model named __proto__ / constructor is a bucket like any other, priced as unknown', async () => {
+  const r = await countUsage([
+    writeJsonl([
+      line('a1', null, 'msg_1', u(10, 1), { sessionId: '__proto__', requestId: 'r1' }),
+      line('a2', 'a1', 'msg_2', u(20, 2), { sessionId: 'constructor', requestId: 'r2' }),
+    ]),
+  ]);
+  assert.deepEqual(Object.entries(r.bySession).map(([k, t]) => [k, t.input_tokens, t.lowerBound]), [['__proto__', 10, false], ['constructor', 20, false]]);
+  assert.equal(({} as Record<string, unknown>)['lowerBound'], undefined);
+  const m = await countUsage([writeJsonl([assistant('a1', null, text('x'), 1, { mid: 'msg_1', stop: 'end_turn', usage: u(5, 5), extra: {} })].map((l) => ({ ...l, message: { ...(l['message'] as object), model: 'constructor' } })))]);
+  assert.deepEqual([Object.keys(m.byModel), m.unknownModels, m.total.cost_usd, m.total.unpriced], [['constructor'], ['constructor'], 0, 1]);
+});
+
+test('negative, string, fractional or 1e300 token counts are BAD_USAGE and not summed', async () => {
+  const diagnostics: Diagnostic[] = [];
+  const r = await countUsage(
+    [writeJsonl([line('a1', null, 'msg_1', { input_tokens: -5, output_tokens: '7', cache_read_input_tokens: 1e300, cache_creation_input_tokens: 2.5, cache_creation: { ephemeral_5m_input_tokens: 3, ephemeral_1h_input_tokens: -1 } }), line('a2', 'a1', 'msg_2', u(4, 6))])],
+    { onDiagnostic: (d) => diagnostics.push(d) },
+  );
+  assert.deepEqual([r.total.input_tokens, r.total.output_tokens, r.total.cache_read_input_tokens, r.total.cache_creation_input_tokens, r.total.responses], [4, 6, 0, 3, 2]);
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.line, d.message.split(' ')[0]]),
+    ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'cache_creation.ephemeral_1h_input_tokens'].map((f) => ['BAD_USAGE', 1, `usage.${f}`]),
+  );
+  assert.ok(Number.isFinite(r.total.cost_usd));
 });

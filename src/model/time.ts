@@ -1,0 +1,16 @@
+/**
+ * The `t` of an atom (and a turn) when no line of the session has a readable time: 0. Every such line
+ * has its `BAD_TIMESTAMP`, so it is never silent, and no Claude Code transcript holds a 1970 time; the
+ * model stays plain JSON (NaN would come back as `null`). Test it with `isKnownTime`; the CLI prints
+ * `time unknown`, and a tool call's `duration_ms` is `null`.
+ */
+export const UNKNOWN_TIME = 0;
+
+/**
+ * Whether a `t` is a time read from a line, not `UNKNOWN_TIME` (nor NaN).
+ * @param t epoch ms
+ * @returns true for a real time
+ */
+export function isKnownTime(t: number): boolean {
+  return t !== UNKNOWN_TIME && !Number.isNaN(t);
+}
