@@ -5,7 +5,7 @@
  * and `romp usage` end (a FIFO never blocks them), list only regular files inside the folder, name
  * every entry they leave out, and usage counts each response of a reachable transcript once.
  */
-import { mkdirSync, mkdtempSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +86,14 @@ async function ends<T>(work: Promise<T>, ms: number): Promise<T> {
 
 async function check(projects: Kind[][]): Promise<void> {
   const { root, responses, skipped, special } = build(projects);
+  try {
+    await checkFolder(root, responses, skipped, special);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function checkFolder(root: string, responses: number, skipped: string[], special: string[]): Promise<void> {
   const realRoot = realpathSync(root);
   const ls = await ends(run(['ls', '--projects', root, '--json']), 10_000);
   if (ls.code !== 0) throw new Error(`ls exit ${ls.code}: ${ls.err}`);

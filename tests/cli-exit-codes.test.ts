@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import { systemErrorLine } from '../src/cli/cli-io.ts';
 import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const NOBODY = 65534;
 const bin = new URL('../src/cli/bin.js', import.meta.url).pathname;
@@ -26,7 +26,7 @@ async function romp(argv: string[], env: Record<string, string>): Promise<{ code
 }
 
 test('an unreadable transcript exits 2 with a romp: line in every command that reads one (show … usage, doctor, watch, ls)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-exit-'));
+  const dir = tempDir('romp-exit-');
   const projects = join(dir, 'projects');
   mkdirSync(join(projects, '-work-app'), { recursive: true });
   const locked = join(projects, '-work-app', 'locked.jsonl');
@@ -45,7 +45,7 @@ test('an unreadable transcript exits 2 with a romp: line in every command that r
 });
 
 test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, not a stack trace', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-exit-'));
+  const dir = tempDir('romp-exit-');
   const home = join(dir, 'home');
   mkdirSync(join(home, 'sessions', 'R.json'), { recursive: true }); // an entry that is a folder
   const file = join(dir, 'home-is-a-file');

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import { safeText } from '../src/cli/safe-text.ts';
 import type { Session } from '../src/model/types.ts';
 import { assistant, system, text, toolResult, toolUse, user } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 // what a crafted transcript would use: set the window title (OSC 0 … BEL), clear the screen (CSI 2J),
 // plant an OSC 8 hyperlink, a one-byte C1 CSI, a right-to-left override, CR and BS to overwrite a line, DEL
@@ -26,7 +26,7 @@ async function run(argv: string[], signal?: AbortSignal, stdin?: string): Promis
 
 /** One session whose title, cwd, prompt, tool name, model, text and a broken line carry the hostile text. */
 function hostileProjects(): { projects: string; file: string } {
-  const projects = mkdtempSync(join(tmpdir(), 'romp-hostile-'));
+  const projects = tempDir('romp-hostile-');
   const dir = join(projects, '-work-hostile');
   mkdirSync(dir);
   const file = join(dir, 'hostile-session.jsonl');
@@ -53,7 +53,7 @@ test('safeText escapes C0, DEL, C1 and bidi controls and keeps everything else',
 
 test('a hostile transcript through every command: no raw control character on stdout or stderr', async () => {
   const { projects, file } = hostileProjects();
-  const home = mkdtempSync(join(tmpdir(), 'romp-hostile-home-'));
+  const home = tempDir('romp-hostile-home-');
   const stream = [
     { type: 'system', subtype: 'init', session_id: 'S', cwd: `/w/${HOSTILE}`, model: HOSTILE },
     { type: 'user', uuid: 'p1', session_id: 'S', message: { role: 'user', content: HOSTILE } },

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import { assistant, compactBoundary, system, text, thinking, toolResult, toolUse, user, writeJsonl } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 interface Run {
   code: number;
@@ -91,7 +91,7 @@ test('a file with no transcript line is refused; diagnostics go to stderr, 20 an
 });
 
 test('romp show finds a session by id prefix or --latest; - reads standard input; romp tools names turn, input and error', async () => {
-  const projects = mkdtempSync(join(tmpdir(), 'romp-show-projects-'));
+  const projects = tempDir('romp-show-projects-');
   mkdirSync(join(projects, '-work-demo'));
   writeFileSync(join(projects, '-work-demo', '5e55a000-0000-4000-8000-000000000001.jsonl'), `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
   const byId = await run(['turns', '5e55a', '--projects', projects, '--json']);

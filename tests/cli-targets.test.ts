@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { matchesProjectKey, projectKey } from '../src/discover/project-key.ts';
 import { UserError } from '../src/cli/cli-io.ts';
 import { resolveTargets } from '../src/cli/resolve-targets.ts';
 import { user } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const noStdin = { stdout: { write: () => true }, stderr: { write: () => true } };
 
 /** Three sessions in two projects; times: b newest, then c, then a. */
 function projects(): { root: string; a: string; b: string; c: string } {
-  const root = mkdtempSync(join(tmpdir(), 'romp-targets-'));
+  const root = tempDir('romp-targets-');
   const write = (project: string, id: string, sec: number): string => {
     const path = join(root, project, `${id}.jsonl`);
     mkdirSync(dirname(path), { recursive: true });

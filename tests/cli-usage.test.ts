@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 async function run(argv: string[], columns?: number): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -20,7 +20,7 @@ async function run(argv: string[], columns?: number): Promise<{ code: number; ou
  * Session B (haiku 4.5, $1/$5): m3 on 03-02 12:00, 4,000 in / 1,000 out.
  */
 function folder(): string {
-  const root = mkdtempSync(join(tmpdir(), 'romp-usage-cli-'));
+  const root = tempDir('romp-usage-cli-');
   const write = (project: string, id: string, lines: unknown[]): void => {
     mkdirSync(join(root, project), { recursive: true });
     writeFileSync(join(root, project, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);

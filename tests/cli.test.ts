@@ -4,6 +4,7 @@ import { cli } from '../src/cli/cli.ts';
 import type { Session } from '../src/model/types.ts';
 import { user, writeJsonl } from './helpers/transcript.ts';
 import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/load-session.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -76,10 +77,7 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
 });
 
 test('romp register / resume / sessions / show --session work on a romp home', async () => {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const home = mkdtempSync(join(tmpdir(), 'romp-cli-home-'));
+  const home = tempDir('romp-cli-home-');
   const first = writeJsonl(['{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}'], 'first.jsonl');
   const second = writeJsonl(['{"parentUuid":"u1","type":"assistant","uuid":"a1","timestamp":"2026-01-01T00:00:05Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn"}}'], 'second.jsonl');
   assert.equal((await run(['register', 'R1', first, '--name', 'Greeting', '--romp-home', home])).out, 'registered R1: 1 files, leaf first\n');
@@ -150,10 +148,9 @@ test('romp tools / segments / turns --json (--view context) on the bundled examp
 });
 
 test('bad input to usage, doctor, watch and the views is a one-line error and exit 2', async () => {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const dir = mkdtempSync(join(tmpdir(), 'romp-bad-'));
+  const dir = tempDir('romp-bad-');
   const prices = join(dir, 'prices.json');
   writeFileSync(prices, JSON.stringify({ 'claude-opus-4-5': { input: -1 }, 'my-model': { input: 1 } }));
   const cases: Array<[string[], RegExp]> = [

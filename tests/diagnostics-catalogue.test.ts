@@ -3,8 +3,7 @@
  * docs/diagnostics.md, and each has an input here that makes the parser emit it.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
@@ -12,6 +11,7 @@ import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts'
 import { parseSession, type ParseOptions } from '../src/session/parse-session.ts';
 import { countUsage } from '../src/usage/count-usage.ts';
 import { assistant, compactBoundary, text, user, writeJsonl } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const end = { mid: 'm', stop: 'end_turn' };
 const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
@@ -68,7 +68,7 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     return found;
   },
   BAD_REGISTRY_ENTRY: async () => {
-    const home = mkdtempSync(join(tmpdir(), 'romp-home-'));
+    const home = tempDir('romp-home-');
     mkdirSync(join(home, 'sessions'));
     writeFileSync(join(home, 'sessions', 'x.json'), 'null');
     return codes([writeJsonl([user('u', null, 'a', 0)])], { rompHome: home });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../../src/cli/cli.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
 import { fifo } from '../helpers/special-files.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -16,7 +16,7 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 
 /** A projects folder holding `-work-app/<id>.jsonl`: one prompt and one API response (`m-<id>`) each. */
 function projects(ids: string[]): string {
-  const root = mkdtempSync(join(tmpdir(), 'romp-projects-'));
+  const root = tempDir('romp-projects-');
   for (const id of ids) session(root, `-work-app/${id}.jsonl`, id);
   return root;
 }
@@ -41,7 +41,7 @@ test('a FIFO named *.jsonl in a projects folder: ls and usage skip it, name it o
 
 test('a *.jsonl symlink to a file outside the projects folder (/etc/passwd) is never opened: skipped and named', async () => {
   const root = projects(['s1']);
-  const outside = mkdtempSync(join(tmpdir(), 'romp-outside-'));
+  const outside = tempDir('romp-outside-');
   session(outside, 'secret.jsonl', 'secret');
   symlinkSync('/etc/passwd', join(root, '-work-app', 'passwd.jsonl'));
   symlinkSync(join(outside, 'secret.jsonl'), join(root, '-work-app', 'secret.jsonl'));
@@ -76,7 +76,7 @@ test('usage counts every transcript ls lists: a symlinked project folder and a s
 });
 
 test('ls reads first and last times from spaced JSON ("timestamp": "…", as a pretty-printer writes it) too', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'romp-projects-'));
+  const root = tempDir('romp-projects-');
   mkdirSync(join(root, '-work-app'));
   const lines = [
     '{"type": "user", "uuid": "u1", "parentUuid": null, "timestamp" : "2026-03-01T10:00:00.000Z", "message": {"role": "user", "content": "hi"}}',

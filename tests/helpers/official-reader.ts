@@ -3,14 +3,14 @@
  * (`@anthropic-ai/claude-agent-sdk`, a dev dependency), response by response.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import type { Atom } from '../../src/model/types.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 import { buildSessionState } from '../../src/session/build-session.ts';
 import { collectFiles } from '../../src/session/collect-files.ts';
+import { tempDir } from './temp-dir.ts';
 
 let projects: string | undefined;
 let copies = 0;
@@ -33,7 +33,7 @@ let copies = 0;
  */
 export async function assertOfficialReader(file: string, where: string): Promise<number> {
   if (projects === undefined) {
-    const config = mkdtempSync(join(tmpdir(), 'romp-claude-'));
+    const config = tempDir('romp-claude-');
     process.env['CLAUDE_CONFIG_DIR'] = config;
     projects = join(config, 'projects', 'p');
     mkdirSync(projects, { recursive: true });

@@ -8,8 +8,7 @@
  * as values and keys, postal marker floods, long torn lines, bad token counts); one suite parses beside
  * a damaged romp home, one checks prototype names field by field (`prototype-keys.ts`).
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -21,6 +20,7 @@ import { checkInvariants, checkLossless } from './invariants.ts';
 import { checkPrototypeKey, PROTOTYPE_KEYS, setNthString } from './prototype-keys.ts';
 import { countUsage } from '../../src/usage/count-usage.ts';
 import { assistant, at, compactBoundary, system, text, toolResult, toolUse, user } from './transcript.ts';
+import { tempDir } from './temp-dir.ts';
 
 type Fields = Record<string, unknown>;
 const OPS = ['turn', 'parallel', 'rewind', 'compact', 'sidechain', 'meta', 'interrupt', 'null-stop', 'absorbed'] as const;
@@ -192,7 +192,7 @@ const DAMAGED = ['null', '{}', '[]', '{"files":null}', '{"rompUuid":', '{"rompUu
 
 /** A romp home whose registry (the fuzzed session's own entry among them) and postal log hold the bodies picked. */
 function damagedHome(picks: number[]): string {
-  const home = mkdtempSync(join(tmpdir(), 'romp-prop-home-'));
+  const home = tempDir('romp-prop-home-');
   mkdirSync(join(home, 'sessions'));
   mkdirSync(join(home, 'timeline'));
   picks.forEach((p, i) => writeFileSync(join(home, 'sessions', `${i === 0 ? 'fuzzed' : `e${i}`}.json`), DAMAGED[p % DAMAGED.length] as string));
@@ -202,7 +202,7 @@ function damagedHome(picks: number[]): string {
 
 /** Writes the bytes as one file (or two, split at `split`) and checks every promise of the parser. */
 export async function checkParse(bytes: Buffer, split?: number, rompHome?: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-prop-'));
+  const dir = tempDir('romp-prop-');
   const newline = split === undefined ? -1 : bytes.indexOf(10, split % Math.max(1, bytes.length));
   const cut = newline === -1 ? bytes.length : newline + 1;
   const files = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];

@@ -6,14 +6,14 @@
  * of the same length in that field (byte offsets hold), with the word replaced back (modulo what is
  * hashed from it: the colour, turn ids).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timeFormat } from '../../src/cli/format-time.ts';
 import { formatOutline } from '../../src/cli/format-outline.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { reduceStream, streamSession, type StreamState } from '../../src/stream/reduce-stream.ts';
 import { countUsage } from '../../src/usage/count-usage.ts';
+import { tempDir } from './temp-dir.ts';
 
 type Fields = Record<string, unknown>;
 type Path = Array<string | number>;
@@ -86,7 +86,7 @@ export async function checkPrototypeKey(records: Fields[], pick: number, key: st
     setAt(copy[at] as Fields, path, value);
     return copy;
   };
-  const file = join(mkdtempSync(join(tmpdir(), 'romp-proto-')), 'session.jsonl');
+  const file = join(tempDir('romp-proto-'), 'session.jsonl');
   const before = prototypeState();
   const hostile = await outputs(variant(key), file);
   const after = prototypeState();

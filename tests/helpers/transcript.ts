@@ -2,9 +2,9 @@
  * Builders for hand-written transcript fixtures in Claude Code's on-disk shapes
  * (transcript-format.md §4–§7), so each test states its graph in a few lines.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp-dir.ts';
 
 /** The session id every fixture line carries unless told otherwise. */
 export const SID = 'fixture-session';
@@ -99,7 +99,7 @@ export const toolResult = (id: string, content: string, isError = false): Fields
  * @returns the file's path
  */
 export function writeJsonl(lines: Array<Fields | string>, name = `${SID}.jsonl`): string {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-test-'));
+  const dir = tempDir('romp-test-');
   const path = join(dir, name);
   writeFileSync(path, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n');
   return path;

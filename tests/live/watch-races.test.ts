@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { watch } from 'chokidar';
@@ -10,11 +9,12 @@ import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import { watchSession, type FolderWatcher, type WatchFactory } from '../../src/live/watch-session.ts';
 import { recordResume, registerSession } from '../../src/romp-home/registry.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const end = (mid: string) => ({ mid, stop: 'end_turn' });
 const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
 function file(name = 'live.jsonl'): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'romp-race-')), name);
+  const path = join(tempDir('romp-race-'), name);
   writeFileSync(path, jsonl(user('u1', null, 'one', 0)));
   return path;
 }
@@ -46,7 +46,7 @@ test('romp watch: a file replaced by a folder mid-watch is FILE_UNREADABLE on st
   const controller = new AbortController();
   let out = '';
   let err = '';
-  const running = cli(['watch', path, '--json', '--romp-home', mkdtempSync(join(tmpdir(), 'h-'))], { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } }, controller.signal);
+  const running = cli(['watch', path, '--json', '--romp-home', tempDir('h-')], { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } }, controller.signal);
   await until(() => out !== '');
   rmSync(path);
   mkdirSync(path);
@@ -97,10 +97,10 @@ test('out of watches when polling too (EMFILE injected both ways): watchSession 
 });
 
 test('watch --session: a resume file registered mid-watch, in a folder not watched, is read with no other file event', { timeout: 30_000 }, async () => {
-  const home = mkdtempSync(join(tmpdir(), 'romp-race-home-'));
+  const home = tempDir('romp-race-home-');
   const first = file('s1.jsonl');
   await registerSession(home, { rompUuid: 'R', files: [{ fsid: 's1', path: first }] });
-  const second = join(mkdtempSync(join(tmpdir(), 'romp-race-elsewhere-')), 's2.jsonl');
+  const second = join(tempDir('romp-race-elsewhere-'), 's2.jsonl');
   writeFileSync(second, jsonl(user('u2', 'u1', 'two', 100)));
   const controller = new AbortController();
   const seen: string[][] = [];

@@ -3,8 +3,7 @@
  * each: every state equals the one-shot parse of the same bytes' complete lines, and so does the end.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -12,11 +11,12 @@ import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import type { Session } from '../../src/model/types.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { corpusSamples, mutate, transcriptArb } from '../helpers/properties.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const comparable = (s: Session): unknown => JSON.parse(JSON.stringify({ ...s, files: s.files.map((f) => f.fsid) }));
 
 async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context'): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-live-'));
+  const dir = tempDir('romp-live-');
   mkdirSync(join(dir, 'live'));
   mkdirSync(join(dir, 'once'));
   const live = join(dir, 'live', 'session.jsonl');

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import { recordResume, registerSession } from '../../src/romp-home/registry.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { assistant, compactBoundary, T0, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const end = (mid: string) => ({ mid, stop: 'end_turn' });
 const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
 function file(name = 'live.jsonl'): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'romp-watch-')), name);
+  const path = join(tempDir('romp-watch-'), name);
   writeFileSync(path, '');
   return path;
 }
@@ -89,7 +89,7 @@ test('a truncated or replaced file is read again from the start, with FILE_REPLA
 });
 
 test('a resume file registered later is followed; a subagent file appearing is reported', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'romp-watch-home-'));
+  const home = tempDir('romp-watch-home-');
   const first = file('s1.jsonl');
   appendFileSync(first, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
   await registerSession(home, { rompUuid: 'R', files: [{ fsid: 's1', path: first }] });
@@ -141,7 +141,7 @@ test('watchSession goes on when another entry of the folder cannot be watched (a
 
 test('with a romp home, each snapshot carries the idle atoms parseSession gives; a span that closes is a change', async () => {
   const { parseSession } = await import('../../src/session/parse-session.ts');
-  const home = mkdtempSync(join(tmpdir(), 'romp-idle-'));
+  const home = tempDir('romp-idle-');
   const path = file('idle-live.jsonl');
   const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
   appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
@@ -166,7 +166,7 @@ test('with a romp home, each snapshot carries the idle atoms parseSession gives;
 test('watchSession with a romp home: a state log that changes is an update, and a missing states folder does not stall the watch', async () => {
   const { watchSession } = await import('../../src/live/watch-session.ts');
   for (const withStates of [true, false]) {
-    const home = mkdtempSync(join(tmpdir(), 'romp-idle-watch-'));
+    const home = tempDir('romp-idle-watch-');
     const path = file('idle-watch.jsonl');
     appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
     const log = join(home, 'states', 'idle-watch.jsonl');
@@ -190,7 +190,7 @@ test('watchSession with a romp home: a state log that changes is an update, and 
 
 test('with a romp home, a postal line appended live gets the sender parseSession gives, also when the log entry is newer than the watch', async () => {
   const { parseSession } = await import('../../src/session/parse-session.ts');
-  const home = mkdtempSync(join(tmpdir(), 'romp-postal-live-'));
+  const home = tempDir('romp-postal-live-');
   await registerSession(home, { rompUuid: 'SENDER', files: [{ fsid: 'sender-anchor', path: '/nowhere.jsonl' }] });
   mkdirSync(join(home, 'timeline'));
   const log = join(home, 'timeline', 'messages.jsonl');
@@ -217,7 +217,7 @@ test('romp watch --json prints one line per change', async () => {
   const controller = new AbortController();
   let out = '';
   const io = { stdout: { write: (s: string) => { out += s; if (out.split('\n').length === 2) appendFileSync(path, jsonl(assistant('a1', 'u1', text('hi'), 1, end('m1')))); if (out.split('\n').length === 3) controller.abort(); return true; } }, stderr: { write: () => true } };
-  const code = await cli(['watch', path, '--json', '--romp-home', mkdtempSync(join(tmpdir(), 'h-'))], io, controller.signal);
+  const code = await cli(['watch', path, '--json', '--romp-home', tempDir('h-')], io, controller.signal);
   assert.equal(code, 0);
   const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { changed: string[]; turns: Array<{ atoms: unknown[] }> });
   assert.deepEqual(lines.map((l) => [l.changed.length, l.turns.map((t) => t.atoms.length)]), [[1, [1]], [1, [2]]]);
@@ -267,7 +267,7 @@ test('review cases: a parallel result put back after the leaf, a first line with
 test('two files with copies of the same lines (progress rows, a queued prompt), appended in turns: each update equals parseSession', async () => {
   const { parseSession } = await import('../../src/session/parse-session.ts');
   const { progress, toolUse: use, toolResult: result } = await import('../helpers/transcript.ts');
-  const dir = mkdtempSync(join(tmpdir(), 'romp-watch-'));
+  const dir = tempDir('romp-watch-');
   const [early, late] = [join(dir, 'capture.jsonl'), join(dir, 'full.jsonl')];
   writeFileSync(early, '');
   writeFileSync(late, '');

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../../src/cli/cli.ts';
 import { registerSession } from '../../src/romp-home/registry.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { fifo } from '../helpers/special-files.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 test('parseSession given a FIFO or /dev/zero: FILE_UNREADABLE naming what it is, no hang, no endless read', async () => {
-  const path = fifo(mkdtempSync(join(tmpdir(), 'romp-fifo-')), 's.jsonl');
+  const path = fifo(tempDir('romp-fifo-'), 's.jsonl');
   const results = await Promise.all([parseSession([path]), parseSession(['/dev/zero'])]);
   assert.deepEqual(
     results.map((r) => r.diagnostics.map((d) => [d.code, d.file, d.message])),
@@ -18,7 +17,7 @@ test('parseSession given a FIFO or /dev/zero: FILE_UNREADABLE naming what it is,
 });
 
 test('romp show --session whose registered file is a FIFO: one romp: line, exit 2, no hang', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-fifo-'));
+  const dir = tempDir('romp-fifo-');
   const path = fifo(dir, 'f.jsonl');
   await registerSession(join(dir, 'home'), { rompUuid: 'R', files: [{ fsid: 'f', path }] });
   let err = '';

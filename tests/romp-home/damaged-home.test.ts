@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../../src/cli/cli.ts';
@@ -9,12 +8,13 @@ import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import { listSessions, recordResume, registerSession, RegistryError, resolveSession } from '../../src/romp-home/registry.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { assistant, text, user, writeJsonl } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BAD = { null: 'null', empty: '{}', array: '[]', 'files-null': '{"files":null}', 'not-json': '{"rompUuid":', 'wrong-types': '{"rompUuid":"wrong-types","name":1,"dir":"","color":"","files":[],"leafFsid":""}', 'bad-file': '{"rompUuid":"bad-file","name":"","dir":"","color":"","files":[null],"leafFsid":""}' };
 
 /** A romp home whose registry holds one good entry (`good`) and every bad shape above. */
 function damagedHome(): { home: string; file: string } {
-  const home = mkdtempSync(join(tmpdir(), 'romp-damaged-'));
+  const home = tempDir('romp-damaged-');
   mkdirSync(join(home, 'sessions'));
   for (const [name, body] of Object.entries(BAD)) writeFileSync(join(home, 'sessions', `${name}.json`), body);
   const file = writeJsonl([user('u1', null, 'hi', 0), assistant('a1', 'u1', text('hello'), 1, { mid: 'm1', stop: 'end_turn' })]);

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { listClaudeSessions } from '../../src/discover/list-claude-sessions.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const CORPUS = resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus/transcripts/iansherr__claude-code-log/real_projects');
 
 test('a projects folder: titles, first prompts, times, subagents of both layouts attached, orphans marked', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'romp-projects-'));
+  const root = tempDir('romp-projects-');
   const write = (relative: string, lines: object[]): void => {
     const path = join(root, relative);
     mkdirSync(join(path, '..'), { recursive: true });

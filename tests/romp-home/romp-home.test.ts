@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +8,12 @@ import { promisify } from 'node:util';
 import { listSessions, registerSession, resolveSession } from '../../src/romp-home/registry.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { assistant, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const end = (mid: string) => ({ mid, stop: 'end_turn' });
 
 function home(): string {
-  return mkdtempSync(join(tmpdir(), 'romp-home-'));
+  return tempDir('romp-home-');
 }
 
 function writeLog(dir: string, relative: string, rows: object[]): void {
