@@ -76,6 +76,26 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   assert.deepEqual([json.rompUuid, json.dir, json.turns[0]?.atoms.map((a) => a.type)], ['S', '/w', ['user', 'assistant', 'result']]);
 });
 
+test("romp stream's outline shows each result's turns, duration and cost, and no invented time", async () => {
+  const turn = (n: number, timestamp: string | undefined, result: Record<string, unknown>) =>
+    [
+      { type: 'user', uuid: `p${n}`, session_id: 'S', message: { role: 'user', content: `prompt ${n}` }, isReplay: true, ...(timestamp === undefined ? {} : { timestamp }) },
+      { type: 'assistant', uuid: `a${n}`, session_id: 'S', parent_tool_use_id: null, message: { id: `m${n}`, role: 'assistant', content: [{ type: 'text', text: 'ok' }] } },
+      { type: 'result', subtype: 'success', uuid: `r${n}`, session_id: 'S', is_error: false, ...result },
+    ].map((l) => JSON.stringify(l));
+  const ndjson = [...turn(1, undefined, { num_turns: 3, duration_ms: 12_400, total_cost_usd: 0.0512 }), ...turn(2, '2026-03-01T10:00:00.000Z', { num_turns: 1, duration_ms: 95_000, total_cost_usd: 1.5 })].join('\n') + '\n';
+  let out = '';
+  const code = await cli(['stream', '--timezone', 'UTC'], { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true }, stdin: [Buffer.from(ndjson)] });
+  assert.equal(code, 0);
+  const blocks = out.split('\n').filter((l) => /^#\d|^ {4}result/.test(l));
+  assert.deepEqual(blocks.map((l) => l.replace(/ {2}tokens.*/, '')), [
+    '#1  time unknown  sdk  completed  3 atoms',
+    '    result success: 3 turns, 12 s, $0.05',
+    '#2  2026-03-01 10:00  sdk  completed  3 atoms',
+    '    result success: 1 turns, 2 min, $1.50',
+  ]);
+});
+
 test('romp register / resume / sessions / show --session work on a romp home', async () => {
   const home = tempDir('romp-cli-home-');
   const first = writeJsonl(['{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}'], 'first.jsonl');

@@ -46,6 +46,35 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
 export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): Promise<number> {
   const io = guarded(rawIO);
   let exitCode = 0;
+  const program = rompProgram(io, (code) => {
+    exitCode = code;
+  }, signal);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UserError) {
+      io.stderr.write(`romp: ${error.message}\n`);
+      return 2;
+    }
+    const line = systemErrorLine(error);
+    if (line === undefined) throw error;
+    io.stderr.write(`romp: ${line}\n`);
+    return 2;
+  }
+  return exitCode;
+}
+
+/**
+ * The `romp` program as commander holds it: every command, its arguments and options, its action.
+ * Used by `cli`, and by the test that checks each command's `--help` names its options.
+ * @param io where commands write (already guarded)
+ * @param done receives a command's exit code when its action ends
+ * @param signal stops long-running commands (`romp watch`)
+ * @returns the program, not yet parsed
+ */
+export function rompProgram(io: CliIO, done: (code: number) => void, signal?: AbortSignal): Command {
   const program = new Command('romp')
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
     .version(VERSION)
@@ -69,9 +98,6 @@ Examples:
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     );
-  const done = (code: number): void => {
-    exitCode = code;
-  };
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
   const viewOption = (): Option =>
     new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full');
@@ -182,20 +208,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--json', 'print the entry as JSON')
     .action(async (rompUuid: string, file: string, options: RegistryOptions) => done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)));
 
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof UserError) {
-      io.stderr.write(`romp: ${error.message}\n`);
-      return 2;
-    }
-    const line = systemErrorLine(error);
-    if (line === undefined) throw error;
-    io.stderr.write(`romp: ${line}\n`);
-    return 2;
-  }
-  return exitCode;
+  return program;
 }
 
 /**

@@ -3,6 +3,7 @@ import { toolResultText } from '../model/tool-result-text.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
+import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-usage.ts';
 import { safeText } from './safe-text.ts';
 
@@ -80,7 +81,7 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
     options.time(turn.t),
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author),
     paint(OUTCOME_STYLE.get(summary.outcome) ?? 'dim', summary.outcome),
-    duration(summary.duration_ms),
+    formatDuration(summary.duration_ms),
     `${NUMBER.format(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${NUMBER.format(summary.usage.output_tokens)} out`,
     formatCost({ ...summary.usage, cost_usd: summary.cost_usd }),
   ];
@@ -96,15 +97,14 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
   }
   const width = Math.max(40, options.width);
   for (const atom of turn.atoms) {
-    if (atom.type === 'idle') lines.push(paint('dim', `  … idle ${duration((atom.end ?? atom.t) - atom.t)}`));
+    if (atom.type === 'idle') lines.push(paint('dim', `  … idle ${formatDuration((atom.end ?? atom.t) - atom.t)}`));
     else if (atom.subtype === 'compact_boundary') {
       const m = atom.compact_metadata;
       lines.push(paint('magenta', `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`));
     } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
     else if (atom.type === 'assistant') lines.push(...assistantLines(atom, results, width, options, paint));
     else if (atom.type === 'result' && atom.result !== undefined) {
-      const r = atom.result;
-      lines.push(paint('dim', `  ⚑ result ${safeText(r.subtype)}: ${r.num_turns} turns, ${duration(r.duration_ms)}, $${r.total_cost_usd.toFixed(2)}`));
+      lines.push(paint('dim', `  ⚑ ${formatResult(atom.result)}`));
     }
   }
   return lines;
@@ -155,15 +155,6 @@ function blocksOf(atom: Atom): ContentBlock[] {
 function authorLabel(author: Author | null | undefined): string {
   if (author === null || author === undefined) return 'tool';
   return typeof author === 'string' ? author : `peer ${safeText(author.peer ?? '(unknown)')}`;
-}
-
-/** `12 s`, `4 min`, `1 h 05 min`; `time unknown` without a finite duration. */
-function duration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return 'time unknown';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.round(s / 60);
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
 function firstLine(text: string): string {

@@ -1,5 +1,6 @@
 import type { Author, Session, Turn } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
+import { formatResult } from './format-result.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { safeText } from './safe-text.ts';
 
@@ -38,7 +39,8 @@ const NUMBER = new Intl.NumberFormat('en-US');
 
 /**
  * One turn's block of the outline: a head line (number, start time, opener, outcome, atoms, tokens,
- * tools), a preview of what was typed (`promptText`), compactions.
+ * tools), a preview of what was typed (`promptText`), compactions, and a stream's `result` (`formatResult`:
+ * subtype, `num_turns`, duration, cost).
  * @param turn the turn
  * @param n its 1-based number in the session
  * @param time how times are printed (default: the machine's zone)
@@ -62,6 +64,7 @@ export function formatTurn(turn: Turn, n: number, time: TimeFormat = timeFormat(
   if (preview !== '') lines.push(`    ${safeText(JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview))}`);
   const compactions = turn.atoms.filter((a) => a.subtype === 'compact_boundary').length;
   if (compactions > 0) lines.push(`    compacted ${compactions}×`);
+  for (const atom of turn.atoms) if (atom.result !== undefined) lines.push(`    ${formatResult(atom.result)}`);
   return lines;
 }
 

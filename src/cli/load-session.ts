@@ -3,6 +3,7 @@ import type { View } from '../graph/resolve-active-path.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { refuseUnrelated } from './refuse-unrelated.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
@@ -28,8 +29,8 @@ export interface SessionArgs extends TargetOptions {
  * @param io standard input for `-`
  * @returns the parse
  * @throws UserError (exit 2) for nothing named, two ways of naming at once, an unreadable file, an
- *   unregistered `--session`, or a file with no transcript line at all (`not a Claude Code transcript
- *   (0 of N lines readable)`)
+ *   unregistered `--session`, a file with no transcript line at all (`not a Claude Code transcript
+ *   (0 of N lines readable)`), or files of unrelated sessions (`refuseUnrelated`)
  */
 export async function loadSession(args: string[], options: SessionArgs, io: CliIO): Promise<ParseResult> {
   const ways = [args.length > 0 || options.latest === true || options.project !== undefined, options.session !== undefined, options.example === true].filter(Boolean).length;
@@ -45,6 +46,7 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
     if (options.session !== undefined) checkRegistered(options.session, home, result.session.files);
     refuseUnreadable(result.diagnostics);
     refuseNonTranscripts(result);
+    if (options.session === undefined) await refuseUnrelated(result); // the registry says its files are one
     return result;
   } finally {
     await targets.cleanup();

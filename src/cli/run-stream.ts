@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { timeFormat } from './format-time.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
+import { UNKNOWN_TIME } from '../model/time.ts';
 import type { Turn } from '../model/types.ts';
 import { decodeStream } from '../stream/decode-stream.ts';
 import { fromStream, type StreamSnapshot } from '../stream/from-stream.ts';
@@ -17,7 +18,9 @@ export interface StreamCliOptions {
 
 /**
  * `romp stream [FILE|-]`: decodes stream-json from a file or standard input, builds the Session, and
- * prints the outline (or JSON) when the stream ends; `--follow` prints each turn as it ends.
+ * prints the outline (or JSON) when the stream ends; `--follow` prints each turn as it ends. Times are
+ * the messages' own `timestamp`s: a message without one (many stream-json frames carry none) has
+ * `UNKNOWN_TIME` and reads `time unknown`, so a recording shows no invented date.
  * @param file a path, `-` or nothing for standard input
  * @param options json, follow
  * @param io where to read and write
@@ -32,7 +35,8 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
   let printed = 0;
   try {
     const messages = decodeStream(source, { file: name, onDiagnostic: (d) => diagnostics.push(d) });
-    for await (const snapshot of fromStream(messages)) {
+    // a message without a `timestamp` gets UNKNOWN_TIME, never its arrival: a recording replays at once
+    for await (const snapshot of fromStream(messages, { now: () => UNKNOWN_TIME })) {
       last = snapshot;
       if (options.follow !== true) continue;
       const turns = snapshot.session.turns;

@@ -6,6 +6,7 @@ import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
+import { firstSessionId } from './first-session-id.ts';
 import { readEdges } from './read-edges.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
@@ -226,17 +227,6 @@ export async function sessionSubagents(sessionFile: string): Promise<string[]> {
     if (id !== undefined && ids.has(id)) found.add(path);
   }
   return [...found].sort();
-}
-
-/** The `sessionId` of a file's first line, if it reads as one. */
-async function firstSessionId(path: string): Promise<string | undefined> {
-  try {
-    const line = (await readEdges(path, 16 * 1024, 0)).head[0];
-    const id = line === undefined ? undefined : (JSON.parse(line) as { sessionId?: unknown }).sessionId;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
