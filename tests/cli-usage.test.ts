@@ -2,17 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli } from '../src/cli/cli.ts';
+import { runCli } from './helpers/run-cli.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
-async function run(argv: string[], columns?: number): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const stdout = { write: (s: string) => (out += s), ...(columns === undefined ? {} : { columns }) };
-  const code = await cli(argv, { stdout, stderr: { write: (s: string) => (err += s) } });
-  return { code, out, err };
-}
+const run = runCli;
 
 /**
  * Two sessions in two projects. Session A (sonnet 4.5, $3/$15/MTok, cache read $0.30): m1 on 2026-03-01

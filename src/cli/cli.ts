@@ -177,9 +177,11 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .action(async (files: string[], options: { json?: boolean }) => done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)));
   program
     .command('ls')
-    .description("list Claude Code's sessions, newest first, reading only each file's head and tail")
+    .description("list Claude Code's sessions, newest first: last activity, prompts, project, id, title")
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
-    .option('--project <name>', 'only this project folder')
+    .option('--project <dir>', "only this project: its path (. = here) or its folder under the projects folder")
+    .addOption(new Option('-n, --limit <n>', 'only the newest N sessions').argParser(positive))
+    .addOption(zone())
     .option('--json', 'print the list as JSON')
     .action(async (options: LsOptions) => done(await (await import('./run-ls.ts')).runLs(options, io)));
   program
@@ -225,6 +227,13 @@ function guarded(io: CliIO): CliIO {
   };
   // a getter: `process.stdin` is created when first read, and only `romp stream` reads it
   return Object.defineProperty({ stdout: safe(io.stdout), stderr: safe(io.stderr) }, 'stdin', { get: () => io.stdin, enumerable: true });
+}
+
+/** `--limit`: a whole number above 0, else a usage error (exit 2). */
+function positive(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1) throw new InvalidArgumentError(`${value} is not a whole number above 0`);
+  return n;
 }
 
 /** `--timezone`: an IANA zone `Intl` knows, else a usage error (exit 2). */

@@ -92,8 +92,16 @@ function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string
   throw new UserError([`${prefix} matches ${found.length} sessions; give more of the id:`, ...shown, ...more].join('\n'));
 }
 
-/** The folder under the projects folder that `--project` names: its folder name, or a real path's key. */
-async function projectFolder(projectsDir: string, project: string, cwd: string): Promise<string> {
+/**
+ * The folder under the projects folder that `--project` names: its folder name, or a real path's key
+ * (`projectKey`; `.` = `cwd`).
+ * @param projectsDir Claude Code's projects folder
+ * @param project what `--project` was given
+ * @param cwd what a relative path is resolved against
+ * @returns the folder's name
+ * @throws UserError when the projects folder cannot be read or holds no folder for the project
+ */
+export async function projectFolder(projectsDir: string, project: string, cwd: string): Promise<string> {
   const folders = await readdir(projectsDir).catch((error: Error) => {
     throw new UserError(`${projectsDir}: cannot read: ${error.message}`);
   });

@@ -1,46 +1,95 @@
-import { listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
+import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { stat } from 'node:fs/promises';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { timeFormat, type TimeFormat } from './format-time.ts';
+import { projectFolder } from './resolve-targets.ts';
+import { safeText } from './safe-text.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
   projects?: string;
+  /** The project's real path (`.` = here) or its folder name under the projects folder. */
   project?: string;
+  /** At most this many sessions (the newest). */
+  limit?: number;
+  timezone?: string;
   json?: boolean;
 }
 
+/** Width of the title column when the terminal's width is not known. */
+const TITLE_WIDTH = 70;
+/** The project column keeps the end of a longer path (`…/app/server`). */
+const PROJECT_WIDTH = 32;
+
 /**
- * `romp ls`: Claude Code's sessions, newest first, one line each (last time, project, id, lines,
- * subagents, title or first prompt); `--json` prints the list. Entries left out (a FIFO, a link out of
- * the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr, exit 2.
- * @param options projects folder, project filter, json
- * @param io where to write
+ * `romp ls`: Claude Code's sessions, newest first, as aligned columns under a header: last activity
+ * (in `--timezone`, else local; `*` when it is the file's mtime, no line near the end having a time),
+ * prompts, subagents, the project's real folder (its `cwd`; the folder's name when no line has one),
+ * id, title or first prompt, cut to fit the terminal's width. `--limit N` keeps the newest N;
+ * `--json` prints the list (`ClaudeSessionInfo`, times in epoch ms). Entries left out (a FIFO, a link
+ * out of the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr,
+ * exit 2.
+ * @param options projects folder, project (real path or folder name), limit, zone, json
+ * @param io where to write (the width of stdout fits the table)
+ * @param cwd what `--project .` means
  * @returns the exit code
  */
-export async function runLs(options: LsOptions, io: CliIO): Promise<number> {
+export async function runLs(options: LsOptions, io: CliIO, cwd: string = process.cwd()): Promise<number> {
   if (options.projects !== undefined) {
     const info = await stat(options.projects).catch((error: Error) => {
       throw new UserError(`${options.projects}: cannot read: ${error.message}`);
     });
     if (!info.isDirectory()) throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
   }
-  const list = await listClaudeSessions({
+  const folder = options.project === undefined ? undefined : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  const all = await listClaudeSessions({
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
-    ...(options.project === undefined ? {} : { project: options.project }),
+    ...(folder === undefined ? {} : { project: folder }),
     onSkipped: (s) => reportSkipped(s, io),
   });
+  const list = options.limit === undefined ? all : all.slice(0, options.limit);
   if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
-  else {
-    for (const s of list) io.stdout.write(`${line(s)}\n`);
-    if (list.length === 0) io.stdout.write('no sessions\n');
-  }
+  else if (list.length === 0) io.stdout.write('no sessions\n');
+  else io.stdout.write(formatLs(list, timeFormat(options.timezone), io.stdout.columns));
   return reportUnreadable(list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])), io);
 }
 
-function line(s: ClaudeSessionInfo): string {
-  const when = Number.isNaN(s.last) ? '-'.padEnd(16) : new Date(s.last).toISOString().replace('T', ' ').slice(0, 16);
-  const lines = `${s.linesEstimated ? '~' : ''}${s.lines} lines`;
-  const agents = s.subagents.length > 0 ? `  +${s.subagents.length} subagents` : '';
-  const label = (s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 70);
-  return `${when}  ${s.project}  ${s.id}  ${lines}${agents}${s.orphan === true ? '  (orphan subagent)' : ''}  ${label}`;
+/**
+ * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
+ * transcript text made safe (`safeText`) before it is measured, the last column cut to `columns`.
+ * @param list the sessions
+ * @param time the time printer
+ * @param columns the terminal's width, when known
+ * @returns the text, a line per row
+ */
+export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, columns?: number): string {
+  const rows = list.map((s) => [
+    `${time.format(s.last)}${s.lastFrom === 'mtime' ? '*' : ''}`,
+    String(s.prompts),
+    s.subagents.length > 0 ? `+${s.subagents.length}` : '',
+    tail(safeText(s.cwd || s.project), PROJECT_WIDTH),
+    s.id,
+    safeText(`${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(/\s+/g, ' ')),
+  ]);
+  const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
+  const widths = head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const used = widths.reduce((n, w) => n + w + 2, 0);
+  // a line ends a column short of the width: a terminal wraps a line that fills it on some emulators
+  const room = Math.max(10, columns === undefined ? TITLE_WIDTH : columns - 1 - used);
+  const right = new Set([1, 2]);
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? cut(c, room) : right.has(i) ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  const note = list.some((s) => s.lastFrom === 'mtime') ? ['* no line near the end has a time: the file\'s modification time'] : [];
+  return [line(head), ...rows.map(line), ...note].map((l) => `${l}\n`).join('');
+}
+
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+}
+
+function tail(text: string, width: number): string {
+  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
 }

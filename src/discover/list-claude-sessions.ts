@@ -2,11 +2,11 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
-import { deriveAuthor } from '../tree/derive-author.ts';
-import { normaliseMessage } from '../tree/normalise-message.ts';
-import { typedText } from '../views/prompt-text.ts';
+import { countPrompts } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
+import { lastTime, timestampText } from './last-time.ts';
+import { parseRecord } from './parse-record.ts';
 import { readEdges } from './read-edges.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
@@ -15,17 +15,26 @@ export interface ClaudeSessionInfo {
   id: string;
   /** The project folder's name (the cwd with separators replaced by `-`). */
   project: string;
+  /** The project's real folder: the `cwd` of the first prompt line that has one; `""` when none does. */
+  cwd: string;
   path: string;
   /** Last `custom-title` / `ai-title` in the tail, else a `summary` in the head; `""` without one. */
   title: string;
-  /** What was typed in the first human or sdk prompt of the head (`typedText`); `""` when none is there. */
+  /** What was typed in the first human or sdk prompt (`typedText`); `""` when none. */
   firstPrompt: string;
-  /** First and last timestamps read (epoch ms); `NaN` when none. */
+  /** The first timestamp of the head (epoch ms); `NaN` when none. */
   first: number;
+  /** The last activity (epoch ms): the last timestamp in the file, else its mtime (`lastFrom`); `NaN` when unreadable. */
   last: number;
+  /** Where `last` came from: the last line with a `timestamp`, or the file's `mtime` when no line near the end has one. */
+  lastFrom?: 'timestamp' | 'mtime';
+  /** Prompts typed by a person or sent by an SDK host, rewound ones included (`countPrompts`). */
+  prompts: number;
   /** Bytes. */
   size: number;
+  /** Lines in the file, counted. */
   lines: number;
+  /** Always false: `lines` is counted (kept for readers of `romp ls --json` before 0.x, when it was estimated). */
   linesEstimated: boolean;
   /** Subagent transcripts of this session: `<id>/subagents/**\/agent-*.jsonl`, and 2.0.x flat `agent-*.jsonl` naming it. */
   subagents: string[];
@@ -48,9 +57,10 @@ export interface ListOptions {
 }
 
 /**
- * Lists the sessions in Claude Code's projects folder, newest first, reading only the head and tail of
- * each file (transcript-format §2): id, project, title, first prompt, first and last time, size and
- * line count (exact for small files, else estimated), with subagent files attached to their parent.
+ * Lists the sessions in Claude Code's projects folder, newest first (transcript-format §2): id,
+ * project and its cwd, title (head and tail), first prompt and prompt count (one pass over the file,
+ * parsing only candidate lines: `countPrompts`), first time (head) and last activity (read backwards
+ * from the end: `lastTime`), size and line count, with subagent files attached to their parent.
  * The files are those of `discoverTranscripts` (regular files; links only inside the folder); a file
  * that cannot be read is listed with its path and `error`.
  * @param options projects folder, project filter, concurrency, where skipped entries go
@@ -90,7 +100,7 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
 type Working = ClaudeSessionInfo & { parentSessionId?: string };
 
 function blank(project: string, path: string): Working {
-  return { id: basename(path, '.jsonl'), project, path, title: '', firstPrompt: '', first: Number.NaN, last: Number.NaN, size: 0, lines: 0, linesEstimated: false, subagents: [] };
+  return { id: basename(path, '.jsonl'), project, cwd: '', path, title: '', firstPrompt: '', first: Number.NaN, last: Number.NaN, prompts: 0, size: 0, lines: 0, linesEstimated: false, subagents: [] };
 }
 
 function withoutParent(info: Working): ClaudeSessionInfo {
@@ -101,24 +111,15 @@ function withoutParent(info: Working): ClaudeSessionInfo {
 async function fill(info: Working): Promise<void> {
   try {
     const edges = await readEdges(info.path);
-    Object.assign(info, { size: edges.size, lines: edges.lines, linesEstimated: edges.linesEstimated });
     const all = [...edges.head, ...edges.tail];
+    info.size = edges.size;
     info.first = timeIn(all);
-    info.last = timeIn([...all].reverse());
     info.title = titleOf(all);
-    // the head is parsed line by line only until the first prompt (and the session id) are known;
-    // when a small head holds none (large snapshot lines first), a larger one is read once
-    const scan = (lines: string[]): void => {
-      for (const line of lines) {
-        const record = parse(line);
-        if (record === undefined) continue;
-        if (info.parentSessionId === undefined && typeof record['sessionId'] === 'string') info.parentSessionId = record['sessionId'];
-        info.firstPrompt = promptOf(record);
-        if (info.firstPrompt !== '') return;
-      }
-    };
-    scan(edges.head);
-    if (info.firstPrompt === '' && edges.linesEstimated) scan((await readEdges(info.path, 256 * 1024, 0)).head);
+    const counted = await countPrompts(info.path);
+    Object.assign(info, { lines: counted.lines, prompts: counted.prompts, firstPrompt: counted.firstPrompt, cwd: counted.cwd ?? '' });
+    if (counted.sessionId !== undefined) info.parentSessionId = counted.sessionId;
+    const last = await lastTime(info.path);
+    Object.assign(info, { last: last.time, lastFrom: last.from });
   } catch (error) {
     info.error = (error as Error).message;
   }
@@ -133,34 +134,11 @@ function timeIn(lines: string[]): number {
   return Number.NaN;
 }
 
-/**
- * The text of the first `"timestamp": "…"` in a line, compact or spaced JSON (`"timestamp" : "…"`).
- * One pass: each search starts where the last one stopped, so a line is read once whatever it holds.
- */
-function timestampText(line: string): string | undefined {
-  const key = '"timestamp"';
-  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at)) {
-    at = skipSpaces(line, at + key.length);
-    if (line[at] !== ':') continue;
-    at = skipSpaces(line, at + 1);
-    if (line[at] !== '"') continue;
-    const end = line.indexOf('"', at + 1);
-    if (end === -1) return undefined;
-    return line.slice(at + 1, end);
-  }
-  return undefined;
-}
-
-function skipSpaces(line: string, at: number): number {
-  while (line[at] === ' ' || line[at] === '\t' || line[at] === '\n' || line[at] === '\r') at++;
-  return at;
-}
-
 /** Only lines that name a title record are parsed. */
 function titleOf(lines: string[]): string {
   const records = lines
     .filter((l) => /"type":\s*"(custom-title|ai-title|summary)"/.test(l))
-    .map(parse)
+    .map(parseRecord)
     .filter((r): r is RawRecord => r !== undefined);
   const last = (type: string, key: string): string | undefined => {
     const value = records.findLast((r) => r['type'] === type && typeof r[key] === 'string')?.[key];
@@ -169,22 +147,6 @@ function titleOf(lines: string[]): string {
   return last('custom-title', 'customTitle') ?? last('ai-title', 'aiTitle') ?? last('summary', 'summary') ?? '';
 }
 
-function promptOf(record: RawRecord): string {
-  if (record['type'] !== 'user' || record['isSidechain'] === true) return '';
-  const message = normaliseMessage('user', record['message']);
-  const author = deriveAuthor(record, message.content, () => null, 'human');
-  if (author !== 'human' && author !== 'sdk') return '';
-  return typedText({ message });
-}
-
-function parse(line: string): RawRecord | undefined {
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as RawRecord) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The subagent transcripts of a session (2.1.2+ layout): `<sessionDir>/subagents/**\/agent-*.jsonl`.

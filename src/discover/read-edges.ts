@@ -1,13 +1,10 @@
 import { openRegular } from '../read/open-regular.ts';
 
-/** The complete lines at the start and the end of a file (text, not parsed), and what was learned of its size. */
+/** The complete lines at the start and the end of a file (text, not parsed), and its size in bytes. */
 export interface Edges {
   head: string[];
   tail: string[];
   size: number;
-  /** Exact line count when the whole file was read, else estimated from the average line length read. */
-  lines: number;
-  linesEstimated: boolean;
 }
 
 /**
@@ -16,7 +13,7 @@ export interface Edges {
  * @param path the file
  * @param headBytes bytes to read from the start
  * @param tailBytes bytes to read from the end
- * @returns the parsed edges
+ * @returns the lines of both edges and the file's size
  * @throws NotRegularFile for a FIFO, device or folder (opened non-blocking, never read); the system error when it cannot be opened
  */
 export async function readEdges(path: string, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Promise<Edges> {
@@ -31,11 +28,7 @@ export async function readEdges(path: string, headBytes: number = 8 * 1024, tail
     if (!whole) await handle.read(tail, 0, tailBytes, size - tailBytes);
     const headLines = splitLines(head, false, whole);
     const tailLines = whole ? [] : splitLines(tail, true, true);
-    const newlines = count(head) + (whole ? 0 : count(tail));
-    const lines = whole
-      ? newlines + (size > 0 && head[size - 1] !== 10 ? 1 : 0)
-      : Math.round(size / ((headLength + tailBytes) / Math.max(1, newlines)));
-    return { head: headLines, tail: tailLines, size, lines, linesEstimated: !whole };
+    return { head: headLines, tail: tailLines, size };
   } finally {
     await handle.close();
   }
@@ -46,10 +39,4 @@ function splitLines(buf: Buffer, dropFirst: boolean, keepLast: boolean): string[
   if (dropFirst) lines.shift();
   if (!keepLast) lines.pop();
   return lines;
-}
-
-function count(buf: Buffer): number {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
-  return n;
 }
