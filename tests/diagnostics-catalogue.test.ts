@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { buildHtmlPage } from '../src/html/build-html-page.ts';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
@@ -58,6 +59,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     await watcher.update();
     writeFileSync(path, `${JSON.stringify(user('x', null, 'new', 0))}\n`);
     return (await watcher.update()).diagnostics.map((d) => d.code);
+  },
+  HTML_TRUNCATED: async () => {
+    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, { mid: 'm', stop: 'tool_use' })]);
+    return (await buildHtmlPage([path])).diagnostics.map((d) => d.code);
   },
 };
 

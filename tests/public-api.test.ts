@@ -11,6 +11,7 @@ test('the public API is exactly these functions and constants', () => {
     'PRICES',
     'SEVERITY',
     'SessionWatcher',
+    'buildHtmlPage',
     'buildIndex',
     'buildSession',
     'buildTurns',

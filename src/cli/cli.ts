@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError, type CliIO } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
+import type { HtmlCliOptions } from './run-html.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
 import type { ShowOptions } from './run-show.ts';
@@ -26,6 +27,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  *   one `summarizeTurn` per turn).
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
+ * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
@@ -62,6 +64,7 @@ Examples:
   claude -p "hi" --output-format stream-json --verbose | romp stream
   romp usage --timezone Europe/Paris                         tokens and USD of every session
   romp watch FILE                                            live outline of a running session
+  romp html 03eb5929 -o session.html                         the session as one self-contained page
 
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage or unreadable file.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
@@ -130,6 +133,18 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price')
     .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
     .action(async (report: string | undefined, files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io)));
+  const targetOptions = (command: Command): Command =>
+    command
+      .option('--latest', 'the newest session (of --project when given)')
+      .option('--project <dir>', "the newest session of a project: its path (. for here) or its folder's name")
+      .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)");
+  targetOptions(
+    program
+      .command('html')
+      .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
+      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
+      .option('-o, --output <file>', 'write the page there (default: standard output)'),
+  ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

@@ -32,7 +32,8 @@ export type DiagnosticCode =
   | 'SESSION_CLEARED'
   | 'COMMAND_BRANCH'
   | 'FSID_COLLISION'
-  | 'FILE_REPLACED';
+  | 'FILE_REPLACED'
+  | 'HTML_TRUNCATED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -65,6 +66,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   COMMAND_BRANCH: 'info',
   FSID_COLLISION: 'info',
   FILE_REPLACED: 'warning',
+  HTML_TRUNCATED: 'info',
 };
 
 /**
