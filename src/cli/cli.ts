@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { UserError, type CliIO } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
+import type { ExportCliOptions } from './run-export.ts';
 import type { HtmlCliOptions } from './run-html.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
@@ -28,6 +29,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
+ * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
@@ -65,6 +67,7 @@ Examples:
   romp usage --timezone Europe/Paris                         tokens and USD of every session
   romp watch FILE                                            live outline of a running session
   romp html 03eb5929 -o session.html                         the session as one self-contained page
+  romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
 
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage or unreadable file.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
@@ -145,6 +148,15 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
       .option('-o, --output <file>', 'write the page there (default: standard output)'),
   ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
+  targetOptions(
+    program
+      .command('export')
+      .description('write one session as readable Markdown (the choices of the HTML chat) or as the Session JSON')
+      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
+      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session').choices(['md', 'json']).default('md'))
+      .addOption(viewOption())
+      .option('-o, --output <file>', 'write there (default: standard output)'),
+  ).action(async (session: string | undefined, options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(session === undefined ? [] : [session], options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

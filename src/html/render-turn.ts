@@ -1,6 +1,7 @@
 import type { Atom, Turn } from '../model/types.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
+import { atomRuns, groupSummary, isToolOnly } from './atom-runs.ts';
 import { authorName } from './author-name.ts';
 import { escapeHtml } from './escape-html.ts';
 import { duration, tokens, usd, utcTime } from './format-numbers.ts';
@@ -48,36 +49,15 @@ export function renderTurn(turn: Turn, index: number, results: ReadonlyMap<strin
   );
 }
 
-const isToolOnly = (atom: Atom, results: ReadonlyMap<string, ToolResult>): boolean => {
-  const content = atom.message?.content ?? [];
-  if (content.length === 0) return false;
-  if (atom.type === 'assistant') return content.every((b) => b.type === 'tool_use');
-  return atom.type === 'user' && atom.author === undefined && content.every((b) => b.type === 'tool_result' && results.get(String((b as { tool_use_id?: unknown }).tool_use_id))?.atom === atom);
-};
-
 function renderAtoms(atoms: readonly Atom[], results: ReadonlyMap<string, ToolResult>, ctx: RenderContext): string {
-  const out: string[] = [];
-  for (let i = 0; i < atoms.length; ) {
-    let j = i;
-    while (j < atoms.length && isToolOnly(atoms[j] as Atom, results)) j++;
-    if (j === i) {
-      out.push(renderAtom(atoms[i] as Atom, results, ctx));
-      i++;
-      continue;
-    }
-    const run = atoms.slice(i, j);
-    const names = run.flatMap((a) => (a.type === 'assistant' ? (a.message?.content ?? []).map((b) => String((b as { name?: unknown }).name)) : []));
-    const html = run.map((a) => renderAtom(a, results, ctx)).join('');
-    if (names.length < 2) out.push(html);
-    else {
-      const counts = new Map<string, number>();
-      for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-      const list = [...counts].map(([name, n]) => (n === 1 ? name : `${name} ×${n}`)).join(', ');
-      out.push(`<details class="group${run.every((a) => ctx.context !== undefined && !ctx.context.has(a.uuid)) ? ' pre-context' : ''}"><summary>${names.length} tool calls · ${escapeHtml(list)}</summary>${html}</details>`);
-    }
-    i = j;
-  }
-  return out.join('');
+  return atomRuns(atoms, results)
+    .map((run) => {
+      const html = run.atoms.map((a) => renderAtom(a, results, ctx)).join('');
+      if (!run.group) return html;
+      const outside = run.atoms.every((a) => ctx.context !== undefined && !ctx.context.has(a.uuid)) ? ' pre-context' : '';
+      return `<details class="group${outside}"><summary>${escapeHtml(groupSummary(run.tools))}</summary>${html}</details>`;
+    })
+    .join('');
 }
 
 function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext): string {
