@@ -6,6 +6,7 @@ import type { ExportCliOptions } from './run-export.ts';
 import type { HtmlCliOptions } from './run-html.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
+import type { ServeCliOptions } from './run-serve.ts';
 import type { ShowOptions } from './run-show.ts';
 import type { StreamCliOptions } from './run-stream.ts';
 import type { UsageCliOptions } from './run-usage.ts';
@@ -30,6 +31,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
  * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
+ * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
@@ -68,6 +70,7 @@ Examples:
   romp watch FILE                                            live outline of a running session
   romp html 03eb5929 -o session.html                         the session as one self-contained page
   romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
+  romp serve                                                 a local viewer on 127.0.0.1 (a free port), pages update live
 
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage or unreadable file.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
@@ -157,6 +160,13 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .addOption(viewOption())
       .option('-o, --output <file>', 'write there (default: standard output)'),
   ).action(async (session: string | undefined, options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(session === undefined ? [] : [session], options, io)));
+  program
+    .command('serve')
+    .description('a local, read-only web viewer: the session list, and each session as the romp html page, updating live')
+    .option('--port <n>', 'port (default: a free one, printed with the URL)')
+    .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
+    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .action(async (options: ServeCliOptions) => done(await (await import('./run-serve.ts')).runServe(options, io, signal)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

@@ -3,7 +3,8 @@
  * by author, tool and errors; in-page search over the turns' text; keys `j` / `k` (next / previous
  * turn), `t` (open or close every thinking block), `/` (search); opening the `<details>` around the
  * target of a link; and, on a page served by `romp serve` (`<body data-live>`), live updates: each
- * server-sent event re-fetches the page and swaps its timeline, chat and branches.
+ * server-sent event (and the stream's `ready`) re-fetches the page and swaps its timeline, chat and
+ * branches; `<body data-live-ready>` tells the stream is up.
  */
 export const PAGE_SCRIPT: string = `(function () {
   'use strict';
@@ -72,7 +73,7 @@ export const PAGE_SCRIPT: string = `(function () {
   });
   if (document.body.dataset.live !== undefined) {
     var events = new EventSource(location.pathname.replace(/\\/$/, '') + '/events');
-    events.onmessage = function () {
+    var refresh = function () {
       fetch(location.pathname).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html');
         ['timeline-box', 'chat', 'branches-box', 'title'].forEach(function (id) {
@@ -83,6 +84,9 @@ export const PAGE_SCRIPT: string = `(function () {
         apply();
       });
     };
+    events.onmessage = refresh;
+    // the watcher has read the file: what was written since the page was made comes now
+    events.addEventListener('ready', function () { refresh(); document.body.dataset.liveReady = ''; });
   }
 })();
 `;

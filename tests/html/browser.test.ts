@@ -4,13 +4,15 @@
  * corpus test is skipped without ../shared/corpus.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
+import { startViewer } from '../../src/serve/start-viewer.ts';
+import { projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
 import { FEATURES, xssSession } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -108,4 +110,21 @@ test('browser: no script of the XSS corpus runs, the page requests nothing', { s
   assert.deepEqual(requests, [url]);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('browser: romp serve: a turn appended to the watched file appears in the open page', { skip }, async () => {
+  const { dir, file } = projectsWithSession();
+  const viewer = await startViewer({ projectsDir: dir });
+  const page = await (browser as Browser).newPage();
+  try {
+    await page.goto(`${viewer.url}s/7d1e0000-aaaa-4000-8000-000000000001`);
+    assert.equal(await page.locator('#chat > article.turn').count(), 1);
+    await page.waitForSelector('body[data-live-ready]');
+    appendFileSync(file, SECOND_TURN);
+    await page.waitForSelector('#chat > article.turn:nth-of-type(2) .prompt');
+    assert.equal(await page.textContent('#chat > article.turn:nth-of-type(2) .prompt'), 'second question');
+  } finally {
+    await page.close();
+    await viewer.close();
+  }
 });
