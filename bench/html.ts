@@ -4,7 +4,7 @@
  * rendering), page size against the transcript, cuts; then, with Debian's chromium, the time until the
  * 100 MiB page is interactive (its script has run).
  */
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,5 +71,6 @@ export async function benchHtml(): Promise<void> {
     console.log(`html time to interactive in chromium: ${(interactive / 1000).toFixed(1)} s (script ran; domInteractive ${(load.dom / 1000).toFixed(1)} s, load ${(load.loaded / 1000).toFixed(1)} s; target < 5 s)`);
   } finally {
     await browser.close();
+    rmSync(file, { force: true }); // 30 MB per run: never leave it behind
   }
 }
