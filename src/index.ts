@@ -71,3 +71,5 @@ export { PRICES, priceFor } from './usage/prices.ts';
 export type { Price } from './usage/prices.ts';
 export { findSubagents, parseSubagent } from './views/subagents.ts';
 export type { SubagentLink } from './views/subagents.ts';
+export { buildHtmlPage } from './html/build-html-page.ts';
+export type { HtmlPageOptions } from './html/build-html-page.ts';

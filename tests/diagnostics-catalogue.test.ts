@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildHtmlPage } from '../src/html/build-html-page.ts';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
@@ -72,6 +73,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     mkdirSync(join(home, 'sessions'));
     writeFileSync(join(home, 'sessions', 'x.json'), 'null');
     return codes([writeJsonl([user('u', null, 'a', 0)])], { rompHome: home });
+  },
+  HTML_TRUNCATED: async () => {
+    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, { mid: 'm', stop: 'tool_use' })]);
+    return (await buildHtmlPage([path])).diagnostics.map((d) => d.code);
   },
 };
 

@@ -13,6 +13,7 @@ test('the public API is exactly these functions and constants', () => {
     'SEVERITY',
     'SessionWatcher',
     'UNKNOWN_TIME',
+    'buildHtmlPage',
     'buildIndex',
     'buildSession',
     'buildTurns',

@@ -2,8 +2,11 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
+import type { ExportCliOptions } from './run-export.ts';
+import type { HtmlCliOptions } from './run-html.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
+import type { ServeCliOptions } from './run-serve.ts';
 import type { ShowOptions } from './run-show.ts';
 import type { StreamCliOptions } from './run-stream.ts';
 import type { UsageCliOptions } from './run-usage.ts';
@@ -26,6 +29,9 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  *   one `summarizeTurn` per turn).
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
+ * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
+ * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
+ * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
@@ -94,6 +100,9 @@ Examples:
   claude -p "hi" --output-format stream-json --verbose | romp stream
   romp usage --timezone Europe/Paris                         tokens and USD of every session
   romp watch FILE                                            live outline of a running session
+  romp html 03eb5929 -o session.html                         the session as one self-contained page
+  romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
+  romp serve                                                 a local viewer on 127.0.0.1 (a free port), pages update live
 
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
@@ -169,6 +178,34 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price')
     .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
     .action(async (report: string | undefined, files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io)));
+  const targetOptions = (command: Command): Command =>
+    command
+      .option('--latest', 'the newest session (of --project when given)')
+      .option('--project <dir>', "the newest session of a project: its path (. for here) or its folder's name")
+      .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)");
+  targetOptions(
+    program
+      .command('html')
+      .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
+      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
+      .option('-o, --output <file>', 'write the page there (default: standard output)'),
+  ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
+  targetOptions(
+    program
+      .command('export')
+      .description('write one session as readable Markdown (the choices of the HTML chat) or as the Session JSON')
+      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
+      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session').choices(['md', 'json']).default('md'))
+      .addOption(viewOption())
+      .option('-o, --output <file>', 'write there (default: standard output)'),
+  ).action(async (session: string | undefined, options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(session === undefined ? [] : [session], options, io)));
+  program
+    .command('serve')
+    .description('a local, read-only web viewer: the session list, and each session as the romp html page, updating live')
+    .option('--port <n>', 'port (default: a free one, printed with the URL)')
+    .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
+    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .action(async (options: ServeCliOptions) => done(await (await import('./run-serve.ts')).runServe(options, io, signal)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

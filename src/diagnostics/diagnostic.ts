@@ -34,7 +34,8 @@ export type DiagnosticCode =
   | 'FSID_COLLISION'
   | 'FILE_REPLACED'
   | 'BAD_USAGE'
-  | 'BAD_REGISTRY_ENTRY';
+  | 'BAD_REGISTRY_ENTRY'
+  | 'HTML_TRUNCATED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -69,6 +70,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   FILE_REPLACED: 'warning',
   BAD_USAGE: 'warning',
   BAD_REGISTRY_ENTRY: 'warning',
+  HTML_TRUNCATED: 'info',
 };
 
 /**

@@ -1,0 +1,33 @@
+import { startViewer } from '../serve/start-viewer.ts';
+import type { CliIO } from './cli-io.ts';
+
+/** Options of `romp serve`. */
+export interface ServeCliOptions {
+  port?: string;
+  host?: string;
+  projects?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * `romp serve [--port N] [--host H] [--projects DIR]`: the local viewer (`startViewer`) until `signal`
+ * aborts (or the process is stopped). Prints the URL; a host other than the loopback gets a warning
+ * on stderr (every session would be readable from the network).
+ * @param options port (default: a free one), host (default 127.0.0.1), projects folder
+ * @param io where to write
+ * @param signal stops the server
+ * @returns the exit code
+ */
+export async function runServe(options: ServeCliOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) io.stderr.write(`romp serve: warning: listening on ${host}: anyone who can reach it can read every session\n`);
+  const viewer = await startViewer({ host, port: options.port === undefined ? 0 : Number(options.port), ...(options.projects === undefined ? {} : { projectsDir: options.projects }) });
+  io.stdout.write(`romp serve: ${viewer.url}\n`);
+  await new Promise<void>((resolve) => {
+    if (signal?.aborted === true) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await viewer.close();
+  return 0;
+}

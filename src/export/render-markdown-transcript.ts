@@ -1,0 +1,114 @@
+import type { Atom, Session, Turn } from '../model/types.ts';
+import { countAtomUsage } from '../usage/count-usage.ts';
+import { typedText } from '../views/prompt-text.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
+import { toolLabel } from '../views/tool-label.ts';
+import { atomRuns, groupSummary, isToolOnly } from '../html/atom-runs.ts';
+import { authorName } from '../html/author-name.ts';
+import { TEXT_CAP } from '../html/cap-text.ts';
+import { duration, tokens, usd, utcTime } from '../html/format-numbers.ts';
+import type { Branch } from '../html/read-branches.ts';
+import type { RenderContext } from '../html/render-context.ts';
+import { editHunks } from '../html/render-diff.ts';
+import { toolResults, type ToolResult } from '../html/tool-results.ts';
+
+/** Text in a code fence longer than any run of backticks inside it. */
+function fence(text: string, language = ''): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = '`'.repeat(Math.max(3, longest + 1));
+  return `${ticks}${language}\n${text}\n${ticks}`;
+}
+
+function cut(text: string): string {
+  return text.length <= TEXT_CAP ? text : `${text.slice(0, TEXT_CAP)}\n… truncated: showing ${TEXT_CAP.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters`;
+}
+
+const quote = (text: string): string => text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+
+/**
+ * A session as Markdown for people and agents, with the choices of the HTML chat (`renderTurn`): a
+ * heading per turn (number, author, UTC time, outcome, duration, tokens, cost) with what was typed as
+ * a quote; assistant text as written (it is Markdown); thinking in a collapsed `<details>`; each tool
+ * call as its `toolLabel` with its input (a `diff` fence for edits: Claude Code's hunks, else jsdiff's)
+ * and its result in fences, runs of tool-only atoms under one "N tool calls" line; subagents quoted under
+ * their call; system-authored atoms collapsed; compactions as a rule; images as a placeholder; rewound
+ * branches noted after the line they fork from and listed at the end. Inputs and results over 20,000
+ * characters are cut with a note. Fences are longer than any backtick run they hold.
+ * @param session the session (in the view to export)
+ * @param ctx patches, subagents, branches (`readPageContext`)
+ * @param branches the rewound branches
+ * @returns the Markdown
+ */
+export function renderMarkdownTranscript(session: Session, ctx: RenderContext, branches: readonly Branch[] = []): string {
+  const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
+  const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
+  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${session.turns.length} turns · ${usd(totals.cost_usd)}`;
+  const rest = branches.map((b) => `### Rewound branch (${b.lines.length} lines)\n\n${b.lines.map((l) => (l.type === 'user' ? quote(typedText(l) || '(tool results)') : l.message.content.map((c) => (c.type === 'text' ? String((c as { text?: unknown }).text) : c.type === 'tool_use' ? `- **${toolLabel(String((c as { name?: unknown }).name), (c as { input?: unknown }).input)}**` : '')).filter((s) => s !== '').join('\n\n'))).join('\n\n')}`);
+  return `${[head, chat(session, ctx, 2), ...(rest.length === 0 ? [] : ['## Rewound branches', ...rest])].join('\n\n')}\n`;
+}
+
+function chat(session: Session, ctx: RenderContext, level: number): string {
+  const results = toolResults(session);
+  return session.turns.map((turn, i) => renderTurn(turn, i + 1, results, ctx, level)).join('\n\n');
+}
+
+function renderTurn(turn: Turn, index: number, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext, level: number): string {
+  const s = summarizeTurn(turn, index);
+  const u = s.usage;
+  const total = u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+  const parts = [`${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${utcTime(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`];
+  if (s.prompt !== '') parts.push(quote(s.prompt));
+  const trigger = turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
+  parts.push(...branchNotes(trigger?.uuid, ctx));
+  for (const run of atomRuns(turn.atoms.filter((a) => a !== trigger), results)) {
+    const body = run.atoms.flatMap((a) => renderAtom(a, results, ctx, level));
+    parts.push(...(run.group ? [`**${groupSummary(run.tools)}**`, ...body] : body));
+  }
+  return parts.filter((p) => p.trim() !== '').join('\n\n');
+}
+
+function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext, level: number): string[] {
+  const notes = branchNotes(atom.uuid, ctx);
+  if (atom.type === 'user' && isToolOnly(atom, results)) return notes;
+  if (atom.type === 'system' && atom.subtype === 'compact_boundary') {
+    const m = atom.compact_metadata;
+    return [`---\n\n**compacted**${m === undefined ? '' : ` · ${m.trigger} · ${tokens(m.pre_tokens)} tokens before`} · ${utcTime(atom.t)}\n\n---`, ...notes];
+  }
+  if (atom.type === 'idle') return [`*idle · ${duration((atom.end ?? atom.t) - atom.t)}*`, ...notes];
+  if (atom.type === 'result') return [`*result · ${atom.result?.subtype ?? ''} · ${usd(atom.result?.total_cost_usd ?? 0)}*`, ...notes];
+  if (atom.type === 'user' && atom.author === 'system') return [`<details><summary>system</summary>\n\n${fence(cut(typedText(atom)))}\n\n</details>`, ...notes];
+  if (atom.type === 'user') return [quote(`**${authorName(atom.author).label}:** ${typedText(atom)}`), ...notes];
+  return [...(atom.message?.content ?? []).flatMap((block): string[] => {
+    const b = block as { type: string; text?: unknown; thinking?: unknown; id?: unknown; name?: unknown; input?: unknown };
+    if (b.type === 'text' && typeof b.text === 'string') return [b.text];
+    if (b.type === 'thinking') return [typeof b.thinking === 'string' && b.thinking !== '' ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>` : '*thinking: signature only*'];
+    if (b.type === 'redacted_thinking') return ['*thinking: redacted*'];
+    if (b.type === 'image') return ['*[image]*'];
+    if (b.type === 'tool_use') return renderCall(b, results, ctx, level);
+    return [];
+  }), ...notes];
+}
+
+function renderCall(use: { id?: unknown; name?: unknown; input?: unknown }, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext, level: number): string[] {
+  const name = typeof use.name === 'string' ? use.name : '';
+  const id = typeof use.id === 'string' ? use.id : '';
+  const result = results.get(id);
+  const hunks = ctx.patches.get(id) ?? editHunks(name, use.input);
+  const command = (use.input as { command?: unknown } | null)?.command;
+  const input =
+    hunks !== undefined && hunks.length > 0
+      ? fence(cut(hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith('\\'))].join('\n')).join('\n')), 'diff')
+      : name === 'Bash' && typeof command === 'string'
+        ? fence(cut(command), 'sh')
+        : fence(cut(JSON.stringify(use.input, null, 2) ?? ''), 'json');
+  const content = result?.block.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => ((b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text) : '[image]')).join('\n') : '';
+  const state = result === undefined ? ' (no result)' : result.block.is_error === true ? ' (error)' : '';
+  const sub = ctx.subagents.get(id);
+  const subText = sub === undefined ? [] : [quote(`**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`)];
+  return [`**${toolLabel(name, use.input)}**${state}`, input, ...(result === undefined ? [] : [fence(cut(text))]), ...subText];
+}
+
+function branchNotes(uuid: string | undefined, ctx: RenderContext): string[] {
+  return (uuid === undefined ? [] : (ctx.branchesFrom.get(uuid) ?? [])).map((b) => `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${b.lines.length} lines)*`);
+}

@@ -1,0 +1,32 @@
+import type { Atom, Session } from '../model/types.ts';
+
+/** A `tool_result` block with the user atom that carries it. */
+export interface ToolResult {
+  block: { content?: unknown; is_error?: unknown };
+  atom: Atom;
+  /** Whether it is the first result its atom carries (the one that takes the atom's uuid as anchor). */
+  first: boolean;
+}
+
+/**
+ * The first `tool_result` of each `tool_use_id` on the session's active path (a Map: ids are
+ * transcript data), so a page shows each result inside its call.
+ * @param session the session
+ * @returns results by tool_use_id
+ */
+export function toolResults(session: Session): Map<string, ToolResult> {
+  const results = new Map<string, ToolResult>();
+  for (const turn of session.turns) {
+    for (const atom of turn.atoms) {
+      if (atom.type !== 'user') continue;
+      let first = true;
+      for (const block of atom.message?.content ?? []) {
+        const b = block as { type: string; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+        if (b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || results.has(b.tool_use_id)) continue;
+        results.set(b.tool_use_id, { block: b, atom, first });
+        first = false;
+      }
+    }
+  }
+  return results;
+}

@@ -1,0 +1,120 @@
+import { realpath, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sep } from 'node:path';
+import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
+import { buildHtmlPage } from '../html/build-html-page.ts';
+import { watchSession } from '../live/watch-session.ts';
+import { parseSession } from '../session/parse-session.ts';
+import { countAtomUsage } from '../usage/count-usage.ts';
+import { renderSessionList, type SessionRow } from './render-session-list.ts';
+
+/** Options of `startViewer`. */
+export interface ViewerOptions {
+  /** Claude Code's projects folder (default `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`). */
+  projectsDir?: string;
+  /** Port; 0 (default) for a free one. */
+  port?: number;
+  /** Address to bind (default `127.0.0.1`). */
+  host?: string;
+}
+
+/** A running viewer. */
+export interface Viewer {
+  /** `http://host:port/`. */
+  url: string;
+  /** Stops it: closes the server and every event stream. */
+  close(): Promise<void>;
+}
+
+/**
+ * `romp serve`: a local web viewer of Claude Code's sessions (issue 18), read-only.
+ *
+ * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
+ *   (each session parsed once per size and time of its file, then cached).
+ * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`).
+ * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
+ *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches itself and swaps its timeline and chat.
+ *
+ * A session is found by its id among the listed ones, never by a path from the request, and its file's
+ * real path must lie inside the projects folder: anything else is 404. Only GET (and HEAD) is
+ * answered (405 otherwise); nothing writes.
+ * @param options projects folder, port, host
+ * @returns the viewer, listening
+ */
+export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> {
+  const projectsDir = await realpath(options.projectsDir ?? defaultProjectsDir());
+  const host = options.host ?? '127.0.0.1';
+  const summaries = new Map<string, { stamp: string; turns: number; cost_usd: number }>();
+  const streams = new Set<AbortController>();
+
+  const sessions = async (): Promise<ClaudeSessionInfo[]> => (await listClaudeSessions({ projectsDir })).filter((s) => s.orphan !== true);
+  const find = async (id: string): Promise<ClaudeSessionInfo | undefined> => {
+    const session = (await sessions()).find((s) => s.id === id);
+    if (session === undefined) return undefined;
+    const real = await realpath(session.path).catch(() => '');
+    return real.startsWith(projectsDir + sep) ? session : undefined;
+  };
+  const row = async (s: ClaudeSessionInfo): Promise<SessionRow> => {
+    const info = await stat(s.path);
+    const stamp = `${info.size}:${info.mtimeMs}`;
+    let summary = summaries.get(s.path);
+    if (summary?.stamp !== stamp) {
+      const { session } = await parseSession([s.path]);
+      summary = { stamp, turns: session.turns.length, cost_usd: countAtomUsage(session.turns.flatMap((t) => t.atoms)).cost_usd };
+      summaries.set(s.path, summary);
+    }
+    return { id: s.id, project: s.project, title: s.title || s.firstPrompt, last: s.last, turns: summary.turns, cost_usd: summary.cost_usd };
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain', 'read-only\n');
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === '/') {
+      const rows: SessionRow[] = [];
+      for (const s of await sessions()) rows.push(await row(s));
+      return send(response, 200, 'text/html', renderSessionList(rows));
+    }
+    const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
+    const session = match === null ? undefined : await find(match[1] as string);
+    if (match === null || session === undefined) return send(response, 404, 'text/plain', 'no such page\n');
+    if (match[2] === undefined) return send(response, 200, 'text/html', (await buildHtmlPage([session.path], { live: true })).html);
+    const stop = new AbortController();
+    streams.add(stop);
+    request.on('close', () => stop.abort());
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    let first = true;
+    for await (const update of watchSession([session.path], { signal: stop.signal, debounceMs: 50 })) {
+      // the first state is the page's: say the stream is ready; every later one is a change
+      response.write(first ? 'event: ready\ndata: {}\n\n' : `data: ${JSON.stringify({ changed: update.changed })}\n\n`);
+      first = false;
+    }
+    streams.delete(stop);
+    response.end();
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: Error) => {
+      if (!response.headersSent) send(response, 500, 'text/plain', `error: ${error.message}\n`);
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`,
+    close: async () => {
+      for (const stop of streams) stop.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}

@@ -1,0 +1,130 @@
+/**
+ * `romp html` pages in a real browser: Debian's chromium (`/usr/bin/chromium`, installed by .ci/run)
+ * driven by playwright-core, headless, never a browser download. Skipped when chromium is absent; the
+ * corpus test is skipped without ../shared/corpus.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildHtmlPage } from '../../src/html/build-html-page.ts';
+import { startViewer } from '../../src/serve/start-viewer.ts';
+import { projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
+import { FEATURES, xssSession } from './fixtures.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CORPUS = new URL('../../../../shared/corpus/transcripts/marot__spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl', import.meta.url);
+const skip = existsSync(CHROMIUM) ? false : 'no /usr/bin/chromium';
+let browser: Browser | undefined;
+
+/** Launches Debian's chromium as the house rules say (no sandbox: CI runs as root). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+}
+
+before(async () => {
+  if (skip === false) browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Writes the page of `files` and opens it; every request the page makes is collected. */
+async function open(files: string[], javaScriptEnabled = true): Promise<{ page: Page; url: string; requests: string[]; errors: string[] }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'romp-html-')), 'page.html');
+  writeFileSync(path, (await buildHtmlPage(files)).html);
+  const url = pathToFileURL(path).href;
+  const page = await (browser as Browser).newPage({ javaScriptEnabled, viewport: { width: 1200, height: 800 } });
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(url);
+  return { page, url, requests, errors };
+}
+
+test('browser: a corpus session: expand a call, follow a bar, search, switch the view, no request', { skip: skip || (existsSync(CORPUS) ? false : 'no corpus') }, async () => {
+  const { page, url, requests, errors } = await open([CORPUS.pathname]);
+  // expand the first tool call not inside a group
+  const chip = page.locator('#chat > article.turn > .atom > details.tool').first();
+  await chip.locator('summary').click();
+  assert.equal(await chip.evaluate((d) => (d as HTMLDetailsElement).open), true);
+  assert.ok(await chip.locator('.tool-body').isVisible());
+  // follow the third bar of the timeline to its segment's input
+  const bar = page.locator('svg.timeline a').nth(2);
+  const href = (await bar.getAttribute('href')) as string;
+  await bar.locator('rect').click();
+  assert.equal(await page.evaluate(() => location.hash), href);
+  const top = await page.evaluate((id) => document.getElementById(decodeURIComponent(id))?.getBoundingClientRect().top, href.slice(1));
+  assert.ok(top !== undefined && top >= 0 && top < 800, `target at ${top}`);
+  // search for the last prompt's first word: the turns left all hold it, the last among them
+  const word = ((await page.locator('#chat > article.turn > .prompt').last().textContent()) ?? '').trim().split(/\s+/)[0] as string;
+  await page.fill('#q', word);
+  const visible = await page.$$eval('#chat > article.turn', (all) => all.map((t) => ({ shown: !t.classList.contains('filtered-out'), text: (t.textContent ?? '').toLowerCase() })));
+  assert.ok(visible.filter((t) => t.shown).every((t) => t.text.includes(word.toLowerCase())));
+  assert.equal(visible.at(-1)?.shown, true);
+  assert.ok(visible.some((t) => !t.shown));
+  await page.fill('#q', 'zzqq-no-such-word');
+  assert.equal(await page.textContent('#count'), '0 of 4 turns');
+  await page.fill('#q', '');
+  // switch to the context view: what came before the compaction goes, and comes back
+  const before = page.locator('.pre-context').first();
+  assert.ok(await page.locator('.pre-context').count() > 0);
+  await page.click('label[for=view-context]');
+  assert.equal(await before.isVisible(), false);
+  await page.click('label[for=view-context]');
+  assert.equal(await before.isVisible(), true);
+  assert.deepEqual(requests, [url]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('browser: without JavaScript, calls expand and the view switches', { skip }, async () => {
+  const write = FEATURES['compaction'] as () => string[];
+  const { page } = await open(write(), false);
+  assert.equal(await page.locator('#controls').isVisible(), false);
+  await page.locator('details.a-system summary').click();
+  assert.equal(await page.locator('details.a-system .plain').isVisible(), true);
+  assert.equal(await page.locator('#a1').isVisible(), true);
+  await page.click('label[for=view-context]');
+  assert.equal(await page.locator('#a1').isVisible(), false);
+  assert.equal(await page.locator('#a2').isVisible(), true);
+  await page.close();
+});
+
+test('browser: no script of the XSS corpus runs, the page requests nothing', { skip }, async () => {
+  const { page, url, requests, errors } = await open([xssSession()]);
+  await page.evaluate(() => {
+    for (const d of Array.from(document.querySelectorAll('details'))) (d as HTMLDetailsElement).open = true;
+    for (const el of Array.from(document.querySelectorAll('main *'))) for (const type of ['mouseover', 'click', 'load', 'error']) el.dispatchEvent(new Event(type));
+  });
+  await page.keyboard.press('t');
+  assert.equal(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined);
+  assert.equal(await page.title(), '</title><script>window.__xss=1</script> · romp');
+  assert.deepEqual(requests, [url]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('browser: romp serve: a turn appended to the watched file appears in the open page', { skip }, async () => {
+  const { dir, file } = projectsWithSession();
+  const viewer = await startViewer({ projectsDir: dir });
+  const page = await (browser as Browser).newPage();
+  try {
+    await page.goto(`${viewer.url}s/7d1e0000-aaaa-4000-8000-000000000001`);
+    assert.equal(await page.locator('#chat > article.turn').count(), 1);
+    await page.waitForSelector('body[data-live-ready]');
+    appendFileSync(file, SECOND_TURN);
+    await page.waitForSelector('#chat > article.turn:nth-of-type(2) .prompt');
+    assert.equal(await page.textContent('#chat > article.turn:nth-of-type(2) .prompt'), 'second question');
+  } finally {
+    await page.close();
+    await viewer.close();
+  }
+});

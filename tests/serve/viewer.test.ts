@@ -1,0 +1,44 @@
+/** `romp serve`'s viewer: the list, a session page, live events, and what it refuses. */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startViewer } from '../../src/serve/start-viewer.ts';
+import { user } from '../helpers/transcript.ts';
+import { ID, line, projectsWithSession, SECOND_TURN } from './fixtures.ts';
+
+test('romp serve: the list, the page, an event when a turn is appended; nothing outside, nothing written', async () => {
+  const { dir, file } = projectsWithSession();
+  const outside = join(mkdtempSync(join(tmpdir(), 'romp-outside-')), '7d1e0000-bbbb-4000-8000-000000000002.jsonl');
+  writeFileSync(outside, line(user('x1', null, 'secret outside', 0)));
+  symlinkSync(outside, join(dir, '-work-demo', '7d1e0000-bbbb-4000-8000-000000000002.jsonl'));
+  const viewer = await startViewer({ projectsDir: dir });
+  try {
+    assert.match(viewer.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const list = await (await fetch(viewer.url)).text();
+    assert.ok(list.includes(`<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 10:00:01Z</td><td class="num">1</td>`));
+    const page = await (await fetch(`${viewer.url}s/${ID}`)).text();
+    assert.ok(page.includes('<div class="prompt">first question</div>'));
+    assert.ok(page.includes('<body data-live>'));
+    assert.match(page, /connect-src &#39;self&#39;/);
+    for (const path of ['s/..%2F..%2Fetc%2Fpasswd', 's/7d1e0000-bbbb-4000-8000-000000000002', 'etc/passwd', `s/${ID}/../../x`]) assert.equal((await fetch(viewer.url + path)).status, 404, path);
+    assert.equal((await fetch(viewer.url, { method: 'POST', body: 'x' })).status, 405);
+    // live: the event stream says a turn changed once lines are appended
+    const events = await fetch(`${viewer.url}s/${ID}/events`);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let received = decoder.decode((await reader.read()).value);
+    assert.equal(received, 'event: ready\ndata: {}\n\n');
+    appendFileSync(file, SECOND_TURN);
+    received = '';
+    while (!received.includes('\n\n')) received += decoder.decode((await reader.read()).value);
+    assert.match(received, /^data: \{"changed":\[.*\]\}\n\n$/);
+    const changed = (JSON.parse(received.slice('data: '.length)) as { changed: string[] }).changed;
+    assert.ok(changed.some((id) => id.startsWith(`${ID}:`)));
+    await reader.cancel();
+    assert.ok((await (await fetch(`${viewer.url}s/${ID}`)).text()).includes('<div class="prompt">second question</div>'));
+  } finally {
+    await viewer.close();
+  }
+});
