@@ -98,9 +98,10 @@ export async function readTranscriptLines(
   );
   let bytes = 0;
   let handle: FileHandle | undefined;
+  let buffer: Buffer | undefined;
   try {
     ({ handle } = await openRegular(path));
-    const buffer = Buffer.allocUnsafe(Math.max(2, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
+    buffer = takeBuffer(Math.max(2, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
     let utf16: TextDecoder | undefined;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
@@ -115,9 +116,25 @@ export async function readTranscriptLines(
   } catch (error) {
     onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
   } finally {
+    if (buffer !== undefined && spare.length < 4) spare.push(buffer);
     await handle?.close();
   }
   return { lines: decoder.lineCount, bytes };
+}
+
+/**
+ * Read buffers not in use, for the next file: a fresh 1 MiB buffer per file cost 404–521 ms CPU over
+ * 1,584 files against 75–117 ms reused (issue 16). Lines never keep a chunk's bytes (the line decoder
+ * copies what it holds over), so a buffer is free again once its file is read; reads that run at the
+ * same time each take their own.
+ */
+const spare: Buffer[] = [];
+
+function takeBuffer(size: number): Buffer {
+  const i = spare.findIndex((b) => b.length === size);
+  if (i === -1) return Buffer.allocUnsafe(size);
+  const [buffer] = spare.splice(i, 1);
+  return buffer as Buffer;
 }
 
 /**
