@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 
 /**
  * Decodes one line's bytes as UTF-8. Bytes that are not valid UTF-8 are replaced with U+FFFD, as any
@@ -19,7 +19,18 @@ export function decodeLine(buf: Buffer, start: number, end: number, file: string
   // arguments, not a place object: this runs for every line of every file
   const text = buf.toString('utf8', start, end);
   if (text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) {
-    onDiagnostic(diagnostic('INVALID_UTF8', 'bytes that are not UTF-8 were replaced with U+FFFD', { file, line, byteOffset }));
+    onDiagnostic(invalidUtf8(file, line, byteOffset));
   }
   return text;
+}
+
+/**
+ * The `INVALID_UTF8` diagnostic of a line.
+ * @param file the file path
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte
+ * @returns the diagnostic (warning)
+ */
+export function invalidUtf8(file: string, line: number, byteOffset: number): Diagnostic {
+  return diagnostic('INVALID_UTF8', 'bytes that are not UTF-8 were replaced with U+FFFD', { file, line, byteOffset });
 }

@@ -80,7 +80,18 @@ export function parseLineInto(
   else onDiagnostic(diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, { file, line, byteOffset }));
 }
 
-function keep(
+/**
+ * What `parseLineInto` does with a line that parsed as an object: cuts and repairs it (`TOO_DEEP`,
+ * `NUMBER_REPLACED`), then hands it over.
+ * @param record the parsed object; repaired in place
+ * @param file the file path, for diagnostics
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte in the file
+ * @param maxDepth how deep nested objects and arrays are kept
+ * @param onRecord receives the record
+ * @param onDiagnostic receives `TOO_DEEP`, `NUMBER_REPLACED`
+ */
+export function keep(
   record: RawRecord,
   file: string,
   line: number,
@@ -190,8 +201,7 @@ function recover(source: string, place: { file: string; line: number; byteOffset
 function recoverTail(text: string): RawRecord | undefined {
   const at = openingOfLast(text);
   if (at <= 0 || !(text.startsWith('{"parentUuid":', at) || text.startsWith('{"type":', at))) return undefined;
-  const value = tryParse(text.slice(at));
-  return isObject(value) ? value : undefined;
+  return parseObject(text.slice(at));
 }
 
 /** Where the bracket closed by the text's last `}` opens, scanning back from the end; -1 if none. */
@@ -214,6 +224,16 @@ function openingOfLast(text: string): number {
     }
   }
   return -1;
+}
+
+/**
+ * The object a text parses as, or `undefined` (not JSON, or JSON that is not an object); no diagnostic.
+ * @param text JSON text
+ * @returns the object or `undefined`
+ */
+export function parseObject(text: string): RawRecord | undefined {
+  const value = tryParse(text);
+  return isObject(value) ? value : undefined;
 }
 
 function tryParse(text: string): unknown {

@@ -92,13 +92,15 @@ export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, 
   const fsids = new Set<string>();
   const reads: FileRead[] = [];
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+  // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
+  const readOptions: ReadOptions = { skipUnread: true, ...options };
   for (const path of paths.slice(maxFiles)) {
     onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
   }
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
-    await readTranscriptLines(path, (record, line, byteOffset) => takeRecord(read, record, line, byteOffset, onDiagnostic), onDiagnostic, options);
+    await readTranscriptLines(path, (record, line, byteOffset) => takeRecord(read, record, line, byteOffset, onDiagnostic), onDiagnostic, readOptions);
     reads.push(read);
   }
   return assemble(reads);

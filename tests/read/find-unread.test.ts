@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { findUnread } from '../../src/read/find-unread.ts';
+import { readTranscript } from '../../src/read/read-transcript.ts';
+
+/** The line with its unread span cut out, or `undefined` when nothing is skipped. */
+function cut(line: string, maxDepth = 256): string | undefined {
+  const buf = Buffer.from(line);
+  const span = findUnread(buf, 0, buf.length, maxDepth);
+  return span === undefined ? undefined : buf.toString('utf8', 0, span.from) + buf.toString('utf8', span.to);
+}
+
+test('a toolUseResult value is cut out whole, through quotes, escapes and brackets in its strings', () => {
+  const line = String.raw`{"type":"user","toolUseResult":{"stdout":"a \"}\" ]\\","n":[1,{"x":"\\\""}]},"uuid":"u1"}`;
+  assert.equal(cut(line), '{"type":"user","uuid":"u1"}');
+  assert.equal(cut('{"type":"user","toolUseResult":"Error: no","uuid":"u1"}\r'), '{"type":"user","uuid":"u1"}\r');
+  assert.equal(cut('{"type":"user","toolUseResult":null}'), '{"type":"user"}');
+});
+
+test("a progress row's data is cut out; the key elsewhere is kept", () => {
+  assert.equal(cut('{"parentUuid":null,"type":"progress","data":{"type":"hook_progress","n":2},"uuid":"p1"}'), '{"parentUuid":null,"type":"progress","uuid":"p1"}');
+  assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
+});
+
+test('a toolUseResult key below depth 1, a torn value or one nested too deep is not cut', () => {
+  assert.equal(cut('{"type":"assistant","message":{"a":1,"toolUseResult":{"b":2}},"uuid":"a1"}'), undefined);
+  assert.equal(cut('{"type":"user","toolUseResult":{"stdout":"tor'), undefined);
+  assert.equal(cut('{"type":"user","toolUseResult":[[[1]]],"uuid":"u1"}', 3), undefined);
+  assert.equal(cut('{"type":"user","toolUseResult":[[[1]]],"uuid":"u1"}', 4), '{"type":"user","uuid":"u1"}');
+});
+
+test('the depth cap: a value cut for its depth is not skipped, so TOO_DEEP is still reported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'romp-unread-'));
+  const file = join(dir, 'd.jsonl');
+  writeFileSync(file, '{"type":"user","toolUseResult":[[[1]]],"uuid":"u1"}\n');
+  for (const [maxDepth, codes] of [[3, ['TOO_DEEP']], [4, []]] as const) {
+    const on = await readTranscript(file, { skipUnread: true, maxDepth });
+    const off = await readTranscript(file, { maxDepth });
+    assert.deepEqual([on.diagnostics.map((d) => d.code), off.diagnostics.map((d) => d.code)], [codes, codes]);
+  }
+});
+
+test('with skipUnread, records lack the skipped keys; bad UTF-8 and broken JSON there are still reported', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'romp-unread-'));
+  const file = join(dir, 's.jsonl');
+  const bad = Buffer.from('{"type":"user","toolUseResult":{"stdout":"\xff"},"uuid":"u2"}\n', 'latin1');
+  const lines = ['{"type":"user","toolUseResult":{"stdout":"ok"},"uuid":"u1"}', '{"type":"user","toolUseResult":{"a" 1},"uuid":"u3"}'];
+  writeFileSync(file, Buffer.concat([Buffer.from(`${lines[0]}\n`), bad, Buffer.from(`${lines[1]}\n`)]));
+  const on = await readTranscript(file, { skipUnread: true });
+  assert.deepEqual(on.records.map((r) => r.record), [
+    { type: 'user', uuid: 'u1' },
+    { type: 'user', uuid: 'u2' },
+    { type: 'user', uuid: 'u3' },
+  ]);
+  assert.deepEqual(on.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2]]);
+  const off = await readTranscript(file);
+  assert.deepEqual(off.records.map((r) => r.record['toolUseResult']), [{ stdout: 'ok' }, { stdout: '\uFFFD' }]);
+  assert.deepEqual(off.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2], ['INVALID_JSON', 3]]);
+});
