@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { renderMarkdownTranscript } from '../export/render-markdown-transcript.ts';
 import type { View } from '../graph/resolve-active-path.ts';
 import { readPageContext } from '../html/read-page-context.ts';
 import { parseSession } from '../session/parse-session.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import type { CliIO } from './cli-io.ts';
+import { withOneSessionFile, writeOutput } from './one-session-file.ts';
+import type { TargetOptions } from './resolve-targets.ts';
 
 /** Options of `romp export`. */
 export interface ExportCliOptions extends TargetOptions {
@@ -26,26 +26,17 @@ export interface ExportCliOptions extends TargetOptions {
  * @returns the exit code
  */
 export async function runExport(args: string[], options: ExportCliOptions, io: CliIO): Promise<number> {
-  const targets = await resolveTargets(args, options, 'one', io);
-  try {
-    if (targets.files.length !== 1) throw new UserError(targets.files.length === 0 ? 'name a session: a transcript path, a session id or prefix, --latest or --project' : 'romp export reads one session');
-    await checkFiles(targets.files);
+  return withOneSessionFile('export', args, options, io, async (file) => {
     const view = options.view ?? 'full';
-    const { session } = await parseSession(targets.files, { view });
+    const { session } = await parseSession([file], { view });
     let text: string;
     if (options.format === 'json') text = `${JSON.stringify(session)}\n`;
     else {
-      const { ctx, branches } = await readPageContext(session, targets.files, { view }, false);
+      const { ctx, branches } = await readPageContext(session, [file], { view }, false);
       // in the context view the lines before the compaction are off the path too: they are no rewinds
       text = renderMarkdownTranscript(session, view === 'full' ? ctx : { ...ctx, branchesFrom: new Map() }, view === 'full' ? branches : []);
     }
-    if (options.output === undefined) io.stdout.write(text);
-    else {
-      await writeFile(options.output, text);
-      io.stderr.write(`wrote ${options.output}: ${Math.ceil(Buffer.byteLength(text) / 1024)} KB, ${session.turns.length} turns\n`);
-    }
+    await writeOutput(io, options.output, text, `${session.turns.length} turns`);
     return 0;
-  } finally {
-    await targets.cleanup();
-  }
+  });
 }

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import { buildHtmlPage } from '../html/build-html-page.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import type { CliIO } from './cli-io.ts';
+import { withOneSessionFile, writeOutput } from './one-session-file.ts';
+import type { TargetOptions } from './resolve-targets.ts';
 
 /** Options of `romp html`. */
 export interface HtmlCliOptions extends TargetOptions {
@@ -19,19 +19,10 @@ export interface HtmlCliOptions extends TargetOptions {
  * @returns the exit code
  */
 export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO): Promise<number> {
-  const targets = await resolveTargets(args, options, 'one', io);
-  try {
-    if (targets.files.length !== 1) throw new UserError(targets.files.length === 0 ? 'name a session: a transcript path, a session id or prefix, --latest or --project' : 'romp html reads one session');
-    await checkFiles(targets.files);
-    const { html, session, diagnostics } = await buildHtmlPage(targets.files);
+  return withOneSessionFile('html', args, options, io, async (file) => {
+    const { html, session, diagnostics } = await buildHtmlPage([file]);
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
-    if (options.output === undefined) io.stdout.write(html);
-    else {
-      await writeFile(options.output, html);
-      io.stderr.write(`wrote ${options.output}: ${Math.ceil(Buffer.byteLength(html) / 1024)} KB, ${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}\n`);
-    }
+    await writeOutput(io, options.output, html, `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}`);
     return 0;
-  } finally {
-    await targets.cleanup();
-  }
+  });
 }
