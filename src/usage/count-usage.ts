@@ -5,6 +5,7 @@ import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../session/parse-timestamp.ts';
 import { versionBefore } from '../session/claude-version.ts';
 import { keyed } from '../model/keyed.ts';
+import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
 
@@ -208,7 +209,7 @@ function tokens(u: Record<string, unknown>): number {
 
 function report(responses: Response[], options: UsageOptions): UsageReport {
   const prices = options.prices ?? PRICES;
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: options.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const dayOf = dayFormatter(options.timeZone);
   const total = zero();
   const bySession = keyed<Totals>();
   const byDay = keyed<Totals>();
@@ -217,7 +218,7 @@ function report(responses: Response[], options: UsageOptions): UsageReport {
   for (const r of responses) {
     const price = priceFor(r.model, prices);
     if (price === undefined) unknown.add(r.model);
-    const dayKey = Number.isNaN(r.t) ? 'unknown' : day.format(r.t);
+    const dayKey = Number.isNaN(r.t) ? 'unknown' : dayOf(r.t);
     for (const bucket of [total, (bySession[r.sessionId] ??= zero()), (byDay[dayKey] ??= zero()), (byModel[r.model] ??= zero())]) add(bucket, r, price);
   }
   return { total, bySession, byDay, byModel, unknownModels: [...unknown].sort(), responses };

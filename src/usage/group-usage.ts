@@ -1,4 +1,5 @@
 import { addResponse, emptyTotals, type Response, type Totals } from './count-usage.ts';
+import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 
 /** The reports of `romp usage`, as ccusage names them. */
@@ -50,8 +51,7 @@ const BLOCK_MS = 5 * 3600_000;
  * Rows are in time order (`session`, `project`: by first response), each with a per-model split.
  * `since`/`until` keep the responses of those days (inclusive, in `timeZone`).
  *
- * Days are read from `Intl.DateTimeFormat` once per quarter hour of time seen (zone offsets change only
- * on those boundaries), not once per response.
+ * Days come from `dayFormatter` (one `Intl` call per quarter hour of time seen, not per response).
  *
  * @param responses `countUsage(...).responses`
  * @param kind which report
@@ -107,18 +107,6 @@ export function groupUsage(responses: readonly Response[], kind: UsageReportKind
   }));
   if (kind === 'daily' || kind === 'weekly' || kind === 'monthly') return out.sort((a, b) => (a.key === 'unknown' ? 1 : b.key === 'unknown' ? -1 : a.key < b.key ? -1 : 1));
   return out;
-}
-
-/** `YYYY-MM-DD` of a time in a zone, cached per quarter hour. */
-function dayFormatter(timeZone: string | undefined): (t: number) => string {
-  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const cache = new Map<number, string>();
-  return (t) => {
-    const slot = Math.floor(t / 900_000);
-    let day = cache.get(slot);
-    if (day === undefined) cache.set(slot, (day = format.format(slot * 900_000)));
-    return day;
-  };
 }
 
 /** The ISO week (`2026-W09`) of a calendar day `YYYY-MM-DD`: weeks start on Monday; week 1 holds the year's first Thursday. */
