@@ -3,30 +3,19 @@
  * Skipped when the corpus is not beside the checkout.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { CORPUS_TRANSCRIPTS, corpusPresent, corpusTranscripts, isSynthetic } from './helpers/corpus.ts';
 import { checkInvariants, checkLossless } from './helpers/invariants.ts';
 import { assertOfficialReader } from './helpers/official-reader.ts';
 import { readTranscript, type ReadRecord } from '../src/read/read-transcript.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../shared/corpus/transcripts');
-const present = existsSync(ROOT);
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.jsonl') ? [path] : [];
-  });
-}
-const files = present ? walk(ROOT).sort() : [];
-/** Synthetic or edited files (corpus README): not evidence of Claude Code behaviour. */
-const synthetic = (f: string): boolean =>
-  /iansherr__claude-code-log\/[^/]+\.jsonl$/.test(relative(ROOT, f).replace(/\\/g, '/')) ||
-  f.includes('workflow_basic') ||
-  f.includes('jazzyalex__agent-sessions');
+const ROOT = CORPUS_TRANSCRIPTS;
+const present = corpusPresent;
+const files = corpusTranscripts();
+const synthetic = isSynthetic;
 
 test('every corpus transcript parses in both views; every line is a record or a diagnostic; nothing is lost', { skip: !present }, async () => {
   assert.ok(files.length >= 100, `corpus has ${files.length} files`);

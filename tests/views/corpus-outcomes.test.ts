@@ -3,28 +3,18 @@
  * Skipped when the corpus is not beside the checkout.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseSession } from '../../src/session/parse-session.ts';
+import { CORPUS_TRANSCRIPTS, corpusPresent, corpusTranscripts, isSynthetic } from '../helpers/corpus.ts';
 import { promptText } from '../../src/views/prompt-text.ts';
 import { turnOutcome, type TurnOutcome } from '../../src/views/turn-outcome.ts';
 
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus/transcripts');
-const present = existsSync(ROOT);
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.jsonl') ? [path] : [];
-  });
-}
-/** Hand-made or edited files (corpus README): not evidence of Claude Code behaviour. */
-const synthetic = (f: string): boolean => /iansherr__claude-code-log\/[^/]+\.jsonl$/.test(f) || f.includes('workflow_basic') || f.includes('jazzyalex__agent-sessions');
+const ROOT = CORPUS_TRANSCRIPTS;
+const present = corpusPresent;
 
 test('no turn followed by another is open; only a cut-off file ends open; openers are what was typed', { skip: !present }, async (t) => {
-  const files = walk(ROOT).map((f) => relative(ROOT, f).replace(/\\/g, '/')).filter((f) => !synthetic(f)).sort();
+  const files = corpusTranscripts().filter((f) => !isSynthetic(f)).map((f) => relative(ROOT, f).replace(/\\/g, '/')).sort();
   assert.ok(files.length >= 100, `corpus has ${files.length} files`);
   const counts = new Map<TurnOutcome, number>();
   for (const file of files) {
