@@ -204,6 +204,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
       .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
       .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
+      .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
       .option('--json', 'otlp, parquet, ndjson: the export report as JSON'),
   ).action(async (sessions: string[], options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(sessions, options, io)));
   program

@@ -1,4 +1,5 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, stat, writeFile } from 'node:fs/promises';
+import { isKnownTime } from '../model/time.ts';
 import { hostname } from 'node:os';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
@@ -9,6 +10,12 @@ import { sessionSpans } from '../otlp/session-spans.ts';
 import { redactSession, type RedactionCounts } from '../redact/redact-session.ts';
 import { secretlintFinder } from '../redact/secretlint-finder.ts';
 import { keyed } from '../model/keyed.ts';
+import { sessionSubagents } from '../discover/list-claude-sessions.ts';
+import { exportRows } from '../lake/export-rows.ts';
+import { fileIdentity, readManifest, writeManifest, type ManifestFile } from '../lake/export-manifest.ts';
+import { ENTITIES, type Entity } from '../lake/lake-columns.ts';
+import { writePart } from '../lake/write-part.ts';
+import type { Cell } from '../rows/row-types.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
@@ -25,6 +32,8 @@ export interface BulkExportOptions extends TargetOptions {
   keepToolResults?: boolean;
   /** The machine's name in the lake and in the trace resource (default: the host name). */
   machine?: string;
+  /** parquet/ndjson: only sessions whose files changed on or after this day (`YYYYMMDD`, UTC). */
+  since?: string;
   json?: boolean;
 }
 
@@ -132,7 +141,94 @@ export function redactionLine(counts: RedactionCounts): string {
   return entries.length === 0 ? '' : `; redacted: ${entries.map(([rule, n]) => `${rule} ${n}`).join(', ')}`;
 }
 
+/** Sessions whose rows are held before they are written as parts (bounds memory; fewer, larger parts). */
+const SESSIONS_PER_FLUSH = 500;
+
+/**
+ * `romp export --format parquet|ndjson --out DIR [SESSION...] [--machine NAME] [--since DAY] [--redact]`:
+ * every session named (default: the whole projects folder) as rows of the index's entities
+ * (`exportRows`), written as Hive-style parts `DIR/<entity>/machine=<name>/date=<day>/part-<hash>`
+ * (`writePart`; the day is the session's first, UTC). Incremental: the machine's manifest
+ * (`DIR/_romp/manifest-<name>.json`) holds each source file's identity and the bytes exported; a
+ * session whose files (its own and its subagents') are all unchanged is skipped, one that is new or
+ * grew is exported whole (its rows keep their keys, so a reader's de-dup by `key` keeps one). The
+ * manifest is written after each batch's parts, so a killed run redoes at most one batch, into
+ * identical or key-duplicate parts. `--since DAY`: only files changed on or after that day.
+ * @param args positional arguments
+ * @param options see `BulkExportOptions`
+ * @param io where to write
+ * @returns the exit code
+ */
 export async function runLakeExport(args: string[], options: BulkExportOptions, io: CliIO): Promise<number> {
-  void args; void options; void io;
-  return 2;
+  const dir = options.out;
+  if (dir === undefined) throw new UserError(`--format ${options.format} needs --out DIR`);
+  if (options.endpoint !== undefined || options.includeContent === true) throw new UserError('--endpoint and --include-content are for --format otlp');
+  const since = options.since === undefined ? undefined : sinceDay(options.since);
+  const machine = options.machine ?? hostname();
+  const format = options.format === 'ndjson' ? 'ndjson' : 'parquet';
+  const manifest = await readManifest(dir, machine);
+  const { files, cleanup } = await exportFiles(args, options, io);
+  const redactions = keyed<number>();
+  const rows = keyed<number>();
+  const report = { format, machine, sessions: 0, skipped: 0, parts: 0, bytes: 0, rows, redactions };
+  let held = new Map<string, Array<Record<string, Cell>>>();
+  let pending: ManifestFile[] = [];
+  let heldSessions = 0;
+  const flush = async (): Promise<void> => {
+    for (const [where, list] of held) {
+      const [entity, date] = where.split('\u0000') as [string, string];
+      const part = await writePart(dir, entity, machine, date, list, format);
+      if (part === undefined) continue;
+      report.parts++;
+      report.bytes += part.bytes;
+      rows[entity] = (rows[entity] ?? 0) + part.rows;
+    }
+    for (const f of pending) manifest.set(f.path, f);
+    if (pending.length > 0) await writeManifest(dir, machine, manifest);
+    held = new Map();
+    pending = [];
+    heldSessions = 0;
+  };
+  try {
+    for (const file of files) {
+      const sources = [file, ...(await sessionSubagents(file))];
+      const now = await Promise.all(sources.map(async (path) => ({ path, ...(await fileIdentity(path)) })));
+      const unchanged = now.every((f) => {
+        const known = manifest.get(f.path);
+        return known !== undefined && known.identity === f.identity && known.exported === f.size;
+      });
+      const fresh = since === undefined || (await Promise.all(sources.map((p) => stat(p)))).some((s) => s.mtimeMs >= since);
+      if (unchanged || !fresh) {
+        report.skipped++;
+        continue;
+      }
+      const read = await readForExport(file, options, redactions);
+      const sessionRows = exportRows(read);
+      const first = sessionRows.sessions[0]?.first_t ?? 0;
+      const date = isKnownTime(first) ? new Date(first).toISOString().slice(0, 10) : 'unknown';
+      for (const entity of ENTITIES) {
+        const where = `${entity}\u0000${date}`;
+        const list = held.get(where) ?? [];
+        for (const row of sessionRows[entity as Entity]) list.push(row as unknown as Record<string, Cell>);
+        held.set(where, list);
+      }
+      pending.push(...now.map((f) => ({ path: f.path, identity: f.identity, exported: f.size })));
+      report.sessions++;
+      if (++heldSessions >= SESSIONS_PER_FLUSH) await flush();
+    }
+    await flush();
+  } finally {
+    await cleanup();
+  }
+  if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else io.stderr.write(`${dir}: ${report.sessions} sessions exported (${report.skipped} unchanged), ${report.parts} parts, ${Math.ceil(report.bytes / 1024)} KB${redactionLine(redactions)}\n`);
+  return 0;
+}
+
+/** `--since`: a day as `YYYYMMDD` or `YYYY-MM-DD`, as epoch ms of its start (UTC). */
+function sinceDay(value: string): number {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
+  const t = match === null ? NaN : Date.parse(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
+  if (Number.isNaN(t)) throw new UserError(`--since ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
+  return t;
 }

@@ -11,7 +11,7 @@ export interface ExportSession {
   /** Its API responses, each once (`countUsage` over its file and every subagent transcript of it). */
   responses: Response[];
   /** The subagents linked to their `Task` / `Agent` calls, parsed. */
-  subagents: Array<{ tool_use_id: string; path: string; session: Session }>;
+  subagents: Array<{ tool_use_id: string; path: string; by: 'meta' | 'prompt'; session: Session }>;
   /** Every file read: the session's, then its subagents'. */
   files: string[];
   diagnostics: Diagnostic[];
@@ -30,7 +30,7 @@ export async function readExportSession(file: string): Promise<ExportSession> {
   for (const link of await findSubagents(session)) {
     const parsed = await parseSubagent(link);
     diagnostics.push(...parsed.diagnostics);
-    subagents.push({ tool_use_id: link.tool_use_id, path: link.path, session: parsed.session });
+    subagents.push({ ...link, session: parsed.session });
   }
   const files = [file, ...(await sessionSubagents(file))];
   const usage = await countUsage(files, { onDiagnostic: () => {} });
