@@ -3,7 +3,7 @@ import { isKnownTime } from '../model/time.ts';
 import { hostname } from 'node:os';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
-import { readExportSession, type ExportSession } from '../export/read-export-session.ts';
+import { readExportSession, type ExportSession, type ExportUnit } from '../export/read-export-session.ts';
 import { attributes, traceRequest, type KeyValue } from '../otlp/otlp-json.ts';
 import { postTraces } from '../otlp/post-traces.ts';
 import { sessionSpans } from '../otlp/session-spans.ts';
@@ -41,38 +41,56 @@ export interface BulkExportOptions extends TargetOptions {
 const VERSION = '0.1.0';
 
 /**
- * The session files a bulk export reads: those named (paths, ids, `--latest`, `--project`: every
- * session of the project), else every session of the projects folder (`<project>/<id>.jsonl`; subagent
- * transcripts come with their session).
+ * The export units of a bulk export: the sessions named (paths, ids, `--latest`, `--project`: every
+ * session of the project), else every session of the projects folder (`<project>/<id>.jsonl`), each
+ * with its subagent transcripts (`sessionSubagents`; a transcript two sessions claim, as a resume and
+ * its original do, goes with the first only); with the projects folder, every other transcript
+ * (an orphan subagent file, a workflow journal) is a unit of its own, so every response `romp usage`
+ * counts is exported once.
  * @param args positional arguments
  * @param options target options
  * @param io where skipped entries are named
- * @returns the files and their cleanup
+ * @returns the units and their cleanup
  */
-export async function exportFiles(args: string[], options: TargetOptions, io: CliIO): Promise<{ files: string[]; cleanup: () => Promise<void> }> {
+export async function exportUnits(args: string[], options: TargetOptions, io: CliIO): Promise<{ units: ExportUnit[]; cleanup: () => Promise<void> }> {
+  let files: string[];
+  let others: string[] = [];
+  let cleanup = async (): Promise<void> => {};
   if (args.length > 0 || options.latest === true || options.project !== undefined) {
     const targets = await resolveTargets(args, options, 'many', io);
     await checkFiles(targets.files);
-    return targets;
+    files = targets.files;
+    cleanup = targets.cleanup;
+  } else {
+    const root = options.projects ?? defaultProjectsDir();
+    const found = await discoverTranscripts(root);
+    for (const s of found.skipped) reportSkipped(s, io);
+    const all = found.files.map((f) => f.path);
+    files = found.files.filter((f) => f.parts.length === 1 && !(f.parts[0] as string).startsWith('agent-')).map((f) => f.path).sort();
+    if (all.length === 0) throw new UserError(`no sessions under ${root}`);
+    others = all.filter((f) => !files.includes(f)).sort();
   }
-  const root = options.projects ?? defaultProjectsDir();
-  const { files, skipped } = await discoverTranscripts(root);
-  for (const s of skipped) reportSkipped(s, io);
-  const main = files.filter((f) => f.parts.length === 1 && !(f.parts[0] as string).startsWith('agent-')).map((f) => f.path);
-  if (main.length === 0) throw new UserError(`no sessions under ${root}`);
-  return { files: main.sort(), cleanup: async () => {} };
+  const claimed = new Set<string>(files);
+  const units: ExportUnit[] = [];
+  for (const file of files) {
+    const subagents = (await sessionSubagents(file)).filter((s) => !claimed.has(s));
+    for (const s of subagents) claimed.add(s);
+    units.push({ file, subagents });
+  }
+  for (const file of others) if (!claimed.has(file)) units.push({ file, subagents: [] });
+  return { units, cleanup };
 }
 
 /**
  * Reads one session for export and, with `--redact`, masks it (`redactSession`: tool results dropped
  * unless `--keep-tool-results`, dotenv reads, romp's structural rules, secretlint's recommended preset).
- * @param file the session's file
+ * @param unit the session's file and its subagent transcripts
  * @param options the redaction switches
  * @param counts redactions per rule, added to
  * @returns the session, redacted when asked
  */
-export async function readForExport(file: string, options: Pick<BulkExportOptions, 'redact' | 'keepToolResults'>, counts: RedactionCounts): Promise<ExportSession> {
-  const read = await readExportSession(file);
+export async function readForExport(unit: ExportUnit, options: Pick<BulkExportOptions, 'redact' | 'keepToolResults'>, counts: RedactionCounts): Promise<ExportSession> {
+  const read = await readExportSession(unit);
   if (options.redact === true) await redactSession([read.session, ...read.subagents.map((s) => s.session)], { keepToolResults: options.keepToolResults === true, finder: secretlintFinder() }, counts);
   return read;
 }
@@ -92,14 +110,14 @@ export async function readForExport(file: string, options: Pick<BulkExportOption
 export async function runOtlpExport(args: string[], options: BulkExportOptions, io: CliIO): Promise<number> {
   if (options.endpoint !== undefined && options.out !== undefined) throw new UserError('give --endpoint or --out, not both');
   if (options.endpoint !== undefined && !/^https?:\/\//.test(options.endpoint)) throw new UserError(`--endpoint ${options.endpoint}: give an http:// or https:// URL`);
-  const { files, cleanup } = await exportFiles(args, options, io);
+  const { units, cleanup } = await exportUnits(args, options, io);
   const redactions = keyed<number>();
   const resource: KeyValue[] = attributes([['service.name', 'claude-code'], ['host.name', options.machine ?? hostname()], ['telemetry.sdk.name', 'romp']]);
   const report = { format: 'otlp', sessions: 0, spans: 0, requests: 0, bytes: 0, retries: 0, rejected: 0, redactions };
   const lines: string[] = [];
   try {
-    for (const file of files) {
-      const read = await readForExport(file, options, redactions);
+    for (const unit of units) {
+      const read = await readForExport(unit, options, redactions);
       const spans = sessionSpans({ session: read.session, responses: read.responses, subagents: read.subagents, includeContent: options.includeContent === true });
       report.sessions++;
       report.spans += spans.length;
@@ -167,7 +185,7 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
   const machine = options.machine ?? hostname();
   const format = options.format === 'ndjson' ? 'ndjson' : 'parquet';
   const manifest = await readManifest(dir, machine);
-  const { files, cleanup } = await exportFiles(args, options, io);
+  const { units, cleanup } = await exportUnits(args, options, io);
   const redactions = keyed<number>();
   const rows = keyed<number>();
   const report = { format, machine, sessions: 0, skipped: 0, parts: 0, bytes: 0, rows, redactions };
@@ -190,8 +208,8 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
     heldSessions = 0;
   };
   try {
-    for (const file of files) {
-      const sources = [file, ...(await sessionSubagents(file))];
+    for (const unit of units) {
+      const sources = [unit.file, ...unit.subagents];
       const now = await Promise.all(sources.map(async (path) => ({ path, ...(await fileIdentity(path)) })));
       const unchanged = now.every((f) => {
         const known = manifest.get(f.path);
@@ -202,7 +220,7 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
         report.skipped++;
         continue;
       }
-      const read = await readForExport(file, options, redactions);
+      const read = await readForExport(unit, options, redactions);
       const sessionRows = exportRows(read);
       const first = sessionRows.sessions[0]?.first_t ?? 0;
       const date = isKnownTime(first) ? new Date(first).toISOString().slice(0, 10) : 'unknown';

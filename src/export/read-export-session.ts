@@ -1,5 +1,4 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { sessionSubagents } from '../discover/list-claude-sessions.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage, type Response } from '../usage/count-usage.ts';
@@ -17,22 +16,32 @@ export interface ExportSession {
   diagnostics: Diagnostic[];
 }
 
+/** One export unit: a session's transcript and the subagent transcripts counted with it. */
+export interface ExportUnit {
+  file: string;
+  /** Its subagent transcripts (`sessionSubagents`), each given to one unit only. */
+  subagents: string[];
+}
+
 /**
  * Reads one session file for export: the Session (`full` view), its subagents (`findSubagents`, each
- * parsed), and its responses counted as `romp usage FILE` counts them (`countUsage` over the file and
- * `sessionSubagents(file)`).
- * @param file a session's main transcript
+ * parsed), and its responses counted as `romp usage` counts them (`countUsage` over the file and the
+ * unit's subagent transcripts).
+ * @param unit a session's main transcript and its subagent transcripts
  * @returns the session, responses, subagents, files and diagnostics
  */
-export async function readExportSession(file: string): Promise<ExportSession> {
+export async function readExportSession(unit: ExportUnit): Promise<ExportSession> {
+  const { file } = unit;
   const { session, diagnostics } = await parseSession([file], { view: 'full' });
   const subagents: ExportSession['subagents'] = [];
+  const own = new Set(unit.subagents);
   for (const link of await findSubagents(session)) {
+    if (!own.has(link.path)) continue;
     const parsed = await parseSubagent(link);
     diagnostics.push(...parsed.diagnostics);
     subagents.push({ ...link, session: parsed.session });
   }
-  const files = [file, ...(await sessionSubagents(file))];
+  const files = [file, ...unit.subagents];
   const usage = await countUsage(files, { onDiagnostic: () => {} });
   return { session, responses: usage.responses, subagents, files, diagnostics };
 }
