@@ -6,7 +6,9 @@ export interface Finding {
 }
 
 const AUTH_HEADER = /\b(?:proxy-)?authorization\s*[:=]\s*["']?(?:(?:bearer|basic|token|digest)\s+)?[^\s"',;]{4,}/gi;
-const API_KEY_ASSIGN = /\b(?:[a-z0-9_]*(?:api[_-]?key|secret|token|password|passwd)[a-z0-9_]*)\s*[:=]\s*["']?([^\s"',;]{8,})/gi;
+// a name of at most 64 word characters, tested apart: a keyword inside `[a-z0-9_]*` would backtrack quadratically
+const ASSIGNMENT = /\b([a-z0-9_]{1,64})\s*[:=]\s*["']?([^\s"',;]{8,})/gi;
+const SECRET_NAME = /api[_-]?key|secret|token|password|passwd/i;
 const BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/g;
 
 /**
@@ -21,8 +23,9 @@ const BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/g;
 export function structuralFindings(text: string): Finding[] {
   const found: Finding[] = [];
   for (const m of text.matchAll(AUTH_HEADER)) found.push({ rule: 'romp/authorization-header', start: m.index, end: m.index + m[0].length });
-  for (const m of text.matchAll(API_KEY_ASSIGN)) {
-    const value = m[1] as string;
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    if (!SECRET_NAME.test(m[1] as string)) continue;
+    const value = m[2] as string;
     found.push({ rule: 'romp/secret-assignment', start: m.index + m[0].length - value.length, end: m.index + m[0].length });
   }
   let from = 0;
