@@ -30,7 +30,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
- * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
+ * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
+ *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
  * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
