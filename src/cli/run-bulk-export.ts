@@ -109,6 +109,7 @@ export async function readForExport(unit: ExportUnit, options: Pick<BulkExportOp
  */
 export async function runOtlpExport(args: string[], options: BulkExportOptions, io: CliIO): Promise<number> {
   if (options.endpoint !== undefined && options.out !== undefined) throw new UserError('give --endpoint or --out, not both');
+  if (options.since !== undefined) throw new UserError('--since is for --format parquet or ndjson');
   if (options.endpoint !== undefined && !/^https?:\/\//.test(options.endpoint)) throw new UserError(`--endpoint ${options.endpoint}: give an http:// or https:// URL`);
   const { units, cleanup } = await exportUnits(args, options, io);
   const redactions = keyed<number>();

@@ -2,7 +2,7 @@ import { renderMarkdownTranscript } from '../export/render-markdown-transcript.t
 import type { View } from '../graph/resolve-active-path.ts';
 import { readPageContext } from '../html/read-page-context.ts';
 import { parseSession } from '../session/parse-session.ts';
-import type { CliIO } from './cli-io.ts';
+import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import type { BulkExportOptions } from './run-bulk-export.ts';
@@ -35,6 +35,8 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
     const given = { ...options, format, ...(out === undefined ? {} : { out }) };
     return format === 'otlp' ? bulk.runOtlpExport(args, given, io) : bulk.runLakeExport(args, given, io);
   }
+  const bulkOnly = (['out', 'endpoint', 'includeContent', 'redact', 'keepToolResults', 'machine', 'since', 'json'] as const).filter((o) => options[o] !== undefined);
+  if (bulkOnly.length > 0) throw new UserError(`--${bulkOnly[0]?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for --format otlp, parquet or ndjson`);
   return withOneSessionFile('export', args, options, io, async (file) => {
     const view = options.view ?? 'full';
     const { session } = await parseSession([file], { view });

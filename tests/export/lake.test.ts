@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { discoverTranscripts } from '../../src/discover/discover-transcripts.ts';
@@ -104,6 +104,19 @@ test('a killed export leaves no visible part file, and the next run completes th
   assert.ok(!files.some((f) => f.includes('manifest')), 'no manifest: nothing counts as exported');
   const run = await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a']);
   assert.equal(run.code, 0, run.err);
+  const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
+  assertSame(row as Record<string, unknown>, (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total);
+});
+
+test('a session that grew is exported again, alone, and the lake keeps its final snapshot', { skip }, async () => {
+  const { a, b, grown } = corpusMachines();
+  const lake = tempDir('romp-lake-grown-');
+  const first = JSON.parse((await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out);
+  // the cut session goes on on machine a: its file is appended to (the copy on b is the whole file)
+  copyFileSync(grown, join(a, relative(b, grown)));
+  const second = JSON.parse((await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out);
+  assert.equal(second.sessions, 1);
+  assert.equal(second.skipped, first.sessions - 1 + first.skipped);
   const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
   assertSame(row as Record<string, unknown>, (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total);
 });

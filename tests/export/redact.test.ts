@@ -3,12 +3,17 @@
  * holding made-up secrets, with the count per rule the export reports.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import type { Atom, Session } from '../../src/model/types.ts';
 import { redactSession, type RedactionCounts } from '../../src/redact/redact-session.ts';
 import { secretlintFinder } from '../../src/redact/secretlint-finder.ts';
 import { isEnvFile, structuralFindings } from '../../src/redact/structural-rules.ts';
 import { keyed } from '../../src/model/keyed.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // made-up values in the shapes the rules look for, assembled so no scanner flags this file
 const GITHUB = ['ghp', '_', 'Zq4x9Lm2Vb7Nc1Kd8Fh3Jw6Ty5Rs0PaEgUi7'].join('');
@@ -77,4 +82,28 @@ test('--keep-tool-results keeps results but still drops a dotenv read and masks 
   assert.equal(counts['romp/env-file'], 1);
   assert.equal(counts['romp/tool-result'], undefined);
   assert.equal(counts['@secretlint/secretlint-rule-github'], undefined, 'no finder given');
+});
+
+test('romp export --format ndjson --redact: masked rows and the count per rule in the report', async () => {
+  const projects = tempDir('romp-redact-');
+  mkdirSync(join(projects, '-w'));
+  const line = (o: Record<string, unknown>): string => `${JSON.stringify({ sessionId: 's9', version: '2.1.150', timestamp: '2026-03-01T10:00:00.000Z', ...o })}\n`;
+  writeFileSync(
+    join(projects, '-w', 's9.jsonl'),
+    line({ parentUuid: null, type: 'user', uuid: 'u1', promptSource: 'typed', message: { role: 'user', content: `token ${GITHUB}` } }) +
+      line({ parentUuid: 'u1', type: 'assistant', uuid: 'a1', requestId: 'req_1', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '.env' } }], stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } } }) +
+      line({ parentUuid: 'a1', type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'SECRET=abc' }] } }),
+  );
+  const lake = tempDir('romp-redact-lake-');
+  const run = await runCli(['export', '--format', 'ndjson', '--out', lake, '--projects', projects, '--machine', 'm', '--redact', '--json']);
+  assert.equal(run.code, 0, run.err);
+  assert.deepEqual(JSON.parse(run.out).redactions, { '@secretlint/secretlint-rule-github': 1, 'romp/env-file': 1 });
+  const folder = join(lake, 'blocks', 'machine=m', 'date=2026-03-01');
+  const [part] = readdirSync(folder);
+  const blocks = gunzipSync(readFileSync(join(folder, part as string))).toString().trim().split('\n').map((l) => JSON.parse(l) as { key: string; text: string });
+  assert.deepEqual(blocks.map((b) => [b.key, b.text]), [
+    ['u1:0', 'token [redacted:@secretlint/secretlint-rule-github]'],
+    ['a1:0', '{"file_path":".env"}'],
+    ['r1:0', '[redacted: 10 chars]'],
+  ]);
 });
