@@ -68,7 +68,8 @@ export async function exportUnits(args: string[], options: TargetOptions, io: Cl
     const all = found.files.map((f) => f.path);
     files = found.files.filter((f) => f.parts.length === 1 && !(f.parts[0] as string).startsWith('agent-')).map((f) => f.path).sort();
     if (all.length === 0) throw new UserError(`no sessions under ${root}`);
-    others = all.filter((f) => !files.includes(f)).sort();
+    const mains = new Set(files);
+    others = all.filter((f) => !mains.has(f)).sort();
   }
   const claimed = new Set<string>(files);
   const units: ExportUnit[] = [];

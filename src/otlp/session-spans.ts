@@ -65,7 +65,9 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
   const add = (span: OtlpSpan): void => {
     spans.push(span);
     const parent = span.parentSpanId ?? '';
-    children.set(parent, [...(children.get(parent) ?? []), span]);
+    const list = children.get(parent);
+    if (list === undefined) children.set(parent, [span]);
+    else list.push(span);
   };
   const span = (spanId: string, parent: string, name: string, kind: number, start: number, end: number, fields: Array<[string, Plain | undefined]>): OtlpSpan => ({
     traceId,
@@ -147,11 +149,22 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
 
   // agent spans last, each over its children; a subagent's under its Task call, that call over it
   const wrap = (spanId: string, parent: string | undefined, name: string, scope: Session, fields: Array<[string, Plain | undefined]>): OtlpSpan => {
-    const times = (children.get(spanId) ?? []).flatMap((c) => [Number(BigInt(c.startTimeUnixNano) / 1_000_000n), Number(BigInt(c.endTimeUnixNano) / 1_000_000n)]);
-    for (const turn of scope.turns) times.push(turn.t, turn.end);
-    const known = times.filter((t) => Number.isFinite(t));
-    const start = known.length > 0 ? Math.min(...known) : 0;
-    const end = known.length > 0 ? Math.max(...known) : 0;
+    let start = Infinity;
+    let end = -Infinity;
+    const take = (t: number): void => {
+      if (!Number.isFinite(t)) return;
+      start = Math.min(start, t);
+      end = Math.max(end, t);
+    };
+    for (const c of children.get(spanId) ?? []) {
+      take(Number(BigInt(c.startTimeUnixNano) / 1_000_000n));
+      take(Number(BigInt(c.endTimeUnixNano) / 1_000_000n));
+    }
+    for (const turn of scope.turns) {
+      take(turn.t);
+      take(turn.end);
+    }
+    if (start > end) start = end = 0;
     const s = span(spanId, parent ?? '', `invoke_agent ${name}`, SPAN_KIND.internal, start, end, [['gen_ai.operation.name', 'invoke_agent'], ['gen_ai.agent.name', name], ...fields]);
     if (parent === undefined) delete s.parentSpanId;
     return s;
