@@ -30,7 +30,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
- * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
+ * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
+ *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
  * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
@@ -193,12 +194,20 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   targetOptions(
     program
       .command('export')
-      .description('write one session as readable Markdown (the choices of the HTML chat) or as the Session JSON')
-      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session').choices(['md', 'json']).default('md'))
+      .description('write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)')
+      .argument('[sessions...]', 'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)')
+      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake').choices(['md', 'json', 'otlp', 'parquet', 'ndjson']).default('md'))
       .addOption(viewOption())
-      .option('-o, --output <file>', 'write there (default: standard output)'),
-  ).action(async (session: string | undefined, options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(session === undefined ? [] : [session], options, io)));
+      .option('-o, --output <file>', 'write there (default: standard output)')
+      .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
+      .option('--endpoint <url>', 'otlp: POST the traces to this OTLP/HTTP collector (its /v1/traces)')
+      .option('--include-content', 'otlp: put prompts, replies, tool input and errors on the spans')
+      .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
+      .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
+      .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
+      .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
+      .option('--json', 'otlp, parquet, ndjson: the export report as JSON'),
+  ).action(async (sessions: string[], options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(sessions, options, io)));
   program
     .command('serve')
     .description('a local, read-only web viewer: the session list, and each session as the romp html page, updating live')
