@@ -11,10 +11,12 @@ import { tokenCount } from '../usage/token-count.ts';
  *   TTL (1 h while the chain's last write was of 1-hour tokens only, else 5 min), most of it spent
  *   waiting for a prompt (human) or in tool calls and subagents (work);
  * - `model_switch`: another model than the previous response's (each model has a cache of its own);
- * - `compaction`: a `compact_boundary` lies between it and the previous response on its chain;
+ * - `compaction`: a `compact_boundary` lies between it and the previous response on its chain (walking
+ *   `parentUuid` up; on a stream, which has no links, between the two in file order);
  * - `rewind`: it hangs on another response than the chain's previous one (the active path switched);
- * - `prompt_change`: none of the above, and it read from the cache less than half of the previous
- *   response's prompt (the system prompt or the tool list changed);
+ * - `prompt_change`: none of the above, and a stream's `system/init` changed the model or tool list since
+ *   the previous response, or it read from the cache less than half of the previous response's prompt
+ *   (the system prompt or the tool list changed);
  * - `growth`: the normal write of the turns appended at the end.
  */
 export type CacheCause = 'cold_start' | 'expiry_human' | 'expiry_work' | 'model_switch' | 'compaction' | 'rewind' | 'prompt_change' | 'growth';
@@ -35,6 +37,8 @@ export interface CacheLine {
   /** A prompt someone typed or sent (a user line that is not only tool results, not meta, not a compact summary). */
   prompt: boolean;
   compactBoundary: boolean;
+  /** On a stream's `system/init`: its model and tool list (a signature); else `undefined`. */
+  init: string | undefined;
   cwd: string | undefined;
 }
 
@@ -81,6 +85,16 @@ export interface CacheReport {
   byDay: Record<string, CacheGroup>;
 }
 
+/** Options of `explainCacheWrites`. */
+export interface CacheOptions {
+  /** Price table (default `PRICES`). */
+  prices?: Readonly<Record<string, Price>>;
+  /** IANA zone for `byDay` (default the machine's). */
+  timeZone?: string;
+  /** Spans a session sat idle (romp's state logs, epoch ms), by the transcript file they belong to: human time on its main chain. */
+  idle?: ReadonlyArray<{ file: string; t: number; end: number }>;
+}
+
 /** The TTLs of Anthropic's prompt cache (ms): the default 5 minutes, and the 1-hour option. */
 export const TTL_5M: number = 5 * 60_000;
 export const TTL_1H: number = 60 * 60_000;
@@ -100,20 +114,23 @@ const num = (v: unknown): number => tokenCount(v) ?? 0;
  * costs 0 (its tokens count).
  * @param responses `countUsage(...).responses`
  * @param lines every line of the same files (`readCacheLines`)
- * @param options prices, zone for `byDay`
+ * @param options prices, zone for `byDay`, idle spans from romp's state logs
  * @returns the report and each write explained, in time order
  */
-export function explainCacheWrites(responses: readonly Response[], lines: readonly CacheLine[], options: { prices?: Readonly<Record<string, Price>>; timeZone?: string } = {}): { report: CacheReport; writes: CacheWrite[] } {
+export function explainCacheWrites(responses: readonly Response[], lines: readonly CacheLine[], options: CacheOptions = {}): { report: CacheReport; writes: CacheWrite[] } {
   const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const byFile = new Map<string, FileLines>();
   for (const l of lines) {
     let f = byFile.get(l.file);
-    if (f === undefined) byFile.set(l.file, (f = { byUuid: new Map(), firstOf: new Map(), ordered: [] }));
+    if (f === undefined) byFile.set(l.file, (f = { byUuid: new Map(), firstOf: new Map(), ordered: [], boundaries: [], inits: [], idle: [] }));
     f.ordered.push(l);
+    if (l.compactBoundary) f.boundaries.push(l.line);
+    if (l.init !== undefined && l.init !== f.inits.at(-1)?.signature) f.inits.push({ line: l.line, signature: l.init });
     if (l.uuid !== undefined && !f.byUuid.has(l.uuid)) f.byUuid.set(l.uuid, l);
     if (l.messageId !== undefined && !f.firstOf.has(l.messageId)) f.firstOf.set(l.messageId, l);
   }
+  for (const span of options.idle ?? []) byFile.get(span.file)?.idle.push(span);
   const chains = new Map<string, Placed[]>();
   const roots = new Map<CacheLine, CacheLine>();
   for (const r of responses) {
@@ -128,7 +145,8 @@ export function explainCacheWrites(responses: readonly Response[], lines: readon
   }
   const writes: CacheWrite[] = [];
   for (const list of chains.values()) {
-    list.sort((a, b) => (a.r.t || 0) - (b.r.t || 0));
+    // streams carry no times: file order then
+    list.sort((a, b) => (a.r.t || 0) - (b.r.t || 0) || (a.first?.line ?? 0) - (b.first?.line ?? 0));
     // the TTL the chain's cache holds: 1 h while its last write was 1-hour tokens only, else 5 min
     let ttl = TTL_5M;
     list.forEach((p, i) => {
@@ -180,6 +198,12 @@ interface FileLines {
   byUuid: Map<string, CacheLine>;
   firstOf: Map<string, CacheLine>;
   ordered: CacheLine[];
+  /** Lines of its `compact_boundary` rows, in order. */
+  boundaries: number[];
+  /** Where a stream's `system/init` changed the model or tool list (the first init included), in order. */
+  inits: Array<{ line: number; signature: string }>;
+  /** Idle spans of the file's session (main chain). */
+  idle: Array<{ t: number; end: number }>;
 }
 
 interface Placed {
@@ -218,13 +242,16 @@ function explain(p: Placed, previous: Placed | undefined, ttl: number, chain: re
   const timing = { gap_ms: Number.isNaN(gap) ? null : gap, human_ms: Number.isNaN(gap) ? null : human, work_ms: Number.isNaN(gap) ? null : gap - human };
   if (gap > ttl) return { ...base, ...timing, cause: human * 2 >= gap ? 'expiry_human' : 'expiry_work', extra_cost_usd: extraFor(previous) };
   if (p.r.model !== previous.r.model) return { ...base, ...timing, cause: 'model_switch', extra_cost_usd: extraFor(previous) };
+  const between = (lines: readonly number[]): boolean => lines.some((l) => l > (previous.first?.line ?? Infinity) && l < (p.first?.line ?? -Infinity));
   const hung = ancestor(p, file);
-  if (hung === 'compaction') return { ...base, ...timing, cause: 'compaction', extra_cost_usd: 0 };
+  if (hung === 'compaction' || (hung === undefined && file !== undefined && between(file.boundaries))) return { ...base, ...timing, cause: 'compaction', extra_cost_usd: 0 };
   if (hung !== undefined && hung !== previous.r.messageId) {
     const on = chain.find((c) => c.r.messageId === hung);
     return { ...base, ...timing, cause: 'rewind', extra_cost_usd: on === undefined ? 0 : extraFor(on) };
   }
-  if (p.read * 2 < previous.prompt) return { ...base, ...timing, cause: 'prompt_change', extra_cost_usd: extraFor(previous) };
+  // a stream's system/init with another model or tool list than the one before (the first one excepted)
+  const changed = file !== undefined && between(file.inits.slice(1).map((i) => i.line));
+  if (changed || p.read * 2 < previous.prompt) return { ...base, ...timing, cause: 'prompt_change', extra_cost_usd: extraFor(previous) };
   return { ...base, ...timing, cause: 'growth', extra_cost_usd: 0 };
 }
 
@@ -246,8 +273,9 @@ function ancestor(p: Placed, file: FileLines | undefined): string | undefined {
 
 /**
  * The human part of the time between two responses of a chain (ms): for each prompt line in between,
- * the time since the line before it on the chain (the wait for the prompt). The rest is work (tool
- * calls, subagents, the model writing).
+ * the time since the line before it on the chain (the wait for the prompt); on the main chain, at least
+ * the part of the gap its session sat idle (romp's state log). The rest is work (tool calls,
+ * subagents, the model writing).
  */
 function humanTime(from: number, to: number, chain: string | undefined, file: FileLines | undefined): number {
   if (file === undefined || Number.isNaN(from) || Number.isNaN(to)) return 0;
@@ -258,5 +286,7 @@ function humanTime(from: number, to: number, chain: string | undefined, file: Fi
     if (l.prompt) human += Math.max(0, l.t - before);
     before = Math.max(before, l.t);
   }
-  return Math.min(human, to - from);
+  let idle = 0;
+  if (chain === 'main') for (const span of file.idle) idle += Math.max(0, Math.min(span.end, to) - Math.max(span.t, from));
+  return Math.min(Math.max(human, idle), to - from);
 }

@@ -8,7 +8,9 @@ import type { CacheLine } from './explain-cache-writes.ts';
  * Reads the lines of transcripts as the cache forensics need them (`CacheLine`): each record with a
  * `type`, its uuid and parent, time, chain (`main`, or a subagent's `agentId`), `message.id`, whether it
  * is a prompt (a user line of the main chain that is not only tool results, not `isMeta`, not a compact
- * summary), whether it is a `compact_boundary`, and its `cwd`. Tool outputs are skipped unparsed.
+ * summary), whether it is a `compact_boundary`, a stream's `system/init` (its model and tool list), and
+ * its `cwd`. Stream frames (`stream-json`) take their chain from `parent_tool_use_id`. Tool outputs are
+ * skipped unparsed.
  * @param files transcript paths
  * @param onDiagnostic receives what the read stage reports
  * @returns the lines, file by file, in file order
@@ -40,10 +42,11 @@ function cacheLine(record: RawRecord, file: string, line: number): CacheLine {
     parentUuid: str(record['parentUuid']) ?? str(record['logicalParentUuid']),
     type,
     t: parseTimestamp(record['timestamp']),
-    chain: sidechain ? (str(record['agentId']) ?? 'sidechain') : 'main',
+    chain: typeof record['parent_tool_use_id'] === 'string' ? `task ${record['parent_tool_use_id']}` : sidechain ? (str(record['agentId']) ?? 'sidechain') : 'main',
     messageId: type === 'assistant' ? str(message?.id) : undefined,
     prompt,
     compactBoundary: type === 'system' && record['subtype'] === 'compact_boundary',
+    init: type === 'system' && record['subtype'] === 'init' ? JSON.stringify([record['model'], Array.isArray(record['tools']) ? [...(record['tools'] as unknown[]).map(String)].sort() : null]) : undefined,
     cwd: str(record['cwd']),
   };
 }

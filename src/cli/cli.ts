@@ -220,6 +220,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--statusline', 'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)')
     .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
     .addOption(new Option('--timezone <zone>', "IANA zone for the days (default: this machine's)").argParser(checkZone))
+    .addOption(home())
     .option('--json', 'print {total, causes, bySession, byDay}')
     .action(async (files: string[], options: CacheCliOptions) => done(await (await import('./run-cache.ts')).runCache(files, options, io)));
   program

@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { cacheClock } from '../cache/cache-clock.ts';
 import { explainCacheWrites, type CacheGroup, type CauseTotals } from '../cache/explain-cache-writes.ts';
 import { readCacheLines } from '../cache/read-cache-lines.ts';
+import { rompHome } from '../romp-home/romp-home.ts';
+import { readIdleSpans } from '../romp-home/state-log.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
@@ -16,13 +18,14 @@ export interface CacheCliOptions extends TargetOptions {
   statusline?: boolean;
   timezone?: string;
   prices?: string;
+  rompHome?: string;
 }
 
 /**
  * `romp cache SESSION`: why each API response wrote to the prompt cache (`explainCacheWrites`), with
  * its subagents' transcripts, as `romp usage FILE` counts them; without a session and with
  * `--projects DIR`, every transcript of the folder. Totals by cause, project and day; `--json` prints
- * the `CacheReport`. `--statusline` prints the session's `CacheClock` as JSON instead; without a
+ * the `CacheReport`. Idle spans in romp's state logs count as human time. `--statusline` prints the session's `CacheClock` as JSON instead; without a
  * session it reads Claude Code's status-line input on stdin (`{"transcript_path": …}`).
  * @param args the session (`resolveTargets`)
  * @param options json, statusline, zone, prices, projects folder
@@ -40,7 +43,9 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
     const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
     const zone = options.timezone === undefined ? {} : { timeZone: options.timezone };
     const usage = await countUsage(files, { prices, ...zone });
-    const { report } = explainCacheWrites(usage.responses, await readCacheLines(files), { prices, ...zone });
+    const home = rompHome(options.rompHome);
+    const idle = (await Promise.all(files.map(async (file) => (await readIdleSpans(home, basename(file, '.jsonl'), () => {})).map((s) => ({ file, t: s.t, end: s.end ?? Date.now() }))))).flat();
+    const { report } = explainCacheWrites(usage.responses, await readCacheLines(files), { prices, ...zone, idle });
     if (options.json === true) {
       io.stdout.write(`${JSON.stringify(report)}\n`);
       return 0;

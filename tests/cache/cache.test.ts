@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { CacheReport } from '../../src/cache/explain-cache-writes.ts';
 import { cacheClock, formatCacheClock } from '../../src/cache/cache-clock.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { assistant, compactBoundary, T0, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, at, compactBoundary, T0, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
 // claude-sonnet-4-5: input $3, 5 m write $3.75, 1 h write $6, read $0.30 per MTok
 const usage = (read: number, write: number, hour = false): Record<string, unknown> => ({
@@ -145,4 +148,33 @@ test('romp watch --json carries the cache clock on each change', async () => {
   assert.equal(await cli(['watch', path, '--json', '--poll'], io, controller.signal), 0);
   const clock = (JSON.parse(out.split('\n')[0] as string) as { cache_clock: { ttl: string; expires_at: number; rewrite_tokens: number } }).cache_clock;
   assert.deepEqual([clock.ttl, clock.expires_at, clock.rewrite_tokens], ['5m', T0 + 2_000 + 300_000, 6_110]);
+});
+
+test('expiry: a span romp\'s state log marks idle counts as human time, even inside a tool call', async () => {
+  const file = writeJsonl([
+    user('u1', null, 'build it', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'make' }), 2, { mid: 'm1', stop: 'tool_use', usage: usage(0, 20_000) }),
+    user('r1', 'a1', [toolResult('t1', 'built')], 422),
+    reply('a2', 'r1', 424, 'm2', usage(0, 20_500)),
+  ]);
+  const home = tempDir('romp-home-');
+  mkdirSync(join(home, 'states'));
+  writeFileSync(join(home, 'states', 'fixture-session.jsonl'), `${JSON.stringify({ t: at(10), state: 'idle' })}\n${JSON.stringify({ t: at(400), state: 'working' })}\n`);
+  const r = JSON.parse((await runCli(['cache', '--json', file, '--romp-home', home])).out) as CacheReport;
+  assert.deepEqual(Object.keys(r.causes).sort(), ['cold_start', 'expiry_human']);
+});
+
+test('a stream: a system/init with another tool list before a response is a prompt change; frames have no times, file order rules', async () => {
+  const init = (tools: string[]): Record<string, unknown> => ({ type: 'system', subtype: 'init', session_id: 's', model: 'claude-sonnet-4-5', tools });
+  const frame = (mid: string, u: Record<string, unknown>): Record<string, unknown> => ({ type: 'assistant', session_id: 's', message: { id: mid, role: 'assistant', model: 'claude-sonnet-4-5', content: [text('ok')], stop_reason: null, usage: u } });
+  const r = await cache([
+    init(['Bash', 'Read']),
+    frame('m1', usage(0, 10_000)),
+    init(['Read', 'Bash']),
+    frame('m2', usage(10_000, 400)),
+    init(['Bash', 'Read', 'mcp__x']),
+    frame('m3', usage(9_000, 1_600)),
+  ]);
+  assert.deepEqual([r.causes['cold_start']?.tokens, r.causes['growth']?.tokens, r.causes['prompt_change']?.tokens], [10_000, 400, 1_600]);
+  close(r.causes['prompt_change']?.extra_cost_usd ?? NaN, (1_410 * 3.45) / 1e6);
 });
