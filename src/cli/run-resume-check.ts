@@ -58,7 +58,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     const views = await readResumeViews(targets.files, { rompHome: home });
     const { report, notes } = findLostTurns(views);
     if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
-    else io.stdout.write(formatReport(targets.files.join(', '), report, notes, time, views.found));
+    else io.stdout.write(formatReport(views.context.session.files[0]?.path ?? targets.files.join(', '), report, notes, time, views.found));
     if (options.handoff !== undefined) await writeOutput(io, options.handoff, renderHandoff(views.full.session, report, notes), `${report.lost.length} lost turns`);
     if (options.writeFork !== undefined) return await writeFork(options.writeFork, views.full.path.entries, io);
     return 0;
@@ -84,7 +84,7 @@ async function writeFork(dir: string, path: Parameters<typeof linearFork>[0], io
 }
 
 function formatReport(name: string, report: ResumeReport, notes: readonly CauseNote[], time: TimeFormat, found: readonly string[]): string {
-  const lines = [`${name}: claude --resume loads ${report.context_turns} turns; ${report.lost.length} of the ${report.full_turns} turns of the full history are not loaded (times in ${time.zone})`];
+  const lines = [`${name}: claude --resume of this file loads ${report.context_turns} turns; ${report.lost.length} of the ${report.full_turns} turns of the full history are not loaded (times in ${time.zone})`];
   if (found.length > 0) lines.push(`  other files of this session read: ${found.join(', ')}`);
   for (const n of notes) {
     const count = report.lost.filter((l) => l.cause === n.cause && l.uuid === n.uuid).length;

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { relative } from 'node:path';
 import { test } from 'node:test';
 import { findLostTurns } from '../../src/resume/find-lost-turns.ts';
+import { linearFork } from '../../src/resume/linear-fork.ts';
+import { verifyFork } from '../../src/resume/verify-fork.ts';
 import { readResumeViews } from '../../src/resume/read-resume-views.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { CORPUS_TRANSCRIPTS, corpusPresent, corpusTranscripts } from '../helpers/corpus.ts';
@@ -30,4 +32,18 @@ test('per corpus session, the turns resume-check reports lost are exactly the fu
     if (report.lost.length > 0) atRisk++;
   }
   assert.ok(atRisk >= 5, `${atRisk} corpus sessions at risk`);
+});
+
+test('per corpus session at risk, the linear fork of its full view loads whole with the SDK reader and loses nothing on resume', { skip: !corpusPresent }, async () => {
+  let forks = 0;
+  for (const file of sessions) {
+    const where = relative(CORPUS_TRANSCRIPTS, file);
+    const views = await readResumeViews([file]);
+    if (findLostTurns(views).report.lost.length === 0) continue;
+    const fork = linearFork(views.full.path.entries, '00000000-0000-4000-8000-000000000020');
+    const check = await verifyFork(fork.lines, '00000000-0000-4000-8000-000000000020', fork.expected);
+    assert.ok(check.checked && check.ok, `${where}: the SDK reader does not load the fork as written`);
+    forks++;
+  }
+  assert.ok(forks >= 5, `${forks} forks checked`);
 });
