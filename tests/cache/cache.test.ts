@@ -178,3 +178,12 @@ test('a stream: a system/init with another tool list before a response is a prom
   assert.deepEqual([r.causes['cold_start']?.tokens, r.causes['growth']?.tokens, r.causes['prompt_change']?.tokens], [10_000, 400, 1_600]);
   close(r.causes['prompt_change']?.extra_cost_usd ?? NaN, (1_410 * 3.45) / 1e6);
 });
+
+test('the text report: total, then each cause, project, session and day with responses, tokens, USD and extra', async () => {
+  const file = writeJsonl([user('u1', null, 'hi', 0), reply('a1', 'u1', 2, 'm1', usage(0, 20_000)), user('u2', 'a1', 'back', 602), reply('a2', 'u2', 604, 'm2', usage(0, 20_130))]);
+  const { code, out } = await runCli(['cache', file]);
+  assert.equal(code, 0);
+  assert.match(out, /^Cache writes: 40,130 tokens, \$0\.15 /);
+  assert.match(out, /\n {2}expiry_human {5}\s+1 responses\s+20,130 tokens\s+\$0\.08 {2}extra vs warm \$0\.07\n/);
+  assert.match(out, /by project:\n {2}\/work\/demo\s+2 responses\s+40,130 tokens/);
+});
