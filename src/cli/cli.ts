@@ -2,10 +2,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
+import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
 import type { HtmlCliOptions } from './run-html.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
+import type { ResumeCheckOptions } from './run-resume-check.ts';
 import type { ServeCliOptions } from './run-serve.ts';
 import type { ShowOptions } from './run-show.ts';
 import type { StreamCliOptions } from './run-stream.ts';
@@ -28,6 +30,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp turns | segments | tools [FILES...] [--view full|context] [--json]`: a derived view (`turns`:
  *   one `summarizeTurn` per turn).
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
+ * - `romp cache SESSION [--json] [--statusline]`: why each response wrote to the prompt cache, priced.
+ * - `romp resume-check SESSION [--json] [--handoff FILE] [--write-fork DIR]`: what `claude --resume` will not load.
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
  * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
@@ -153,7 +157,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[files...]', 'transcript files of one session')
     .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
     .addOption(home())
-    .option('--json', 'one NDJSON line per change: {changed, turns}')
+    .option('--json', 'one NDJSON line per change: {changed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
     .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
   for (const [view, description] of [
@@ -215,6 +219,32 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .action(async (options: ServeCliOptions) => done(await (await import('./run-serve.ts')).runServe(options, io, signal)));
+  program
+    .command('cache')
+    .description('why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)')
+    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one (with its subagents)')
+    .option('--latest', 'the newest session (of --project when given)')
+    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option('--projects <dir>', "Claude Code's projects folder; without a session: every transcript in it")
+    .option('--statusline', 'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)')
+    .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
+    .addOption(new Option('--timezone <zone>', "IANA zone for the days (default: this machine's)").argParser(checkZone))
+    .addOption(home())
+    .option('--json', 'print {total, causes, bySession, byDay}')
+    .action(async (files: string[], options: CacheCliOptions) => done(await (await import('./run-cache.ts')).runCache(files, options, io)));
+  program
+    .command('resume-check')
+    .description('what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)')
+    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one')
+    .option('--latest', 'the newest session (of --project when given)')
+    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option('--projects <dir>', "Claude Code's projects folder; without a session: check every session in it")
+    .option('--handoff <file>', 'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)')
+    .option('--write-fork <dir>', 'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended')
+    .addOption(zone())
+    .addOption(home())
+    .option('--json', 'print {session, context_turns, full_turns, lost, causes} (with --projects: an array of them)')
+    .action(async (files: string[], options: ResumeCheckOptions) => done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')
