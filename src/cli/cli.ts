@@ -188,7 +188,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .command('html')
       .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
       .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .option('-o, --output <file>', 'write the page there (default: standard output)'),
+      .option('-o, --output <file>', 'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …'),
   ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
   targetOptions(
     program

@@ -74,9 +74,9 @@ export const PAGE_SCRIPT: string = `(function () {
   if (document.body.dataset.live !== undefined) {
     var events = new EventSource(location.pathname.replace(/\\/$/, '') + '/events');
     var refresh = function () {
-      fetch(location.pathname).then(function (r) { return r.text(); }).then(function (html) {
+      fetch(location.pathname + location.search).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html');
-        ['timeline-box', 'chat', 'branches-box', 'title'].forEach(function (id) {
+        ['timeline-box', 'chat', 'branches-box', 'title', 'parts-top', 'parts-bottom'].forEach(function (id) {
           var now = $(id), fresh = next.getElementById(id);
           if (now && fresh) now.innerHTML = fresh.innerHTML;
         });

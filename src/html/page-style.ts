@@ -58,6 +58,7 @@ details>summary{cursor:pointer}
 .sub-head{color:var(--sdk);font-size:13px;margin:4px 0}
 .branch-link{font-size:13px;margin:4px 0}.branch{border:1px dashed var(--line);border-radius:8px;padding:8px 12px;margin:12px 0}
 .branch h3{font-size:13px;color:var(--muted);margin:0}
+.parts{font-size:13px;margin-top:6px}.parts .cut{margin-left:8px}
 .hit{outline:2px solid var(--peer)}
 :target{outline:2px solid var(--human);outline-offset:2px}
 a{color:var(--human)}

@@ -17,6 +17,8 @@ export interface ViewerOptions {
   port?: number;
   /** Address to bind (default `127.0.0.1`). */
   host?: string;
+  /** Characters of turns above which a session's page is split into parts (default `PART_CHARS`). */
+  partChars?: number;
 }
 
 /** A running viewer. */
@@ -32,7 +34,8 @@ export interface Viewer {
  *
  * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
  *   (each session parsed once per size and time of its file, then cached).
- * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`).
+ * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
+ *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others.
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
  *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches itself and swaps its timeline and chat.
  *
@@ -69,7 +72,8 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain', 'read-only\n');
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (path === '/') {
       const rows: SessionRow[] = [];
       for (const s of await sessions()) rows.push(await row(s));
@@ -78,7 +82,12 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
     const session = match === null ? undefined : await find(match[1] as string);
     if (match === null || session === undefined) return send(response, 404, 'text/plain', 'no such page\n');
-    if (match[2] === undefined) return send(response, 200, 'text/html', (await buildHtmlPage([session.path], { live: true })).html);
+    if (match[2] === undefined) {
+      const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
+      const { parts } = await buildHtmlPage([session.path], { live: true, partHref: href, ...(options.partChars === undefined ? {} : { partChars: options.partChars }) });
+      const part = parts[Number(url.searchParams.get('part') ?? '1') - 1];
+      return part === undefined ? send(response, 404, 'text/plain', 'no such part\n') : send(response, 200, 'text/html', part);
+    }
     const stop = new AbortController();
     streams.add(stop);
     request.on('close', () => stop.abort());

@@ -6,14 +6,16 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { partFile } from '../../src/cli/run-html.ts';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
-import { FEATURES, xssSession } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { FEATURES, threeTurns, xssSession } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CORPUS = new URL('../../../../shared/corpus/transcripts/marot__spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl', import.meta.url);
@@ -96,6 +98,26 @@ test('browser: without JavaScript, calls expand and the view switches', { skip }
   assert.equal(await page.locator('#a1').isVisible(), false);
   assert.equal(await page.locator('#a2').isVisible(), true);
   await page.close();
+});
+
+test('browser: a split page: a timeline bar opens the part that holds its atom, the nav leads back', { skip }, async () => {
+  const first = join(tempDir('romp-html-parts-'), 's.html');
+  const { parts } = await buildHtmlPage([threeTurns()], { partChars: 1, partHref: (n) => basename(partFile(first, n)) });
+  parts.forEach((p, i) => writeFileSync(partFile(first, i + 1), p));
+  const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 800 } });
+  try {
+    await page.goto(pathToFileURL(first).href);
+    assert.equal(await page.textContent('#parts-top nav b'), 'part 1 of 3');
+    await page.locator('svg.timeline a[href="s.part3.html#u3"] rect').click();
+    await page.waitForURL(/\/s\.part3\.html#u3$/);
+    assert.equal(await page.locator('#u3').isVisible(), true);
+    assert.equal(await page.textContent('#chat .prompt'), 'third ask');
+    await page.locator('#parts-top a[rel=prev]').click();
+    await page.waitForURL(/\/s\.part2\.html$/);
+    assert.equal(await page.locator('#b1').count(), 1);
+  } finally {
+    await page.close();
+  }
 });
 
 test('browser: no script of the XSS corpus runs, the page requests nothing', { skip }, async () => {
