@@ -7,7 +7,8 @@ import { minisearchSource } from './minisearch-source.ts';
  * five letters from words of five letters on; the index is built on the first search; Enter goes to the
  * best-ranked turn); keys `j` / `k` (next / previous
  * turn), `t` (open or close every thinking block), `/` (search); opening the `<details>` around the
- * target of a link; and, on a page served by `romp serve` (`<body data-live>`), live updates: each
+ * target of a link (on a served page split into parts, a target that is in another part reloads it as
+ * `?at=<uuid>`, which serves that part); and, on a page served by `romp serve` (`<body data-live>`), live updates: each
  * server-sent event (and the stream's `ready`) re-fetches the page and swaps its timeline, chat and
  * branches; `<body data-live-ready>` tells the stream is up.
  */
@@ -67,6 +68,11 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
   var reveal = function () {
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id && document.getElementById(id);
+    // a served page split into parts: the server knows which part holds the atom
+    if (id && !el && document.body.dataset.live !== undefined && document.querySelector('nav.parts') && !/[?&]at=/.test(location.search)) {
+      location.replace(location.pathname + '?at=' + encodeURIComponent(id) + location.hash);
+      return;
+    }
     if (!el) return;
     for (var p = el; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
     var turn = el.closest('article.turn');

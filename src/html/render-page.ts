@@ -20,11 +20,13 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 /**
  * The Content-Security-Policy of a page: nothing by default; the page's own script and stylesheet by
  * their hashes; images only as `data:` URIs; no base, no forms; with `live`, requests to the
- * page's own origin (the events and the re-fetch of `romp serve`).
+ * page's own origin (the events and the re-fetch of `romp serve`); with `forms`, forms that submit to
+ * the page's own origin (the search box of `romp serve`).
  * @param live whether the page is served live
+ * @param forms whether the page has a form to its own origin
  * @returns the policy
  */
-export function pagePolicy(live: boolean): string {
+export function pagePolicy(live: boolean, forms = false): string {
   return [
     "default-src 'none'",
     `script-src ${hash(PAGE_SCRIPT)}`,
@@ -32,7 +34,7 @@ export function pagePolicy(live: boolean): string {
     'img-src data:',
     `connect-src ${live ? "'self'" : "'none'"}`,
     "base-uri 'none'",
-    "form-action 'none'",
+    `form-action ${forms ? "'self'" : "'none'"}`,
   ].join('; ');
 }
 
