@@ -36,7 +36,8 @@ export type DiagnosticCode =
   | 'BAD_USAGE'
   | 'BAD_REGISTRY_ENTRY'
   | 'HTML_TRUNCATED'
-  | 'HTML_SPLIT';
+  | 'HTML_SPLIT'
+  | 'INDEX_RECREATED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -73,6 +74,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   BAD_REGISTRY_ENTRY: 'warning',
   HTML_TRUNCATED: 'info',
   HTML_SPLIT: 'info',
+  INDEX_RECREATED: 'warning',
 };
 
 /**

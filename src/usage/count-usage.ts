@@ -252,21 +252,28 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
   }
 }
 
-/** Rules 1 and 2: a response is its `message.id` with its `requestId`, else within its session. */
-function responseKey(id: string, requestId: string | undefined, sessionId: string): string {
+/**
+ * Rules 1 and 2: a response is its `message.id` with its `requestId`, else its `message.id` within its
+ * session (the parts joined by a NUL).
+ * @param id `message.id`
+ * @param requestId the line's `requestId`, where written
+ * @param sessionId the line's session
+ * @returns the de-dup key
+ */
+export function responseKey(id: string, requestId: string | undefined, sessionId: string): string {
   return requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
 }
 
 /**
- * The tokens and cost of atoms (a turn's), by the rules of `countUsage`: each response once (`message.id`
- * with `request_id`), its largest snapshot, cache creation by its 5 m / 1 h breakdown, `<synthetic>`
- * lines zero. Atoms carry no Claude Code version, so a response is a lower bound when none of its lines
- * has a `stop_reason` (rule 7 without its version test).
+ * The API responses among atoms (a turn's, a session's), each once, by the rules of `countUsage`: one
+ * response per `message.id` with `request_id` (without one, `message.id` within the atom's session),
+ * its largest snapshot, timed by its earliest line; `<synthetic>` lines are left out. Atoms carry no
+ * Claude Code version, so a response is a lower bound when none of its lines has a `stop_reason`
+ * (rule 7 without its version test). `file` is the fsid of the line kept.
  * @param atoms assistant atoms among others (the others are skipped)
- * @param prices prices to use (default `PRICES`)
- * @returns the totals (tokens; `cost_usd` in USD)
+ * @returns the responses, in the order their first line came
  */
-export function countAtomUsage(atoms: readonly Atom[], prices: Readonly<Record<string, Price>> = PRICES): Totals {
+export function atomResponses(atoms: readonly Atom[]): Response[] {
   const groups = new Map<string, Response>();
   for (const atom of atoms) {
     const message = atom.message;
@@ -285,8 +292,18 @@ export function countAtomUsage(atoms: readonly Atom[], prices: Readonly<Record<s
       file: atom.fsid ?? '',
     });
   }
+  return [...groups.values()];
+}
+
+/**
+ * The tokens and cost of atoms (a turn's): the sum of their `atomResponses`.
+ * @param atoms assistant atoms among others (the others are skipped)
+ * @param prices prices to use (default `PRICES`)
+ * @returns the totals (tokens; `cost_usd` in USD)
+ */
+export function countAtomUsage(atoms: readonly Atom[], prices: Readonly<Record<string, Price>> = PRICES): Totals {
   const total = zero();
-  for (const r of groups.values()) add(total, r, priceFor(r.model, prices));
+  for (const r of atomResponses(atoms)) add(total, r, priceFor(r.model, prices));
   return total;
 }
 

@@ -1,0 +1,203 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { Author, Atom, ContentBlock, Session } from '../model/types.ts';
+import { normaliseAuthor } from './author-cells.ts';
+import { blockText, capText, TEXT_CAP } from './block-text.ts';
+import type { AtomRow, BlockRole, BlockRow, DiagnosticRow, SessionRow, SessionRows, SubagentRow, TurnRow } from './row-types.ts';
+import { summarizeTurn } from '../views/summarize-turn.ts';
+import { toolCallRows } from './tool-call-rows.ts';
+import { usageFactRows } from './usage-fact-rows.ts';
+import type { Branch } from '../html/read-branches.ts';
+
+/** A subagent transcript linked to one of the session's `Task` / `Agent` calls (`findSubagents`). */
+export interface LinkedSubagent {
+  tool_use_id: string;
+  /** The subagent session's key (its rompUuid). */
+  key: string;
+  path: string;
+  by: 'meta' | 'prompt';
+}
+
+/** What rows need beside the Session. Everything is optional. */
+export interface RowContext {
+  /** The parse's diagnostics (`ParseResult.diagnostics`). */
+  diagnostics?: readonly Diagnostic[];
+  /** Rewound branches (`readBranches`): their atoms and blocks become rows with `on_path: false`. */
+  branches?: readonly Branch[];
+  /** Subagent transcripts linked to this session's calls. */
+  subagents?: readonly LinkedSubagent[];
+  /** When this session is a subagent's transcript: its parent's key and the spawning call. */
+  parent?: { key: string; tool_use_id: string };
+  /** Characters of block text kept (default `TEXT_CAP`, 4096). */
+  textCap?: number;
+}
+
+/**
+ * One session as plain rows per entity (docs/index.md, "Rows"): the session, its turns
+ * (`summarizeTurn`), atoms, blocks (text cut to `textCap` characters, full length kept), tool calls
+ * (`toolCalls`), usage facts (one per API response, `atomResponses`), subagents and diagnostics.
+ * Pure; the same Session and context give the same rows, in the same order.
+ * @param session a parsed session
+ * @param context diagnostics, dead branches, subagent links, parent link, text cap
+ * @returns the rows; `sessions` holds exactly one
+ */
+export function sessionRows(session: Session, context: RowContext = {}): SessionRows {
+  const key = session.rompUuid;
+  const cap = context.textCap ?? TEXT_CAP;
+  const atoms: AtomRow[] = [];
+  const blocks: BlockRow[] = [];
+  const toolNames = new Map<string, string>();
+  const turns: TurnRow[] = session.turns.map((turn, i) => {
+    const s = summarizeTurn(turn, i + 1);
+    const { usage } = s;
+    return {
+      key: turn.id,
+      session_key: key,
+      index: s.index,
+      trigger: s.trigger,
+      ...normaliseAuthor(s.author ?? undefined),
+      prompt: s.prompt,
+      outcome: s.outcome,
+      t: s.t,
+      end: s.end,
+      duration_ms: s.duration_ms,
+      ended: s.ended,
+      atoms: s.atoms,
+      tools_json: JSON.stringify(s.tools),
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      ephemeral_5m_input_tokens: usage.cache_creation_5m,
+      ephemeral_1h_input_tokens: usage.cache_creation_1h,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+      responses: usage.responses,
+      cost_usd: s.cost_usd,
+      unpriced: usage.unpriced,
+      lower_bound: usage.lowerBound,
+      subagents: s.subagents,
+    };
+  });
+  const add = (atom: Atom, place: Omit<AtomRow, keyof ReturnType<typeof atomCells> | 'seq' | 'session_key'>): void => {
+    atoms.push({ ...atomCells(atom), ...place, session_key: key, seq: atoms.length });
+    for (const row of blockRows(atom, key, place.turn_key, place.on_path, cap, toolNames)) blocks.push(row);
+  };
+  session.turns.forEach((turn, i) => {
+    for (const atom of turn.atoms) add(atom, { turn_key: turn.id, turn_index: i + 1, on_path: true, subagent_of: null, line: null, byte_offset: null });
+  });
+  const places = new Map(session.records.filter((r) => r.onPath === false && r.uuid !== undefined).map((r) => [r.uuid as string, r]));
+  for (const branch of context.branches ?? []) {
+    for (const line of branch.lines) {
+      const ref = places.get(line.uuid);
+      const atom: Atom = { type: line.type, uuid: line.uuid, session_id: key, message: line.message, t: 0, ...(ref === undefined ? {} : { fsid: ref.fsid }), ...(line.parentUuid === null ? {} : { parentUuid: line.parentUuid }) };
+      add(atom, { turn_key: null, turn_index: null, on_path: false, subagent_of: null, line: ref?.line ?? null, byte_offset: ref?.byteOffset ?? null });
+    }
+  }
+  const streamed = Object.entries(session.subagents ?? {});
+  for (const [toolUseId, list] of streamed) for (const atom of list) add(atom, { turn_key: null, turn_index: null, on_path: true, subagent_of: toolUseId, line: null, byte_offset: null });
+  const links = context.subagents ?? [];
+  const usage_facts = usageFactRows(session, key);
+  const subagents: SubagentRow[] = [
+    ...links.map((l) => ({ key: l.tool_use_id, session_key: key, subagent_key: l.key, path: l.path, linked_by: l.by, atoms: 0 })),
+    ...streamed.map(([id, list]) => ({ key: id, session_key: key, subagent_key: null, path: null, linked_by: 'stream', atoms: list.length })),
+  ];
+  const sum = (f: (r: (typeof usage_facts)[number]) => number): number => usage_facts.reduce((n, r) => n + f(r), 0);
+  const known = session.turns.filter((t) => t.t !== 0);
+  const row: SessionRow = {
+    key,
+    session_ids_json: JSON.stringify(session.files.map((f) => f.fsid)),
+    paths_json: JSON.stringify(session.files.map((f) => f.path)),
+    project: session.dir,
+    title: session.name,
+    leaf_fsid: session.leafFsid,
+    first_t: known.length === 0 ? 0 : Math.min(...known.map((t) => t.t)),
+    last_t: session.turns.reduce((m, t) => Math.max(m, t.end), 0),
+    turns: session.turns.length,
+    atoms: session.turns.reduce((n, t) => n + t.atoms.length, 0),
+    models_json: JSON.stringify([...new Set(usage_facts.map((r) => r.model))].sort()),
+    input_tokens: sum((r) => r.input_tokens),
+    output_tokens: sum((r) => r.output_tokens),
+    cache_creation_input_tokens: sum((r) => r.cache_creation_input_tokens),
+    ephemeral_5m_input_tokens: sum((r) => r.ephemeral_5m_input_tokens),
+    ephemeral_1h_input_tokens: sum((r) => r.ephemeral_1h_input_tokens),
+    cache_read_input_tokens: sum((r) => r.cache_read_input_tokens),
+    responses: usage_facts.length,
+    cost_usd: sum((r) => r.cost_usd ?? 0),
+    unpriced: usage_facts.filter((r) => r.cost_usd === null).length,
+    parent_key: context.parent?.key ?? null,
+    parent_tool_use_id: context.parent?.tool_use_id ?? null,
+  };
+  const diagnostics: DiagnosticRow[] = (context.diagnostics ?? []).map((d, i) => ({
+    key: String(i),
+    session_key: key,
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: d.file,
+    line: d.line ?? null,
+    byte_offset: d.byteOffset ?? null,
+    uuid: d.uuid ?? null,
+  }));
+  const tool_calls = toolCallRows(session, key, links, cap);
+  return { sessions: [row], turns, atoms, blocks, tool_calls, usage_facts, subagents, diagnostics };
+}
+
+/** The cells of an atom that come from the atom alone. */
+function atomCells(atom: Atom): Pick<AtomRow, 'key' | 'type' | 'subtype' | 't' | 'parent_uuid' | 'message_id' | 'request_id' | 'model' | 'stop_reason' | 'author' | 'peer' | 'fsid'> {
+  const m = atom.message;
+  return {
+    key: atom.uuid,
+    type: atom.type,
+    subtype: atom.subtype ?? null,
+    t: atom.t,
+    parent_uuid: atom.parentUuid ?? null,
+    message_id: m?.id ?? null,
+    request_id: atom.request_id ?? null,
+    model: m?.model ?? null,
+    stop_reason: m?.stop_reason ?? null,
+    fsid: atom.fsid ?? null,
+    ...normaliseAuthor(atom.author),
+  };
+}
+
+/** The rows of an atom's blocks; `tool_use` names are remembered in `toolNames` for the results after them. */
+function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPath: boolean, cap: number, toolNames: Map<string, string>): BlockRow[] {
+  const author = normaliseAuthor(atom.author).author;
+  return (atom.message?.content ?? []).map((block, index) => {
+    const b = block as { type: string; id?: unknown; name?: unknown; tool_use_id?: unknown; is_error?: unknown };
+    const useId = b.type === 'tool_use' && typeof b.id === 'string' ? b.id : b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? b.tool_use_id : null;
+    if (b.type === 'tool_use' && useId !== null && typeof b.name === 'string') toolNames.set(useId, b.name);
+    const text = blockText(block);
+    return {
+      key: `${atom.uuid}:${index}`,
+      session_key: sessionKey,
+      atom_key: atom.uuid,
+      turn_key: turnKey,
+      index,
+      type: b.type,
+      role: roleOf(atom, block, atom.author),
+      author,
+      tool_name: useId === null ? null : (toolNames.get(useId) ?? null),
+      tool_use_id: useId,
+      text: capText(text, cap),
+      text_length: text.length,
+      is_error: b.type === 'tool_result' && b.is_error === true,
+      on_path: onPath,
+    };
+  });
+}
+
+/** How a block is searched (`BlockRole`). */
+function roleOf(atom: Atom, block: ContentBlock, author: Author | undefined): BlockRole {
+  switch (block.type) {
+    case 'text':
+      if (atom.type === 'assistant') return 'assistant';
+      return author === 'human' || author === 'sdk' || typeof author === 'object' ? 'typed' : 'system';
+    case 'thinking':
+      return 'thinking';
+    case 'tool_use':
+      return 'tool_use';
+    case 'tool_result':
+      return 'tool_result';
+    default:
+      return 'other';
+  }
+}
