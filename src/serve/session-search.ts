@@ -4,13 +4,13 @@ export interface SearchHit {
   session_id: string;
   /** The atom's uuid: the page's anchor. */
   uuid: string;
-  /** The turn's 1-based number. */
-  turn: number;
+  /** The turn's 1-based number; `null` off the active path (a rewound branch). */
+  turn: number | null;
   /** When (epoch ms). */
   t: number;
   /** Who wrote it: `human`, `sdk`, `peer`, `system`, `assistant`, `tool`, … */
   author: string;
-  /** The text around the match (plain text; the viewer escapes it). */
+  /** The text around the match (plain text; the viewer escapes it), matches between `«` and `»`. */
   snippet: string;
   /** The session's title, when it has one. */
   title?: string;
@@ -29,5 +29,5 @@ export type SearchAnswer = { hits: SearchHit[] } | { unavailable: string };
  */
 export type SessionSearch = (query: string, options: { projectsDir: string; limit: number }) => Promise<SearchAnswer>;
 
-/** The search when there is no index to search: says what to run. */
-export const noIndexSearch: SessionSearch = () => Promise.resolve({ unavailable: 'search needs `romp index`' });
+/** What the search page says when there is no index to search. */
+export const NO_INDEX = 'search needs `romp index`';

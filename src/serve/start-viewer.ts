@@ -10,7 +10,8 @@ import { countAtomUsage } from '../usage/count-usage.ts';
 import { escapeHtml } from '../html/escape-html.ts';
 import { renderSearchResults } from './render-search-results.ts';
 import { renderSessionList, type SessionRow } from './render-session-list.ts';
-import { noIndexSearch, type SessionSearch } from './session-search.ts';
+import { indexSearch } from './index-search.ts';
+import type { SessionSearch } from './session-search.ts';
 
 /** Options of `startViewer`. */
 export interface ViewerOptions {
@@ -22,7 +23,7 @@ export interface ViewerOptions {
   host?: string;
   /** Characters of turns above which a session's page is split into parts (default `PART_CHARS`). */
   partChars?: number;
-  /** What the search box asks (default `noIndexSearch`: "search needs `romp index`"). */
+  /** What the search box asks (default `indexSearch()`: romp's index, read-only; "search needs `romp index`" without one). */
   search?: SessionSearch;
 }
 
@@ -42,7 +43,7 @@ export interface Viewer {
  *
  * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
  *   (each session parsed once per size and time of its file, then cached).
- * - `GET /search?q=…`: the search box's results (`search`, else "search needs `romp index`"), each
+ * - `GET /search?q=…`: the search box's results (`search`, by default romp's index read-only), each
  *   hit a link to `/s/<id>#<uuid>`.
  * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
  *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
@@ -92,7 +93,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     }
     if (path === '/search') {
       const query = (url.searchParams.get('q') ?? '').trim();
-      const answer = query === '' ? { hits: [] } : await (options.search ?? noIndexSearch)(query, { projectsDir, limit: SEARCH_LIMIT });
+      const answer = query === '' ? { hits: [] } : await (options.search ?? indexSearch())(query, { projectsDir, limit: SEARCH_LIMIT });
       return send(response, 200, 'text/html', renderSearchResults(query, answer));
     }
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);

@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { partFile } from '../../src/cli/run-html.ts';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
+import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
+import { indexSearch } from '../../src/serve/index-search.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { ID, projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -174,19 +176,22 @@ test('browser: romp serve: a turn appended to the watched file appears in the op
   }
 });
 
-test('browser: romp serve: the search box on / lists hits; a hit opens the part of a split page that holds its atom', { skip }, async () => {
+test('browser: romp serve: the search box on / lists the hits of romp index; a hit opens the part of a split page that holds its atom', { skip }, async () => {
   const { dir, file } = projectsWithSession();
   appendFileSync(file, SECOND_TURN);
-  const hit = { session_id: ID, uuid: 'u2', turn: 2, t: 0, author: 'human', snippet: 'second question' };
-  const viewer = await startViewer({ projectsDir: dir, partChars: 1, search: (q) => Promise.resolve({ hits: q === 'second' ? [hit] : [] }) });
+  const home = tempDir('romp-home-');
+  await updateIndex(indexPath(home), { projectsDir: dir, onDiagnostic: () => undefined });
+  const viewer = await startViewer({ projectsDir: dir, partChars: 1, search: indexSearch(home) });
   const page = await (browser as Browser).newPage();
   try {
     await page.goto(viewer.url);
     await page.fill('input[name=q]', 'second');
     await page.press('input[name=q]', 'Enter');
     await page.waitForURL(/\/search\?q=second$/);
-    assert.equal(await page.textContent('#search-count'), '1 hit for “second”');
-    // /s/<id>#u2 lands on part 1, which does not hold u2: the page asks for the part that does
+    assert.equal(await page.textContent('#search-count'), '2 hits for “second”');
+    assert.equal(await page.textContent('.hit-row mark'), 'second');
+    // the typed prompt ranks first; /s/<id>#u2 lands on part 1, which does not hold u2: the page asks for the part that does
+    assert.equal(await page.getAttribute('.hit-row a', 'href'), `/s/${ID}#u2`);
     await page.click('.hit-row a');
     await page.waitForURL(new RegExp(`/s/${ID}\\?at=u2#u2$`));
     assert.equal(await page.textContent('#parts-top nav b'), 'part 2 of 2');

@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
+import { indexSearch } from '../../src/serve/index-search.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import type { SessionSearch } from '../../src/serve/session-search.ts';
 import { ID, projectsWithSession, SECOND_TURN } from './fixtures.ts';
 
@@ -13,7 +16,7 @@ const get = async (url: string): Promise<{ status: number; text: string }> => {
 
 test('romp serve: / has a search box; without an index the search says to run romp index', async () => {
   const { dir } = projectsWithSession();
-  const viewer = await startViewer({ projectsDir: dir });
+  const viewer = await startViewer({ projectsDir: dir, search: indexSearch(tempDir('romp-home-')) });
   try {
     const list = (await get(viewer.url)).text;
     assert.ok(list.includes('<form class="bar" method="get" action="/search" role="search"><input type="search" name="q" value=""'));
@@ -49,6 +52,27 @@ test('romp serve: the results are escaped, each hit a link to /s/<id>#<uuid>; ?a
     const at = (await get(`${viewer.url}s/${ID}?at=u2`)).text;
     assert.ok(at.includes('<b>part 2 of 2</b>') && at.includes('id="u2"'));
     assert.ok((await get(`${viewer.url}s/${ID}?at=nowhere`)).text.includes('<b>part 1 of 2</b>'));
+  } finally {
+    await viewer.close();
+  }
+});
+
+test('romp serve: the box searches romp index (read-only): a hit links to its session page at its atom, the match marked', async () => {
+  const { dir, file } = projectsWithSession();
+  appendFileSync(file, SECOND_TURN);
+  const home = tempDir('romp-home-');
+  await updateIndex(indexPath(home), { projectsDir: dir, onDiagnostic: () => undefined });
+  const viewer = await startViewer({ projectsDir: dir, search: indexSearch(home) });
+  try {
+    const page = (await get(`${viewer.url}search?q=second`)).text;
+    assert.ok(page.includes('<p id="search-count">2 hits for “second”</p>'), page);
+    assert.ok(page.includes(`<a href="/s/${ID}#u2">`));
+    assert.ok(page.includes('<mark>second</mark> question'));
+    assert.ok((await get(`${viewer.url}search?q=answer+first`)).text.includes(`<p id="search-count">1 hit for “answer first”</p>`));
+    // a query the index refuses is said, not a server error (i17's trigram fallback, at its first commit)
+    const refused = await get(`${viewer.url}search?q=zzqq`);
+    assert.equal(refused.status, 200);
+    assert.ok(refused.text.includes('<p id="search-count">0 hits') || refused.text.includes('<p class="cut" id="search-unavailable">search failed: '));
   } finally {
     await viewer.close();
   }
