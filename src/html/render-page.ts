@@ -105,7 +105,7 @@ function partNav(ranges: readonly PartRange[], part: number, href: (n: number) =
   return `<nav class="parts" aria-label="parts"><b>part ${part + 1} of ${ranges.length}</b> · turns ${from + 1}–${to}${prev}${next} · parts: ${all} <span class="cut">${why}</span></nav>`;
 }
 
-const mb = (chars: number): string => `${(chars / 1_000_000).toFixed(1)} M characters`;
+const mb = (chars: number): string => (chars >= 100_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${chars} characters`);
 
 function pageShell(session: Session, options: PageOptions): (turns: readonly Turn[], chat: string, branches: string, nav: string) => string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
