@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openDatabase, type Database } from './database.ts';
@@ -39,6 +39,7 @@ export function openIndexForWrite(path: string, onDiagnostic: OnDiagnostic): Dat
  * @returns the connection, or a sentence saying why there is no usable index
  */
 export function openIndexForRead(path: string): Database | string {
+  if (!existsSync(path)) return 'no index yet';
   let db: Database | undefined;
   try {
     db = openDatabase(path, { readOnly: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
@@ -8,7 +8,7 @@ import { SessionWatcher } from '../live/session-watcher.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import { findSubagents } from '../views/subagents.ts';
 import type { Database, SqlValue } from './database.ts';
-import { hashAt, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
+import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { removeSessionRows, writeSessionRows } from './write-rows.ts';
 
@@ -126,7 +126,9 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
 /** What happened to a file since it was indexed. */
 async function classify(path: string, stamp: FileStamp, old: FileRow | undefined): Promise<'unchanged' | Work['kind']> {
   if (old === undefined) return 'added';
-  const same = old.parser_version === PARSER_VERSION && old.dev === stamp.dev && old.ino === stamp.ino && old.head_hash === stamp.head_hash;
+  // the first bytes as they were hashed then (a file under 4 KiB had fewer)
+  const head = stamp.size >= old.size && old.size < HEAD_BYTES ? await hashAt(path, 0, old.size).catch(() => '') : stamp.head_hash;
+  const same = old.parser_version === PARSER_VERSION && old.dev === stamp.dev && old.ino === stamp.ino && old.head_hash === head;
   if (!same) return 'reread';
   if (stamp.size === old.size && stamp.mtime_ms === old.mtime_ms && stamp.tail_hash === old.tail_hash) return 'unchanged';
   // the bytes where the last read stopped must still be there: else the file was rewritten
@@ -192,12 +194,12 @@ function keyOfPath(db: Database, path: string): string {
 }
 
 function isSubagent(file: DiscoveredFile): boolean {
-  return file.parts.length > 1 || (file.parts[0] ?? '').startsWith('agent-');
+  return file.parts.slice(0, -1).includes('subagents') || (file.parts.at(-1) ?? '').startsWith('agent-');
 }
 
-/** The parent transcript of a subagent's: `<project>/<id>.jsonl` for `<id>/subagents/**`, else by the `sessionId` its lines carry. */
+/** The parent transcript of a subagent's: `<project>/<id>.jsonl` for `<project>/<id>/subagents/**`, else the file of the `sessionId` its lines carry, beside it. */
 async function parentOf(file: DiscoveredFile): Promise<string> {
-  const projectDir = file.path.slice(0, file.path.length - join(...file.parts).length - 1);
-  const id = file.parts.length > 1 ? file.parts[0] : await firstSessionId(file.path);
+  const projectDir = file.parts.length > 2 && file.parts[1] === 'subagents' ? file.path.slice(0, file.path.length - join(...file.parts).length - 1) : dirname(file.path);
+  const id = file.parts.length > 2 && file.parts[1] === 'subagents' ? file.parts[0] : await firstSessionId(file.path);
   return join(projectDir, `${id ?? basename(file.path, '.jsonl')}.jsonl`);
 }

@@ -44,23 +44,19 @@ CREATE TABLE atoms (
   line INTEGER, byte_offset INTEGER, type TEXT NOT NULL, subtype TEXT, t INTEGER NOT NULL, parent_uuid TEXT, message_id TEXT,
   request_id TEXT, model TEXT, stop_reason TEXT, author TEXT, peer TEXT, on_path INTEGER NOT NULL, subagent_of TEXT,
   PRIMARY KEY (session_key, key));
-CREATE INDEX atoms_turn ON atoms(session_key, turn_key);
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY, key TEXT NOT NULL, session_key TEXT NOT NULL, atom_key TEXT NOT NULL, turn_key TEXT,
   "index" INTEGER NOT NULL, type TEXT NOT NULL, role TEXT NOT NULL, author TEXT, tool_name TEXT, tool_use_id TEXT,
   text TEXT NOT NULL, text_length INTEGER NOT NULL, is_error INTEGER NOT NULL, on_path INTEGER NOT NULL,
   UNIQUE (session_key, key));
-CREATE INDEX blocks_turn ON blocks(session_key, turn_key);
 CREATE TABLE tool_calls (
   key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT NOT NULL, tool_use_id TEXT NOT NULL, name TEXT NOT NULL,
   input_summary TEXT NOT NULL, use_key TEXT, result_key TEXT, t INTEGER, "end" INTEGER, duration_ms INTEGER,
   is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key));
-CREATE INDEX tool_calls_turn ON tool_calls(session_key, turn_key);
 CREATE TABLE usage_facts (
   key TEXT NOT NULL, session_key TEXT NOT NULL, message_id TEXT NOT NULL, request_id TEXT, atom_key TEXT NOT NULL,
   turn_key TEXT, model TEXT NOT NULL, t INTEGER NOT NULL, is_sidechain INTEGER NOT NULL, lower_bound INTEGER NOT NULL,
   ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key));
-CREATE INDEX usage_facts_turn ON usage_facts(session_key, turn_key);
 CREATE TABLE subagents (
   key TEXT NOT NULL, session_key TEXT NOT NULL, subagent_key TEXT, path TEXT, linked_by TEXT NOT NULL, atoms INTEGER NOT NULL,
   PRIMARY KEY (session_key, key));

@@ -72,7 +72,11 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   if (rows.length > 0) return rows.map((r) => hit(r, String(r['snippet']), 'words'));
   const long = words.filter((w) => [...w].length >= 3);
   if (long.length === 0) return [];
-  const substring = db.all(`${select} FROM blocks_trigram AS fts ${from} WHERE blocks_trigram MATCH ? ${where} ORDER BY a.t DESC LIMIT ?`, [long.map((w) => `"${w.replaceAll('"', '""')}"`).join(' '), ...params, limit]);
+  // LIKE on a trigram table is answered by its index (not with an ESCAPE clause: a % or _ in a word
+  // matches any characters); detail=none keeps the index small
+  const like = long.map(() => 'fts.text LIKE ?').join(' AND ');
+  const patterns = long.map((w) => `%${w}%`);
+  const substring = db.all(`${select} FROM blocks_trigram AS fts ${from} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`, [...patterns, ...params, limit]);
   return substring.map((r) => hit(r, around(String(r['text']), long[0] as string), 'substring'));
 }
 
