@@ -12,8 +12,7 @@ import { NO_INDEX, type SessionSearch } from './session-search.ts';
  * `romp index` does). A hit's page is the session's leaf file (`resume_id`, the Claude session id the
  * viewer lists); its author is the block's author, else its role, with the tool's name.
  * @param home romp's home (default `rompHome()`)
- * @returns the search; without a usable index it answers "search needs `romp index`", and a query the
- *   index refuses "search failed: …"
+ * @returns the search; without a usable index it answers "search needs `romp index`"
  */
 export function indexSearch(home?: string): SessionSearch {
   return (query, { limit }) => {
@@ -22,13 +21,7 @@ export function indexSearch(home?: string): SessionSearch {
     const db = openIndexForRead(path);
     if (typeof db === 'string') return Promise.resolve({ unavailable: `${NO_INDEX} (${path}: ${db})` });
     try {
-      let found;
-      try {
-        found = searchIndex(db, query, { limit });
-      } catch (error) {
-        return Promise.resolve({ unavailable: `search failed: ${(error as Error).message}` });
-      }
-      const hits = found.map((h) => ({
+      const hits = searchIndex(db, query, { limit }).map((h) => ({
         session_id: basename(h.resume_id.replace(/~\d+$/, ''), '.jsonl'),
         uuid: h.uuid,
         turn: h.turn,

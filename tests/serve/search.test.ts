@@ -69,10 +69,8 @@ test('romp serve: the box searches romp index (read-only): a hit links to its se
     assert.ok(page.includes(`<a href="/s/${ID}#u2">`));
     assert.ok(page.includes('<mark>second</mark> question'));
     assert.ok((await get(`${viewer.url}search?q=answer+first`)).text.includes(`<p id="search-count">1 hit for “answer first”</p>`));
-    // a query the index refuses is said, not a server error (i17's trigram fallback, at its first commit)
-    const refused = await get(`${viewer.url}search?q=zzqq`);
-    assert.equal(refused.status, 200);
-    assert.ok(refused.text.includes('<p id="search-count">0 hits') || refused.text.includes('<p class="cut" id="search-unavailable">search failed: '));
+    // a word found nowhere (the index then tries it as a substring): no hits
+    assert.ok((await get(`${viewer.url}search?q=zzqq`)).text.includes('<p id="search-count">0 hits for “zzqq”</p>'));
   } finally {
     await viewer.close();
   }
