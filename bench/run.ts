@@ -22,6 +22,7 @@ import { parseSession } from '../src/session/parse-session.ts';
 import { CORPUS, REPLICA_VERSION, replicateSession } from './replicate.ts';
 import { benchHtml } from './html.ts';
 import { benchExport } from './export.ts';
+import { benchIndex } from './index.ts';
 import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
 import { benchUsage } from './usage.ts';
@@ -177,6 +178,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--usage') return benchUsage();
   if (process.argv[2] === '--html') return benchHtml();
   if (process.argv[2] === '--export') return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
+  if (process.argv[2] === '--index') return benchIndex();
   if (existsSync(CORPUS)) {
     const files = walk(CORPUS);
     await compare('corpus', files, files.reduce((n, p) => n + statSync(p).size, 0), 1.3);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildHtmlPage } from '../src/html/build-html-page.ts';
+import { openIndexForWrite } from '../src/index-db/open-index.ts';
 import { SessionWatcher } from '../src/live/session-watcher.ts';
 import { test } from 'node:test';
 import { SEVERITY, type DiagnosticCode } from '../src/diagnostics/diagnostic.ts';
@@ -77,6 +78,17 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   HTML_TRUNCATED: async () => {
     const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, { mid: 'm', stop: 'tool_use' })]);
     return (await buildHtmlPage([path])).diagnostics.map((d) => d.code);
+  },
+  HTML_SPLIT: async () => {
+    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', text('one'), 1, end), user('u2', 'a1', 'b', 2), assistant('a2', 'u2', text('two'), 3, { mid: 'm2', stop: 'end_turn' })]);
+    return (await buildHtmlPage([path], { partChars: 1, partHref: (n) => `p${n}.html` })).diagnostics.map((d) => d.code);
+  },
+  INDEX_RECREATED: async () => {
+    const path = join(tempDir('romp-index-'), 'index.db');
+    writeFileSync(path, 'not a database, not at all, but long enough to be read as one page of one');
+    const found: DiagnosticCode[] = [];
+    openIndexForWrite(path, (d) => found.push(d.code)).close();
+    return found;
   },
 };
 

@@ -5,6 +5,7 @@ import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
 import type { HtmlCliOptions } from './run-html.ts';
+import type { IndexCliOptions, SearchCliOptions, SqlCliOptions } from './run-index.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
 import type { ResumeCheckOptions } from './run-resume-check.ts';
@@ -37,6 +38,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
  *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
  * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
+ * - `romp index`, `romp search QUERY`, `romp sql "SELECT …"`: the SQLite index of every session, its
+ *   full-text search, read-only SQL on it (docs/index.md).
  *
  * Each command's module is loaded when the command runs, so `romp show` does not pay for the watcher,
  * the usage workers or the stream decoder.
@@ -108,6 +111,8 @@ Examples:
   romp html 03eb5929 -o session.html                         the session as one self-contained page
   romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
   romp serve                                                 a local viewer on 127.0.0.1 (a free port), pages update live
+  romp search "flaky test" --author human                    what you typed about it, in every session (refreshes the index)
+  romp sql "SELECT project, sum(cost_usd) FROM sessions GROUP BY 1"   your own questions on the index (docs/index.md)
 
 Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.
 Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
@@ -193,7 +198,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .command('html')
       .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
       .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .option('-o, --output <file>', 'write the page there (default: standard output)'),
+      .option('-o, --output <file>', 'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …'),
   ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
   targetOptions(
     program
@@ -219,6 +224,41 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
     .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .action(async (options: ServeCliOptions) => done(await (await import('./run-serve.ts')).runServe(options, io, signal)));
+  const projectsOption = (): Option => new Option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)");
+  program
+    .command('index')
+    .description('build or refresh the SQLite index of every session ($ROMP_HOME/index.db): only what changed is read (docs/index.md)')
+    .addOption(projectsOption())
+    .addOption(home())
+    .option('--no-progress', 'no progress line (shown on a terminal: files, MB, ETA)')
+    .option('--json', 'print what was done as JSON')
+    .action(async (options: IndexCliOptions) => done(await (await import('./run-index.ts')).runIndex(options, io)));
+  program
+    .command('search')
+    .description('full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first)')
+    .argument('<query...>', 'words that must all be in one block (a part of a word or text without spaces is found as a substring)')
+    .addOption(new Option('--author <author>', 'only text by this author (tool output has none)').choices(['human', 'sdk', 'peer', 'system']))
+    .option('--tool <name>', "only this tool's input and output")
+    .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
+    .option('--since <day>', 'only from this day on (YYYY-MM-DD or YYYYMMDD, this machine\'s zone)')
+    .option('--until <day>', 'only up to this day, included')
+    .addOption(new Option('-n, --limit <n>', 'at most N hits (default 20)').argParser(positive))
+    .option('--all-branches', 'rewound branches too (default: the conversation as it stands)')
+    .option('--no-refresh', 'search the index as it is, without refreshing it first')
+    .option('--no-progress', 'no progress line while refreshing')
+    .option('--no-color', 'no bold for the matches (also when NO_COLOR is set)')
+    .addOption(projectsOption())
+    .addOption(home())
+    .addOption(zone())
+    .option('--json', 'print the hits as a JSON array')
+    .action(async (query: string[], options: SearchCliOptions) => done(await (await import('./run-index.ts')).runSearch(query, options, io)));
+  program
+    .command('sql')
+    .description('run one read-only SQL query on the index (tables: docs/index.md)')
+    .argument('<query>', 'a SELECT (or WITH … SELECT) statement')
+    .addOption(home())
+    .option('--json', 'print the rows as a JSON array of objects')
+    .action(async (query: string, options: SqlCliOptions) => done(await (await import('./run-index.ts')).runSql(query, options, io)));
   program
     .command('cache')
     .description('why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)')

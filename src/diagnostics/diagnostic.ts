@@ -35,7 +35,9 @@ export type DiagnosticCode =
   | 'FILE_REPLACED'
   | 'BAD_USAGE'
   | 'BAD_REGISTRY_ENTRY'
-  | 'HTML_TRUNCATED';
+  | 'HTML_TRUNCATED'
+  | 'HTML_SPLIT'
+  | 'INDEX_RECREATED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -71,6 +73,8 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   BAD_USAGE: 'warning',
   BAD_REGISTRY_ENTRY: 'warning',
   HTML_TRUNCATED: 'info',
+  HTML_SPLIT: 'info',
+  INDEX_RECREATED: 'warning',
 };
 
 /**

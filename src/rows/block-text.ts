@@ -4,6 +4,9 @@ import { toolResultText } from '../model/tool-result-text.ts';
 /** How many characters of a block's text a row keeps by default (4 KiB of ASCII). */
 export const TEXT_CAP = 4096;
 
+/** The same for tool input and output (`tool_use`, `tool_result` blocks), the bulk of a transcript. */
+export const TOOL_TEXT_CAP = 2048;
+
 /**
  * The searchable text of a content block: `text` of a text block, `thinking` of a thinking block, the
  * `input` of a `tool_use` as JSON, the text of a `tool_result`'s content (`toolResultText`); `""` for

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Author, Atom, ContentBlock, Session } from '../model/types.ts';
 import { normaliseAuthor } from './author-cells.ts';
-import { blockText, capText, TEXT_CAP } from './block-text.ts';
+import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
 import type { AtomRow, BlockRole, BlockRow, DiagnosticRow, SessionRow, SessionRows, SubagentRow, TurnRow } from './row-types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCallRows } from './tool-call-rows.ts';
@@ -29,12 +29,15 @@ export interface RowContext {
   parent?: { key: string; tool_use_id: string };
   /** Characters of block text kept (default `TEXT_CAP`, 4096). */
   textCap?: number;
+  /** Characters of tool input and output text kept (default `TOOL_TEXT_CAP`, 2048; never more than `textCap`). */
+  toolTextCap?: number;
 }
 
 /**
  * One session as plain rows per entity (docs/index.md, "Rows"): the session, its turns
  * (`summarizeTurn`), atoms, blocks (text cut to `textCap` characters, full length kept), tool calls
  * (`toolCalls`), usage facts (one per API response, `atomResponses`), subagents and diagnostics.
+ * Tool input and output text is cut to `toolTextCap` (2048) characters.
  * Pure; the same Session and context give the same rows, in the same order.
  * @param session a parsed session
  * @param context diagnostics, dead branches, subagent links, parent link, text cap
@@ -43,6 +46,7 @@ export interface RowContext {
 export function sessionRows(session: Session, context: RowContext = {}): SessionRows {
   const key = session.rompUuid;
   const cap = context.textCap ?? TEXT_CAP;
+  const caps = { text: cap, tool: Math.min(cap, context.toolTextCap ?? TOOL_TEXT_CAP) };
   const atoms: AtomRow[] = [];
   const blocks: BlockRow[] = [];
   const toolNames = new Map<string, string>();
@@ -78,7 +82,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
   });
   const add = (atom: Atom, place: Omit<AtomRow, keyof ReturnType<typeof atomCells> | 'seq' | 'session_key'>): void => {
     atoms.push({ ...atomCells(atom), ...place, session_key: key, seq: atoms.length });
-    for (const row of blockRows(atom, key, place.turn_key, place.on_path, cap, toolNames)) blocks.push(row);
+    for (const row of blockRows(atom, key, place.turn_key, place.on_path, caps, toolNames)) blocks.push(row);
   };
   session.turns.forEach((turn, i) => {
     for (const atom of turn.atoms) add(atom, { turn_key: turn.id, turn_index: i + 1, on_path: true, subagent_of: null, line: null, byte_offset: null });
@@ -159,7 +163,7 @@ function atomCells(atom: Atom): Pick<AtomRow, 'key' | 'type' | 'subtype' | 't' |
 }
 
 /** The rows of an atom's blocks; `tool_use` names are remembered in `toolNames` for the results after them. */
-function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPath: boolean, cap: number, toolNames: Map<string, string>): BlockRow[] {
+function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPath: boolean, caps: { text: number; tool: number }, toolNames: Map<string, string>): BlockRow[] {
   const author = normaliseAuthor(atom.author).author;
   return (atom.message?.content ?? []).map((block, index) => {
     const b = block as { type: string; id?: unknown; name?: unknown; tool_use_id?: unknown; is_error?: unknown };
@@ -177,7 +181,7 @@ function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPat
       author,
       tool_name: useId === null ? null : (toolNames.get(useId) ?? null),
       tool_use_id: useId,
-      text: capText(text, cap),
+      text: capText(text, useId === null ? caps.text : caps.tool),
       text_length: text.length,
       is_error: b.type === 'tool_result' && b.is_error === true,
       on_path: onPath,

@@ -194,6 +194,16 @@ test('sessionRows: block text is cut to the cap with its full length kept, never
   assert.equal(block!.text, 'x'.repeat(9));
   assert.equal(block!.text_length, 31);
   assert.equal(capText(long, 11), 'x'.repeat(9) + '😀');
+  // tool output keeps 2048 by default, typed text 4096
+  const { session: tools } = await parseLines([user('u1', null, 'p'.repeat(5000), 0), assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'c' }), 1, { mid: 'm', stop: 'tool_use' }), user('r1', 'a1', [toolResult('t1', 'o'.repeat(3000))], 2)]);
+  assert.deepEqual(
+    sessionRows(tools).blocks.map((b) => [b.role, b.text.length, b.text_length]),
+    [
+      ['typed', 4096, 5000],
+      ['tool_use', 15, 15],
+      ['tool_result', 2048, 3000],
+    ],
+  );
 });
 
 test('sessionRows: subagent links and the parent link', async () => {

@@ -1,0 +1,192 @@
+import { SingleBar } from 'cli-progress';
+import Table from 'cli-table3';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
+import type { SqlValue } from '../index-db/database.ts';
+import { openIndexForRead } from '../index-db/open-index.ts';
+import type { RefreshReport } from '../index-db/refresh-index.ts';
+import { MARK_CLOSE, MARK_OPEN, searchIndex, type SearchFilter } from '../index-db/search-index.ts';
+import { indexPath, updateIndex } from '../index-db/update-index.ts';
+import { keyed } from '../model/keyed.ts';
+import { rompHome } from '../romp-home/romp-home.ts';
+import { UserError, type CliIO } from './cli-io.ts';
+import { timeFormat } from './format-time.ts';
+import { projectFolder } from './resolve-targets.ts';
+import { safeText } from './safe-text.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
+
+/** Options of `romp index`. */
+export interface IndexCliOptions {
+  projects?: string;
+  rompHome?: string;
+  json?: boolean;
+  /** Show progress (default: when stderr is a terminal). */
+  progress?: boolean;
+}
+
+/** Options of `romp search`. */
+export interface SearchCliOptions extends IndexCliOptions {
+  author?: string;
+  tool?: string;
+  project?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+  /** `--no-refresh` sets it false. */
+  refresh?: boolean;
+  allBranches?: boolean;
+  timezone?: string;
+  color?: boolean;
+}
+
+/** Options of `romp sql`. */
+export interface SqlCliOptions {
+  rompHome?: string;
+  json?: boolean;
+}
+
+/**
+ * `romp index [--projects DIR]`: builds or refreshes `$ROMP_HOME/index.db` from every transcript under
+ * the projects folder (`updateIndex`), with files, MB and ETA on a terminal; prints what it did (`--json`:
+ * the `RefreshReport`). Waits, saying so, while another `romp index` writes.
+ * @param options projects folder, romp home, json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<number> {
+  const started = Date.now();
+  const { report, path } = await refresh(options, io, false);
+  if (report === undefined) return 0;
+  const { read, ...counts } = report;
+  if (options.json === true) {
+    io.stdout.write(`${JSON.stringify({ index: path, ...counts, ms: Date.now() - started })}\n`);
+    return 0;
+  }
+  const mb = (report.bytesRead / 1e6).toFixed(1);
+  io.stdout.write(
+    `${path}: ${report.files} transcripts: ${report.added} added, ${report.appended} appended, ${report.reread} read again, ${report.removed} removed, ${report.unchanged} unchanged; ${mb} MB read, ${report.turnsWritten} turns written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  return 0;
+}
+
+/**
+ * `romp search QUERY...`: refreshes the index (unless `--no-refresh`; when another process is writing it,
+ * searches it as it is) and prints the hits (`searchIndex`), best first: time, project, title, turn,
+ * who wrote it, the snippet with each match marked (bold on a terminal, else `«…»`; every transcript
+ * character escaped), and the commands that open it. `--json`: an array of `SearchHit`.
+ * @param words the query's words
+ * @param options filters, refresh, romp home, json
+ * @param io where to write
+ * @param cwd what `--project .` means
+ * @returns the exit code
+ */
+export async function runSearch(words: string[], options: SearchCliOptions, io: CliIO, cwd: string = process.cwd()): Promise<number> {
+  const query = words.join(' ').trim();
+  if (query === '') throw new UserError('search for what? give one or more words');
+  const filter: SearchFilter = { limit: options.limit ?? 20, ...(options.allBranches === true ? { allBranches: true } : {}) };
+  if (options.author !== undefined) filter.author = options.author;
+  if (options.tool !== undefined) filter.tool = options.tool;
+  if (options.project !== undefined) filter.projectFolder = await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  if (options.since !== undefined) filter.since = dayStart('--since', options.since);
+  if (options.until !== undefined) filter.until = dayStart('--until', options.until) + 24 * 3600 * 1000;
+  const path = options.refresh === false ? indexPath(rompHome(options.rompHome)) : (await refresh(options, io, true)).path;
+  const db = openIndexForRead(path);
+  if (typeof db === 'string') throw new UserError(`${path}: ${db}; run romp index`);
+  try {
+    const hits = searchIndex(db, query, filter);
+    if (options.json === true) {
+      io.stdout.write(`${JSON.stringify(hits)}\n`);
+      return 0;
+    }
+    const time = timeFormat(options.timezone);
+    const bold = io.stdout.isTTY === true && options.color !== false && process.env['NO_COLOR'] === undefined && io.stdout.styled !== undefined;
+    const out = (text: string): unknown => (bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text));
+    for (const h of hits) {
+      const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
+      const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;
+      const marked = safeText(h.snippet).replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN).replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
+      out(`${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}   claude --resume ${safeText(h.resume_id)}\n`);
+    }
+    if (hits.length === 0) io.stderr.write(`no hits for ${query}\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * `romp sql "SELECT …"`: one read-only statement on the index (the connection refuses writes, and a
+ * statement that returns no rows is refused before it runs), as a table or `--json` (an array of row
+ * objects). The schema is docs/index.md's.
+ * @param sql the statement
+ * @param options romp home, json
+ * @param io where to write
+ * @returns the exit code
+ */
+export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Promise<number> {
+  const path = indexPath(rompHome(options.rompHome));
+  const db = openIndexForRead(path);
+  if (typeof db === 'string') throw new UserError(`${path}: ${db}; run romp index`);
+  try {
+    let result;
+    try {
+      if (!db.readsOnly(sql)) throw new UserError('romp sql runs read-only queries (SELECT, WITH … SELECT): the index is rebuilt by romp index only');
+      result = db.query(sql);
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      throw new UserError(`sql: ${(error as Error).message}`);
+    }
+    const cell = (v: SqlValue): string | number | null => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : typeof v === 'bigint' ? v.toString() : typeof v === 'boolean' ? Number(v) : v);
+    if (options.json === true) {
+      const objects = result.rows.map((row) => {
+        const o = keyed<string | number | null>();
+        result.columns.forEach((c, i) => (o[c] = cell(row[i] as SqlValue)));
+        return o;
+      });
+      io.stdout.write(`${JSON.stringify(objects)}\n`);
+      return 0;
+    }
+    const table = new Table({ head: result.columns.map((c) => safeText(c)), style: { head: [], border: [] } });
+    for (const row of result.rows) table.push(row.map((v) => safeText(String(cell(v) ?? 'NULL'))));
+    io.stdout.write(`${table.toString()}\n(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs a refresh with progress on a terminal; index diagnostics (not the transcripts') on stderr. */
+async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Promise<{ report: RefreshReport | undefined; path: string }> {
+  const path = indexPath(rompHome(options.rompHome));
+  const projectsDir = options.projects ?? defaultProjectsDir();
+  const show = options.progress ?? process.stderr.isTTY === true;
+  const bar = show ? new SingleBar({ format: 'index {bar} {value}/{total} files | {mb}/{totalMb} MB | ETA {eta_formatted}', stream: process.stderr, clearOnComplete: true }) : undefined;
+  const diagnostics: Diagnostic[] = [];
+  let started = false;
+  try {
+    const report = await updateIndex(path, {
+      projectsDir,
+      noWait,
+      onDiagnostic: (d) => diagnostics.push(d),
+      onWait: () => io.stderr.write(`romp: another romp index is writing ${path}; waiting for it\n`),
+      onProgress: (p) => {
+        const payload = { mb: (p.bytes / 1e6).toFixed(0), totalMb: (p.totalBytes / 1e6).toFixed(0) };
+        if (!started) bar?.start(p.totalFiles, 0, payload);
+        started = true;
+        bar?.update(p.files, payload);
+      },
+    });
+    if (report === undefined) io.stderr.write(`romp: another romp index is writing ${path}; searching it as it is\n`);
+    return { report, path };
+  } finally {
+    bar?.stop();
+    if (diagnostics.length > 0) writeDiagnostics(io, diagnostics);
+  }
+}
+
+/** `--since`/`--until`: `YYYY-MM-DD` or `YYYYMMDD`, the day's start in this machine's zone (epoch ms). */
+function dayStart(option: string, value: string): number {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
+  if (m === null) throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
+}

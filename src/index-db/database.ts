@@ -1,0 +1,99 @@
+import { createRequire } from 'node:module';
+import type LibsqlDatabase from 'libsql';
+
+/** A value SQLite stores: booleans are written as 1 and 0. */
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array;
+
+/** A query's result as columns and rows of values (column names as SQLite gives them, in order). */
+export interface SqlResult {
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+/**
+ * The one connection type the index uses: a thin face over the SQLite binding (`libsql`, which speaks
+ * better-sqlite3's API), so that moving to `node:sqlite` changes this file only. Synchronous, as both
+ * bindings are. Statements are prepared once and kept.
+ */
+export interface Database {
+  /** Runs statements with no parameters and no result (DDL, pragmas). */
+  exec(sql: string): void;
+  /** Runs one statement with positional parameters; `changes` is the rows it wrote. */
+  run(sql: string, params?: readonly SqlValue[]): { changes: number };
+  /** Runs a query; its rows as objects without a prototype (a column named `__proto__` is a column). */
+  all(sql: string, params?: readonly SqlValue[]): Array<Record<string, SqlValue>>;
+  /** Runs a query; its column names and rows as arrays (`romp sql`). */
+  query(sql: string, params?: readonly SqlValue[]): SqlResult;
+  /** Whether a statement only reads (SQLite's `sqlite3_stmt_readonly`); throws for SQL that does not parse. */
+  readsOnly(sql: string): boolean;
+  /** Runs `fn` in one `BEGIN IMMEDIATE` transaction (the write lock taken first): all or nothing. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+/** Options of `openDatabase`. */
+export interface OpenOptions {
+  /** Refuse every write on this connection (`PRAGMA query_only`), and `ATTACH`. */
+  readOnly?: boolean;
+  /** How long a statement waits for another connection's write lock (ms); default 30 000. */
+  busyTimeoutMs?: number;
+}
+
+const require = createRequire(import.meta.url);
+
+type Statement = LibsqlDatabase.Statement<unknown[]>;
+
+/**
+ * Opens (creating when missing) an SQLite database file, in WAL mode (readers never wait for the one
+ * writer), waiting up to `busyTimeoutMs` for a lock.
+ * @param path the database file
+ * @param options read-only, busy timeout
+ * @returns the connection
+ * @throws the binding's error when the file is not a database (`SQLITE_NOTADB`) or cannot be opened
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Database {
+  const Libsql = require('libsql') as typeof LibsqlDatabase;
+  const db = new Libsql(path);
+  const statements = new Map<string, Statement>();
+  const prepared = (sql: string): Statement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[]>(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const bind = (params: readonly SqlValue[]): unknown[] => params.map((p) => (p === true ? 1 : p === false ? 0 : p));
+  try {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 30_000))}`);
+    if (options.readOnly === true) db.exec('PRAGMA query_only = ON');
+    else db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const query = (sql: string, params: readonly SqlValue[] = []): SqlResult => {
+    const statement = db.prepare(sql);
+    const columns = statement.columns().map((c) => c.name);
+    statement.raw(true);
+    return { columns, rows: statement.all(...bind(params)) as SqlValue[][] };
+  };
+  return {
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    run: (sql, params = []) => ({ changes: prepared(sql).run(...bind(params)).changes }),
+    all: (sql, params = []) => {
+      const { columns, rows } = query(sql, params);
+      return rows.map((row) => {
+        const object = Object.create(null) as Record<string, SqlValue>;
+        columns.forEach((c, i) => (object[c] = row[i] as SqlValue));
+        return object;
+      });
+    },
+    query,
+    readsOnly: (sql) => db.prepare(sql).reader && !/^\s*(attach|detach|pragma)\b/i.test(sql),
+    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The index's schema (docs/index.md, "Schema"), version {@link SCHEMA_VERSION}. Row tables hold the
+ * rows of `sessionRows` column for column; `files` is the index's own bookkeeping; `blocks_fts` and
+ * `blocks_trigram` are FTS5 indexes over `blocks_search`, a view that splits each block's text into the
+ * column it is searched as.
+ */
+
+/** The schema's version, in `meta.schema_version`. */
+export const SCHEMA_VERSION = 1;
+
+/** What `meta.app` says in a romp index: any other database at the path is foreign. */
+export const INDEX_APP = 'romp-index';
+
+const TOKENS = `input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cache_creation_input_tokens INTEGER NOT NULL,
+  ephemeral_5m_input_tokens INTEGER NOT NULL, ephemeral_1h_input_tokens INTEGER NOT NULL, cache_read_input_tokens INTEGER NOT NULL`;
+
+/** The row tables, in the order rows are written. */
+export const ROW_TABLES: readonly RowTable[] = ['sessions', 'turns', 'atoms', 'blocks', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics'];
+
+/** A row table's name. */
+export type RowTable = 'sessions' | 'turns' | 'atoms' | 'blocks' | 'tool_calls' | 'usage_facts' | 'subagents' | 'diagnostics';
+
+/** The statements that create version 1 (run in one transaction on an empty database). */
+export const SCHEMA_SQL: string = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+  path TEXT PRIMARY KEY, session_key TEXT NOT NULL, project TEXT NOT NULL, parent_path TEXT,
+  dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, bytes_read INTEGER NOT NULL, parser_version TEXT NOT NULL, indexed_at INTEGER NOT NULL);
+CREATE INDEX files_session ON files(session_key);
+CREATE TABLE sessions (
+  key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
+  leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
+  models_json TEXT NOT NULL, ${TOKENS}, responses INTEGER NOT NULL, cost_usd REAL NOT NULL, unpriced INTEGER NOT NULL,
+  parent_key TEXT, parent_tool_use_id TEXT);
+CREATE TABLE turns (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, "index" INTEGER NOT NULL, trigger TEXT, author TEXT, peer TEXT,
+  prompt TEXT NOT NULL, outcome TEXT NOT NULL, t INTEGER NOT NULL, "end" INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
+  ended INTEGER NOT NULL, atoms INTEGER NOT NULL, tools_json TEXT NOT NULL, ${TOKENS}, responses INTEGER NOT NULL,
+  cost_usd REAL NOT NULL, unpriced INTEGER NOT NULL, lower_bound INTEGER NOT NULL, subagents INTEGER NOT NULL,
+  PRIMARY KEY (session_key, key));
+CREATE TABLE atoms (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT, turn_index INTEGER, seq INTEGER NOT NULL, fsid TEXT,
+  line INTEGER, byte_offset INTEGER, type TEXT NOT NULL, subtype TEXT, t INTEGER NOT NULL, parent_uuid TEXT, message_id TEXT,
+  request_id TEXT, model TEXT, stop_reason TEXT, author TEXT, peer TEXT, on_path INTEGER NOT NULL, subagent_of TEXT,
+  PRIMARY KEY (session_key, key));
+CREATE TABLE blocks (
+  id INTEGER PRIMARY KEY, key TEXT NOT NULL, session_key TEXT NOT NULL, atom_key TEXT NOT NULL, turn_key TEXT,
+  "index" INTEGER NOT NULL, type TEXT NOT NULL, role TEXT NOT NULL, author TEXT, tool_name TEXT, tool_use_id TEXT,
+  text TEXT NOT NULL, text_length INTEGER NOT NULL, is_error INTEGER NOT NULL, on_path INTEGER NOT NULL,
+  UNIQUE (session_key, key));
+CREATE TABLE tool_calls (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT NOT NULL, tool_use_id TEXT NOT NULL, name TEXT NOT NULL,
+  input_summary TEXT NOT NULL, use_key TEXT, result_key TEXT, t INTEGER, "end" INTEGER, duration_ms INTEGER,
+  is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key));
+CREATE TABLE usage_facts (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, message_id TEXT NOT NULL, request_id TEXT, atom_key TEXT NOT NULL,
+  turn_key TEXT, model TEXT NOT NULL, t INTEGER NOT NULL, is_sidechain INTEGER NOT NULL, lower_bound INTEGER NOT NULL,
+  ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key));
+CREATE TABLE subagents (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, subagent_key TEXT, path TEXT, linked_by TEXT NOT NULL, atoms INTEGER NOT NULL,
+  PRIMARY KEY (session_key, key));
+CREATE INDEX subagents_path ON subagents(path);
+CREATE TABLE diagnostics (
+  key TEXT NOT NULL, session_key TEXT NOT NULL, code TEXT NOT NULL, severity TEXT NOT NULL, message TEXT NOT NULL,
+  file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key));
+CREATE VIEW blocks_search AS SELECT id,
+  CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
+  CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
+  CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
+  text
+  FROM blocks;
+CREATE VIRTUAL TABLE blocks_fts USING fts5(typed, assistant, tools, content='blocks_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none');
+`;
+
+/**
+ * Migrations: `MIGRATIONS[v]` takes a version-`v` index to `v + 1`. Version 1 is the first; an index of
+ * an unknown (newer) version, or one a migration cannot take, is rebuilt: the index is derived from the
+ * transcripts, so rebuilding loses nothing.
+ */
+export const MIGRATIONS: Readonly<Record<number, string>> = {};

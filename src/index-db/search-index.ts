@@ -1,0 +1,126 @@
+import type { Database, SqlValue } from './database.ts';
+
+/** Filters of `searchIndex`. */
+export interface SearchFilter {
+  /** Only blocks of user atoms by this author: `human`, `sdk`, `peer`, `system` (assistant text and tool output have none). */
+  author?: string;
+  /** Only `tool_use` / `tool_result` blocks of this tool. */
+  tool?: string;
+  /** Only sessions of this project folder (its name under the projects folder). */
+  projectFolder?: string;
+  /** Only atoms at or after / before this time (epoch ms). */
+  since?: number;
+  until?: number;
+  /** Most hits (default 20). */
+  limit?: number;
+  /** Rewound branches too (default: the active path only). */
+  allBranches?: boolean;
+}
+
+/** One hit: a block whose text matched. */
+export interface SearchHit {
+  /** The session's key (its rompUuid). */
+  session_id: string;
+  /** The atom's uuid and time (epoch ms). */
+  uuid: string;
+  t: number;
+  /** 1-based turn number; `null` off the active path. */
+  turn: number | null;
+  author: string | null;
+  /** The block's role (`typed`, `assistant`, `thinking`, `tool_use`, `tool_result`, `system`, `other`). */
+  role: string;
+  tool: string | null;
+  title: string;
+  project: string;
+  /** The session's transcript file, and the Claude session id to resume (the leaf's file). */
+  path: string;
+  resume_id: string;
+  on_path: boolean;
+  /** Up to about 12 words around the match, each match between `«` and `»`, whitespace runs as one space. Transcript text: escape it before printing. */
+  snippet: string;
+  /** Which index matched: `words` (unicode61 tokens, bm25 typed 10 : assistant 5 : tools 1), or `substring` (trigram). */
+  matched: 'words' | 'substring';
+}
+
+/** The marks around a match in a snippet. */
+export const MARK_OPEN = '«';
+export const MARK_CLOSE = '»';
+
+/**
+ * Full-text search over the index's blocks (docs/index.md, "Search"): every word of the query must be
+ * in one block (each word quoted, so FTS5 syntax in a query is text); ranked by bm25 with what a human
+ * typed weighted 10, assistant text 5, tool input and output 1, then newest first. When the words find
+ * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
+ * blocks holding each word of three characters or more as a substring.
+ * @param db the index
+ * @param query the words to find
+ * @param filter author, tool, project, time range, limit, branches
+ * @returns the hits, best first
+ */
+export function searchIndex(db: Database, query: string, filter: SearchFilter = {}): SearchHit[] {
+  const words = query.split(/\s+/).filter((w) => w !== '');
+  if (words.length === 0) return [];
+  const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
+  const { where, params } = filters(filter);
+  const limit = filter.limit ?? 20;
+  const select = `SELECT b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.leaf_fsid, s.paths_json`;
+  const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key`;
+  const rows = db.all(
+    `${select}, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts AS fts ${from} WHERE blocks_fts MATCH ? ${where} ORDER BY bm25(blocks_fts, 10.0, 5.0, 1.0), a.t DESC LIMIT ?`,
+    [match, ...params, limit],
+  );
+  if (rows.length > 0) return rows.map((r) => hit(r, String(r['snippet']), 'words'));
+  const long = words.filter((w) => [...w].length >= 3);
+  if (long.length === 0) return [];
+  // LIKE on a trigram table is answered by its index (not with an ESCAPE clause: a % or _ in a word
+  // matches any characters); detail=none keeps the index small
+  const like = long.map(() => 'fts.text LIKE ?').join(' AND ');
+  const patterns = long.map((w) => `%${w}%`);
+  const substring = db.all(`${select} FROM blocks_trigram AS fts ${from} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`, [...patterns, ...params, limit]);
+  return substring.map((r) => hit(r, around(String(r['text']), long[0] as string), 'substring'));
+}
+
+function filters(filter: SearchFilter): { where: string; params: SqlValue[] } {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  const add = (sql: string, value: SqlValue): void => {
+    parts.push(sql);
+    params.push(value);
+  };
+  if (filter.allBranches !== true) parts.push('b.on_path = 1');
+  if (filter.author !== undefined) add('b.author = ?', filter.author);
+  if (filter.tool !== undefined) add('b.tool_name = ?', filter.tool);
+  if (filter.projectFolder !== undefined) add('s.key IN (SELECT session_key FROM files WHERE project = ?)', filter.projectFolder);
+  if (filter.since !== undefined) add('a.t >= ?', filter.since);
+  if (filter.until !== undefined) add('a.t < ?', filter.until);
+  return { where: parts.map((p) => `AND ${p}`).join(' '), params };
+}
+
+function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['matched']): SearchHit {
+  const paths = JSON.parse(String(r['paths_json'])) as string[];
+  return {
+    session_id: String(r['session_key']),
+    uuid: String(r['atom_key']),
+    t: Number(r['t']),
+    turn: r['turn_index'] === null ? null : Number(r['turn_index']),
+    author: r['author'] === null ? null : String(r['author']),
+    role: String(r['role']),
+    tool: r['tool_name'] === null ? null : String(r['tool_name']),
+    title: String(r['title']),
+    project: String(r['project']),
+    path: paths[0] ?? '',
+    resume_id: String(r['leaf_fsid']),
+    on_path: r['on_path'] === 1,
+    snippet: snippet.replace(/\s+/g, ' ').replaceAll('\u0002', MARK_OPEN).replaceAll('\u0003', MARK_CLOSE).trim(),
+    matched,
+  };
+}
+
+/** About 40 characters either side of the first case-insensitive occurrence of `word`, marked. */
+function around(text: string, word: string): string {
+  const at = text.toLowerCase().indexOf(word.toLowerCase());
+  if (at < 0) return text.slice(0, 80);
+  const start = Math.max(0, at - 40);
+  const end = Math.min(text.length, at + word.length + 40);
+  return `${start > 0 ? '…' : ''}${text.slice(start, at)}\u0002${text.slice(at, at + word.length)}\u0003${text.slice(at + word.length, end)}${end < text.length ? '…' : ''}`;
+}

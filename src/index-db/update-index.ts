@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { openIndexForWrite } from './open-index.ts';
+import { refreshIndex, type RefreshOptions, type RefreshReport } from './refresh-index.ts';
+
+/**
+ * The index's path in romp's home: `<home>/index.db`.
+ * @param home romp's home folder (`rompHome()`)
+ * @returns the path
+ */
+export function indexPath(home: string): string {
+  return join(home, 'index.db');
+}
+
+/** Options of `updateIndex`. */
+export interface UpdateOptions extends RefreshOptions {
+  onDiagnostic: OnDiagnostic;
+  /** Called once when another process holds the write lock and this one waits for it. */
+  onWait?: () => void;
+  /** Give up instead of waiting when another process is writing (`romp search`'s refresh). */
+  noWait?: boolean;
+}
+
+/**
+ * Refreshes the index at `path` under its write lock (`<path>.lock`, proper-lockfile): one writer at a
+ * time; a second `romp index` waits for the first (readers never wait: WAL). Opens (or recreates:
+ * `INDEX_RECREATED`) the database, refreshes it, closes it.
+ * @param path the database file
+ * @param options the refresh's, diagnostics, waiting
+ * @returns what the refresh did, or `undefined` with `noWait` when another process is writing
+ */
+export async function updateIndex(path: string, options: UpdateOptions): Promise<RefreshReport | undefined> {
+  mkdirSync(dirname(path), { recursive: true });
+  const { default: lockfile } = await import('proper-lockfile');
+  const lock = { realpath: false, lockfilePath: `${path}.lock`, stale: 30_000, update: 5_000 };
+  let release: (() => Promise<void>) | undefined;
+  try {
+    release = await lockfile.lock(path, lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    if (options.noWait === true) return undefined;
+    options.onWait?.();
+    release = await lockfile.lock(path, { ...lock, retries: { retries: 100_000, minTimeout: 50, maxTimeout: 500 } });
+  }
+  try {
+    const db = openIndexForWrite(path, options.onDiagnostic);
+    try {
+      return await refreshIndex(db, options);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await release();
+  }
+}

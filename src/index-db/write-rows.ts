@@ -1,0 +1,64 @@
+import type { SessionRows } from '../rows/row-types.ts';
+import type { Database, SqlValue } from './database.ts';
+import { ROW_TABLES, type RowTable } from './schema.ts';
+
+/** Tables whose rows belong to one turn (`turn_key`); rows with no turn are rewritten with the session. */
+const BY_TURN: ReadonlySet<RowTable> = new Set(['atoms', 'blocks', 'tool_calls', 'usage_facts']);
+
+/**
+ * Writes one session's rows, replacing what the index held for it: every row when `changed` is
+ * `undefined`; else only the turns whose keys it names (and, in `atoms`, `blocks`, `tool_calls` and
+ * `usage_facts`, their rows and the rows of no turn), with the session, subagent and diagnostic rows.
+ * Keeps `blocks_fts` and `blocks_trigram` in step. Run it inside the caller's transaction.
+ * @param db the index
+ * @param rows `sessionRows`' output (one session)
+ * @param changed keys of the turns that changed (new, grown, ended or gone), or all
+ * @returns how many rows were written
+ */
+export function writeSessionRows(db: Database, rows: SessionRows, changed?: ReadonlySet<string>): number {
+  const key = rows.sessions[0]?.key as string;
+  const touched = (turnKey: string | null): boolean => changed === undefined || turnKey === null || changed.has(turnKey);
+  const inTurns = changed === undefined ? '' : ` AND (turn_key IS NULL OR turn_key IN (SELECT value FROM json_each(?)))`;
+  const turnsParam: SqlValue[] = changed === undefined ? [] : [JSON.stringify([...changed])];
+  unindexBlocks(db, `session_key = ?${inTurns}`, [key, ...turnsParam]);
+  for (const table of ROW_TABLES) {
+    if (table === 'turns' && changed !== undefined) db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [key, ...turnsParam]);
+    else db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${BY_TURN.has(table) ? inTurns : ''}`, [key, ...(BY_TURN.has(table) ? turnsParam : [])]);
+  }
+  const before = Number(db.all('SELECT coalesce(max(id), 0) AS id FROM blocks')[0]?.['id'] ?? 0);
+  let written = 0;
+  for (const table of ROW_TABLES) {
+    const list = rows[table] as unknown as Array<Record<string, SqlValue> & { turn_key?: string | null; key: string }>;
+    for (const row of list) {
+      if (table === 'turns' ? !touched(row.key) : BY_TURN.has(table) && !touched(row.turn_key ?? null)) continue;
+      insert(db, table, row);
+      written++;
+    }
+  }
+  for (const fts of ['blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools', 'blocks_trigram(rowid, text) SELECT id, text']) {
+    db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
+  }
+  return written;
+}
+
+/**
+ * Removes a session's rows from every table and from the full-text indexes.
+ * @param db the index
+ * @param key the session's key
+ */
+export function removeSessionRows(db: Database, key: string): void {
+  unindexBlocks(db, 'session_key = ?', [key]);
+  for (const table of ROW_TABLES) db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
+}
+
+/** Takes the blocks matching `where` out of both full-text indexes (external content: their text is given back). */
+function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
+  const ids = `SELECT id FROM blocks WHERE ${where}`;
+  db.run(`INSERT INTO blocks_fts(blocks_fts, rowid, typed, assistant, tools) SELECT 'delete', id, typed, assistant, tools FROM blocks_search WHERE id IN (${ids})`, params);
+  db.run(`INSERT INTO blocks_trigram(blocks_trigram, rowid, text) SELECT 'delete', id, text FROM blocks_search WHERE id IN (${ids})`, params);
+}
+
+function insert(db: Database, table: string, row: Record<string, SqlValue>): void {
+  const columns = Object.keys(row);
+  db.run(`INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, columns.map((c) => row[c] as SqlValue));
+}
