@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { lastTime } from '../src/discover/last-time.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const run = runCli;
 
@@ -16,7 +16,7 @@ const run = runCli;
  * `/work/other` with s3.
  */
 function projects(): string {
-  const root = mkdtempSync(join(tmpdir(), 'romp-ls-'));
+  const root = tempDir('romp-ls-');
   const write = (folder: string, name: string, lines: object[]): string => {
     mkdirSync(join(root, folder), { recursive: true });
     const path = join(root, folder, name);

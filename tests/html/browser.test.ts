@@ -4,8 +4,7 @@
  * corpus test is skipped without ../shared/corpus.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +37,7 @@ after(async () => {
 
 /** Writes the page of `files` and opens it; every request the page makes is collected. */
 async function open(files: string[], javaScriptEnabled = true): Promise<{ page: Page; url: string; requests: string[]; errors: string[] }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'romp-html-')), 'page.html');
+  const path = join(tempDir('romp-html-'), 'page.html');
   writeFileSync(path, (await buildHtmlPage(files)).html);
   const url = pathToFileURL(path).href;
   const page = await (browser as Browser).newPage({ javaScriptEnabled, viewport: { width: 1200, height: 800 } });

@@ -1,13 +1,13 @@
 /** `romp html` and `romp export` through the CLI, on the fixtures of the golden tests. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../../src/cli/cli.ts';
 import type { Session } from '../../src/model/types.ts';
 import { assistant, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 import { FEATURES } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -18,7 +18,7 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 const feature = (name: string): string => ((FEATURES[name] as () => string[])()[0] as string);
 
 test('romp html -o writes the page and names it on stderr; without -o the page is on stdout', async () => {
-  const out = join(mkdtempSync(join(tmpdir(), 'romp-html-cli-')), 'page.html');
+  const out = join(tempDir('romp-html-cli-'), 'page.html');
   const path = feature('tools');
   const written = await run(['html', path, '-o', out]);
   assert.equal(written.code, 0);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findUnread } from '../../src/read/find-unread.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** The line with its unread span cut out, or `undefined` when nothing is skipped. */
 function cut(line: string, maxDepth = 256, content = false): string | undefined {
@@ -50,7 +50,7 @@ test('a toolUseResult key below depth 1, a torn value or one nested too deep is 
 });
 
 test('the depth cap: a value cut for its depth is not skipped, so TOO_DEEP is still reported', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-unread-'));
+  const dir = tempDir('romp-unread-');
   const file = join(dir, 'd.jsonl');
   writeFileSync(file, '{"type":"user","toolUseResult":[[[1]]],"uuid":"u1"}\n');
   for (const [maxDepth, codes] of [[3, ['TOO_DEEP']], [4, []]] as const) {
@@ -61,7 +61,7 @@ test('the depth cap: a value cut for its depth is not skipped, so TOO_DEEP is st
 });
 
 test('with skipUnread, records lack the skipped keys; bad UTF-8 and broken JSON there are still reported', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-unread-'));
+  const dir = tempDir('romp-unread-');
   const file = join(dir, 's.jsonl');
   const bad = Buffer.from('{"type":"user","toolUseResult":{"stdout":"\xff"},"uuid":"u2"}\n', 'latin1');
   const lines = ['{"type":"user","toolUseResult":{"stdout":"ok"},"uuid":"u1"}', '{"type":"user","toolUseResult":{"a" 1},"uuid":"u3"}'];

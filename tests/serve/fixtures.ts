@@ -1,8 +1,8 @@
 /** A projects folder for `romp serve` tests, and the lines that grow its session. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assistant, text, user } from '../helpers/transcript.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** The session id of the served fixture. */
 export const ID = '7d1e0000-aaaa-4000-8000-000000000001';
@@ -11,7 +11,7 @@ export const line = (record: Record<string, unknown>): string => `${JSON.stringi
 
 /** A projects folder with one session of one turn; returns its folder and file. */
 export function projectsWithSession(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'romp-serve-'));
+  const dir = tempDir('romp-serve-');
   mkdirSync(join(dir, '-work-demo'));
   const file = join(dir, '-work-demo', `${ID}.jsonl`);
   writeFileSync(file, line(user('u1', null, 'first question', 0)) + line(assistant('a1', 'u1', text('First answer.'), 1, { mid: 'm1', stop: 'end_turn' })));

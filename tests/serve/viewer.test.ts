@@ -1,16 +1,16 @@
 /** `romp serve`'s viewer: the list, a session page, live events, and what it refuses. */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { user } from '../helpers/transcript.ts';
 import { ID, line, projectsWithSession, SECOND_TURN } from './fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 test('romp serve: the list, the page, an event when a turn is appended; nothing outside, nothing written', async () => {
   const { dir, file } = projectsWithSession();
-  const outside = join(mkdtempSync(join(tmpdir(), 'romp-outside-')), '7d1e0000-bbbb-4000-8000-000000000002.jsonl');
+  const outside = join(tempDir('romp-outside-'), '7d1e0000-bbbb-4000-8000-000000000002.jsonl');
   writeFileSync(outside, line(user('x1', null, 'secret outside', 0)));
   symlinkSync(outside, join(dir, '-work-demo', '7d1e0000-bbbb-4000-8000-000000000002.jsonl'));
   const viewer = await startViewer({ projectsDir: dir });
