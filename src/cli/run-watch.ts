@@ -16,7 +16,8 @@ export interface WatchCliOptions {
 
 /**
  * `romp watch [FILES...] [--session ID]`: a live outline; each time turns change, their outline lines
- * are printed again (`--json`: one NDJSON line per change, `{changed, turns}`). Runs until interrupted
+ * are printed again (`--json`: one NDJSON line per change, `{changed, removed, turns}`: the ids of the turns
+ * new or changed, with those turns, and the ids of the turns gone, e.g. after a rewind). Runs until interrupted
  * or `signal` aborts. Diagnostics of each update (a file made unreadable: `FILE_UNREADABLE`) go to
  * stderr and the watch goes on; out of file-system watches it polls and says so once on stderr.
  * @param files transcript paths
@@ -39,7 +40,7 @@ export async function runWatch(files: string[], options: WatchCliOptions, io: Cl
     ...(signal === undefined ? {} : { signal }),
   };
   let first = true;
-  for await (const { session, changed, diagnostics } of watchSession(files, watchOptions)) {
+  for await (const { session, changed, removed, diagnostics } of watchSession(files, watchOptions)) {
     // the files given were checked; a registered one that cannot be read is refused as by `romp show`;
     // later, a file made unreadable, deleted or replaced is reported and the watch goes on
     if (first) refuseUnreadable(diagnostics);
@@ -47,7 +48,11 @@ export async function runWatch(files: string[], options: WatchCliOptions, io: Cl
     const turns = session.turns.map((turn, i) => ({ turn, n: i + 1 })).filter(({ turn }) => first || changed.includes(turn.id));
     if (!first && changed.length === 0) continue;
     first = false;
-    if (options.json === true) io.stdout.write(`${JSON.stringify({ changed, turns: turns.map(({ turn }) => turn) })}\n`);
+    if (options.json === true) {
+      // a consumer folds each line: drop the `removed` ids, put each of `turns` in place of the turn of its id
+      const gone = new Set(removed);
+      io.stdout.write(`${JSON.stringify({ changed: changed.filter((id) => !gone.has(id)), removed, turns: turns.map(({ turn }) => turn) })}\n`);
+    }
     else for (const { turn, n } of turns) io.stdout.write(`${formatTurn(turn, n).join('\n')}\n`);
   }
   return 0;

@@ -2,7 +2,7 @@ import type { Entry } from '../graph/entry.ts';
 import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
-import { versionBefore } from './claude-version.ts';
+import { versionBefore } from '../read/claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
 import { PromptQueue } from './prompt-queue.ts';
 
@@ -10,6 +10,16 @@ import { PromptQueue } from './prompt-queue.ts';
 export interface QueuedPrompt {
   atom: Atom;
   after: Entry;
+}
+
+/** The generated prompts of a session, and whether lines appended later can still move or drop one. */
+export interface QueuedPrompts {
+  prompts: QueuedPrompt[];
+  /**
+   * Every generated prompt's request has been answered (a new response followed it): a line appended
+   * after can neither move one on (it no longer continues the line a prompt follows) nor stand for one.
+   */
+  sealed: boolean;
 }
 
 /** A queued prompt still waiting: its `enqueue`, and its text for matching. */
@@ -49,9 +59,9 @@ interface Waiting {
  * @param index the graph index (which copy of a line is the one kept)
  * @param onPath the active path's lines
  * @param rompUuid the session's identity
- * @returns the generated atoms with the line each follows, in order
+ * @returns the generated atoms with the line each follows, in order, and whether they are sealed
  */
-export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompt[] {
+export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompts {
   const waiting = new PromptQueue<Waiting>(isNotification);
   // each prompt follows a shared place, so moving on past a response moves all its prompts in one step
   const out: Array<{ atom: Atom; place: { after: Entry }; dropped: boolean }> = [];
@@ -108,7 +118,7 @@ export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: 
     latest = e;
   }
   for (; next < queue.length; next++) replay(queue[next] as QueueOperation);
-  return out.filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after }));
+  return { prompts: out.filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after })), sealed: open === out.length };
 }
 
 /** Whether a line is a later line of the response before it (its tool results follow in path order: `buildSessionState`). */
