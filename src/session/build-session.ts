@@ -10,7 +10,7 @@ import type { ResolvePeer } from '../tree/derive-author.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from '../model/color-of.ts';
-import { queuedPrompts } from './queued-prompts.ts';
+import { queuedPrompts, type QueuedPrompt, type QueueReplay } from './queued-prompts.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
@@ -52,6 +52,13 @@ export interface SessionState {
   progressRefs: Map<Entry, RecordRef>;
   /** No generated atom can move or be dropped by a line appended later (`QueuedPrompts.sealed`; true without any). */
   generatedSealed: boolean;
+  /** The queue replay that generated them (none when the session had no queue operation). */
+  replay: QueueReplay | undefined;
+  /**
+   * While generated atoms float at the end (their request not answered yet): the turn state before
+   * them, the replay's count then, the leaf then, and the path lines since, with their items.
+   */
+  floating: { base: TurnsState; from: number; leaf: Entry | undefined; tail: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> } | undefined;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
   timesKnown: boolean;
   rompUuid: string;
@@ -76,7 +83,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const queued = collected.queue.length === 0 ? { prompts: [], sealed: true } : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
+  const queued = collected.queue.length === 0 ? { prompts: [], sealed: true, replay: undefined } : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
   const generated = queued.prompts;
   // for each line a generated atom follows: how many path items come up to it
   const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
@@ -92,18 +99,7 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     }
     if (slot.has(entry)) slot.set(entry, items.length);
   }
-  // each after the line it follows and the tool results the path puts right after it (parallel results
-  // come back in path order, which file order need not match); inserted from the last place to the
-  // first, so the places still to fill keep their counts, and atoms sharing a place keep their order
-  const placed = generated.map(({ atom, after }) => {
-    let at = slot.get(after) ?? items.length;
-    while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
-    return { at, atom };
-  });
-  for (const { at, atom } of placed.toReversed().sort((a, b) => b.at - a.at)) {
-    items.splice(at, 0, atom);
-    absorbed.add(atom.uuid); // generated: never an opener
-  }
+  placeGenerated(items, slot, generated, absorbed);
   const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
 
@@ -134,7 +130,29 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     files: collected.files,
     records,
   };
-  return { session, index, path, turns, through, progressRefs, generatedSealed: queued.sealed, timesKnown, rompUuid, summary, collected };
+  return { session, index, path, turns, through, progressRefs, generatedSealed: queued.sealed, replay: queued.replay, floating: undefined, timesKnown, rompUuid, summary, collected };
+}
+
+/**
+ * Puts generated atoms among the path's items, in place: each after the line it follows and the tool
+ * results the path puts right after it (parallel results come back in path order, which file order need
+ * not match); inserted from the last place to the first, so the places still to fill keep their counts,
+ * and atoms sharing a place keep their order. Each is absorbed (never an opener).
+ * @param items the path's items; updated
+ * @param slot for each line a generated atom follows, how many items come up to it (a line not in it: the end)
+ * @param generated the generated atoms
+ * @param absorbed uuids of absorbed atoms; updated
+ */
+export function placeGenerated(items: Array<Atom | TurnEndMarker>, slot: ReadonlyMap<Entry, number>, generated: QueuedPrompt[], absorbed: Set<string>): void {
+  const placed = generated.map(({ atom, after }) => {
+    let at = slot.get(after) ?? items.length;
+    while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
+    return { at, atom };
+  });
+  for (const { at, atom } of placed.toReversed().sort((a, b) => b.at - a.at)) {
+    items.splice(at, 0, atom);
+    absorbed.add(atom.uuid);
+  }
 }
 
 /**

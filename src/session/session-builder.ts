@@ -1,18 +1,18 @@
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Entry } from '../graph/entry.ts';
 import { extendPath } from '../graph/extend-path.ts';
-import type { RecordRef, Session } from '../model/types.ts';
+import type { Atom, RecordRef, Session } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
-import { RecordDecoder, type DecodeOptions } from '../read/record-decoder.ts';
-import { finishTurns, stepTurns } from '../tree/build-turns.ts';
+import { RecordDecoder, type RecordDecodeOptions } from '../read/record-decoder.ts';
+import { finishTurns, stepTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
-import { buildSessionState, refOf, sessionName, sessionUuid, summaryFor, type BuildOptions, type SessionState } from './build-session.ts';
-import { versionBefore } from '../read/claude-version.ts';
-import { assemble, DEFAULT_MAX_FILES, newFileRead, takeRecord, uniqueFsid, type FileRead } from './collect-files.ts';
+import { buildSessionState, placeGenerated, refOf, sessionName, sessionUuid, summaryFor, type BuildOptions, type SessionState } from './build-session.ts';
+import { assemble, DEFAULT_MAX_FILES, newFileRead, takeRecord, uniqueFsid, type FileRead, type QueueOperation } from './collect-files.ts';
+import type { QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
 
 /** Options of a `SessionBuilder`: how bytes are decoded, how the session is built, how many files, romp's home. */
-export interface BuilderOptions extends DecodeOptions, BuildOptions {
+export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
   /** Files of one session read at most; the rest are `TOO_MANY_FILES` diagnostics. Default 1000. */
   maxFiles?: number;
   /** romp's home folder (see `ParseOptions.rompHome`). */
@@ -223,35 +223,42 @@ export class SessionBuilder {
     const { read, seen } = feed;
     const files = state.session.files;
     const base = this.#offsets.get(read);
-    // the last file in the session's order, still last (its first time is what orders it)
-    if (grown.length > 1 || base === undefined || files.at(-1)?.fsid !== read.file.fsid || read.first !== seen.first || !state.timesKnown || !state.generatedSealed) return false;
+    // the last file in the session's order, still last (its first time is what orders it; one file is always last)
+    if (grown.length > 1 || base === undefined || files.at(-1)?.fsid !== read.file.fsid || (read.first !== seen.first && files.length > 1) || !state.timesKnown) return false;
+    // generated prompts still moving at the end after a full resolve: that resolve placed them
+    if (!state.generatedSealed && state.floating === undefined) return false;
     const entries = read.entries.slice(seen.entries);
     const refs = read.refs.slice(seen.refs);
     const checkpoints = read.checkpoints.slice(seen.checkpoints);
     const queue = read.queue.slice(seen.queue);
     if (entries.some((e) => e.type !== 'progress' && Number.isNaN(e.t))) return false;
+    const replay = state.replay;
+    if (queue.length > 0 && replay === undefined) return false; // the first queue operation: the replay starts with a full resolve
     const collected = state.collected;
     collected.firstSessionId ??= read.firstSessionId;
     if (sessionUuid(collected, this.#options) !== state.rompUuid) return false;
-    if (queue.some((q) => q.operation === 'remove') && generates(state, entries)) return false;
     for (const e of entries) e.seq = base + e.fileSeq;
     for (const c of checkpoints) c.seq = base + c.fileSeq;
+    for (const q of queue) q.seq = base + q.fileSeq;
+    const leaf = state.path.leaf;
     const extension = extendPath(state.index, state.path, state.through, entries, checkpoints.at(-1));
     if (extension === undefined) return false;
 
     const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#home.resolvePeer };
     const pathRefs: RecordRef[] = [];
-    let turns = state.turns;
+    const stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> = [];
     let summary = state.summary;
     let dir = state.session.dir;
     for (const e of extension.onPath) {
       const item = pathItem(e, ctx);
       if (item === undefined || item.type === 'turn_end') pathRefs.push(refOf(e, true));
-      if (item !== undefined) turns = stepTurns(turns, item, item.type !== 'turn_end' && absorbedLine(e));
+      stepped.push({ entry: e, item });
       summary = collected.summaries.get(e.uuid)?.text ?? summary;
       const cwd = e.record['cwd'];
       if (typeof cwd === 'string') dir = cwd;
     }
+    const turns = this.#stepTurns(state, replay, queue, entries, leaf, stepped);
+    if (turns === undefined) return false;
     const progressRefs = extension.progress.map((e) => {
       const ref = refOf(e, false);
       state.progressRefs.set(e, ref);
@@ -270,7 +277,6 @@ export class SessionBuilder {
       for (const [leaf, title] of read.titles.summaries) collected.summaries.set(leaf, { text: title.text, seq: base + title.seq });
       summary = summaryFor(state.path.entries, collected);
     }
-    state.turns = turns;
     state.summary = summary;
     state.session = {
       ...state.session,
@@ -283,13 +289,51 @@ export class SessionBuilder {
     this.#resolution = 'open-turn';
     return true;
   }
+
+  /**
+   * The turn builder stepped over the appended path lines, with the prompts the queue replay generates
+   * (`queuedPrompts`): while a generated prompt's request is not answered it floats at the end (a later
+   * line of its response, or the tool results after it, go before it), so the lines since the first such
+   * prompt are placed again at each append, from the turn state before them, until it is answered.
+   * Sets the state's turns; `undefined` when a prompt has no time (the full resolve fills it).
+   */
+  #stepTurns(state: SessionState, replay: QueueReplay | undefined, queue: QueueOperation[], entries: Entry[], leaf: Entry | undefined, stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>): TurnsState | undefined {
+    if (replay !== undefined) {
+      const before = replay.count;
+      replay.feed(queue, entries);
+      if (state.floating === undefined && replay.count > before) state.floating = { base: state.turns, from: before, leaf, tail: [] };
+    }
+    const floating = state.floating;
+    let turns: TurnsState;
+    if (floating === undefined) {
+      turns = stepped.reduce(stepItem, state.turns);
+    } else {
+      floating.tail.push(...stepped);
+      const prompts = (replay as QueueReplay).prompts(floating.from);
+      if (prompts.some((p) => Number.isNaN(p.atom.t))) return undefined;
+      const slot = new Map<Entry, number>();
+      if (floating.leaf !== undefined) slot.set(floating.leaf, 0);
+      const items: Array<Atom | TurnEndMarker> = [];
+      const absorbed = new Set<string>();
+      for (const { entry, item } of floating.tail) {
+        if (item !== undefined) {
+          items.push(item);
+          if (item.type !== 'turn_end' && absorbedLine(entry)) absorbed.add(item.uuid);
+        }
+        slot.set(entry, items.length);
+      }
+      placeGenerated(items, slot, prompts, absorbed);
+      turns = floating.base;
+      for (const item of items) turns = stepTurns(turns, item, item.type !== 'turn_end' && absorbed.has(item.uuid));
+      if ((replay as QueueReplay).sealed) state.floating = undefined;
+    }
+    state.generatedSealed = replay?.sealed ?? true;
+    state.turns = turns;
+    return turns;
+  }
 }
 
-/**
- * Whether a `remove` appended now may generate a queued prompt (`queuedPrompts`: only after a line of
- * a build before 2.1.112, which did not write the prompt's `queued_command` line).
- */
-function generates(state: SessionState, entries: Entry[]): boolean {
-  const lines = [state.path.leaf, ...entries].filter((e): e is Entry => e !== undefined && e.type !== 'progress' && !e.isSidechain);
-  return lines.some((e) => versionBefore(e.record['version'], 2, 1, 112));
+/** The turn builder stepped over a path line's item, an attachment's atom absorbed. */
+function stepItem(turns: TurnsState, { entry, item }: { entry: Entry; item: Atom | TurnEndMarker | undefined }): TurnsState {
+  return item === undefined ? turns : stepTurns(turns, item, item.type !== 'turn_end' && absorbedLine(entry));
 }

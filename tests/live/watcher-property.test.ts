@@ -140,3 +140,14 @@ test('live: maxFiles is honoured as files come: the file past the cap is TOO_MAN
   const second = await watcher.update();
   assert.deepEqual([second.diagnostics, second.changed, watcher.files], [[], [], [a]]);
 });
+
+test('live: appended a line at a time, queued prompts, parallel results, hook rows and metadata stay on the open-turn path', async () => {
+  const ops: Array<[Parameters<typeof buildTranscript>[0][number][0], number]> = [['turn', 0], ['absorbed', 0], ['parallel', 1], ['absorbed', 1], ['meta', 0], ['meta', 2], ['meta', 3], ['parallel', 0], ['turn', 1]];
+  const lines = mutate(buildTranscript(ops), []).toString('utf8').split(/(?<=\n)/);
+  const sizes = lines.map((l) => Buffer.byteLength(l));
+  const { full } = await replay(Buffer.from(lines.join('')), sizes, 'full');
+  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts from a full resolve); a call
+  // hanging on a result of its own response, which moves the calls put back after it (twice); the
+  // prompt hanging beside the turn_duration row, which leaves the path
+  assert.equal(full, 6);
+});
