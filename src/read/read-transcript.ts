@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openRegular } from './open-regular.ts';
 import type { RawRecord } from './parse-line.ts';
-import { RecordDecoder, type DecodeOptions, type OnRecord } from './record-decoder.ts';
+import { RecordDecoder, type RecordDecodeOptions, type OnRecord } from './record-decoder.ts';
 
 export type { OnRecord } from './record-decoder.ts';
 
@@ -12,8 +12,8 @@ export interface LinePlace {
   byteOffset: number;
 }
 
-/** Options of the read stage: how bytes are decoded (`DecodeOptions`), and the size of each read. */
-export interface ReadOptions extends DecodeOptions {
+/** Options of the read stage: how bytes are decoded (`RecordDecodeOptions`), and the size of each read. */
+export interface ReadOptions extends RecordDecodeOptions {
   /** Size of each read from the file in bytes. Default 1 MiB. */
   chunkBytes?: number;
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { decodeLine, invalidUtf8 } from './decode-line.ts';
 import { findUnread, type Unread } from './find-unread.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
@@ -9,7 +9,7 @@ import { DEFAULT_MAX_DEPTH, keep, parseLineInto, parseObject, type RawRecord } f
 export type OnRecord = (record: RawRecord, line: number, byteOffset: number) => void;
 
 /** How a `RecordDecoder` decodes: the read stage's options that concern bytes, not files. */
-export interface DecodeOptions {
+export interface RecordDecodeOptions {
   /** Cap on one line's size in bytes; a longer line is a `LINE_TOO_LONG` diagnostic. Default 64 MiB. */
   maxLineBytes?: number;
   /** How deep nested JSON is kept; deeper values are cut (`TOO_DEEP`). Default 256. */
@@ -59,7 +59,7 @@ export class RecordDecoder {
    * @param onDiagnostic receives each diagnostic
    * @param options `maxLineBytes`, `maxDepth`, `onlyLinesWith`, `skipUnread`
    */
-  constructor(path: string, onRecord: OnRecord, onDiagnostic: OnDiagnostic, options: DecodeOptions = {}) {
+  constructor(path: string, onRecord: OnRecord, onDiagnostic: OnDiagnostic, options: RecordDecodeOptions = {}) {
     this.#path = path;
     this.#onDiagnostic = onDiagnostic;
     const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -76,8 +76,7 @@ export class RecordDecoder {
         const text = decodeLine(buf, start, end, path, line, byteOffset, onDiagnostic);
         parseLineInto(text, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
       },
-      (line, byteOffset, byteLength) =>
-        onDiagnostic(diagnostic('LINE_TOO_LONG', `line of ${byteLength} bytes is over the ${maxLineBytes}-byte cap; skipped`, { file: path, line, byteOffset })),
+      (line, byteOffset, byteLength) => onDiagnostic(lineTooLong(path, line, byteOffset, byteLength, maxLineBytes)),
       maxLineBytes,
     );
   }
@@ -122,6 +121,19 @@ export class RecordDecoder {
     if (this.#utf16 !== undefined) this.#lines.push(Buffer.from(this.#utf16.decode(), 'utf8'));
     this.#lines.flush();
   }
+}
+
+/**
+ * The `LINE_TOO_LONG` diagnostic (error) of a line dropped for its size, the one wording of every reader.
+ * @param file the file (or stream) name
+ * @param line 1-based line number
+ * @param byteOffset offset of the line's first byte
+ * @param byteLength the line's length in bytes
+ * @param maxLineBytes the cap it passed
+ * @returns the diagnostic
+ */
+export function lineTooLong(file: string, line: number, byteOffset: number, byteLength: number, maxLineBytes: number): Diagnostic {
+  return diagnostic('LINE_TOO_LONG', `line of ${byteLength} bytes is over the ${maxLineBytes}-byte cap; skipped`, { file, line, byteOffset });
 }
 
 /**
