@@ -101,6 +101,26 @@ function sources(paths: string[]): Source[] {
   return found.map(readSource);
 }
 
+/**
+ * The lines of a fresh copy (`k`) of one real transcript, to append to a session: its root line hung on
+ * `leaf`, its times moved to start one second after `clock`, every `sessionId` set to `sessionId`.
+ * Every line is kept, in order (malformed ones as they are).
+ * @param path the real transcript
+ * @param k which copy (its ids differ from every other copy's)
+ * @param leaf the uuid the copy's root hangs on
+ * @param clock the session's last time (epoch ms)
+ * @param sessionId the session's id
+ * @returns the lines, without newlines
+ */
+export function continuation(path: string, k: number, leaf: string, clock: number, sessionId: string): string[] {
+  const [source] = sources([path]) as [Source];
+  const shift = clock + 1000 - source.first;
+  return source.lines.map((text, i) => {
+    const line = copyLine(text, k, shift).replace(SESSION_ID, `"sessionId":"${sessionId}"`);
+    return i === source.root ? line.replace('"parentUuid":null', `"parentUuid":"${leaf}"`) : line;
+  });
+}
+
 /** The long real sessions the bench copies by default (those of `SOURCES` that exist). */
 export const LONG_SESSIONS: string[] = SOURCES.map((s) => join(CORPUS, s));
 

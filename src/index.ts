@@ -69,7 +69,7 @@ export { countAtomUsage, countUsage } from './usage/count-usage.ts';
 export type { Totals, UsageReport, UsageOptions } from './usage/count-usage.ts';
 export { PRICES, priceFor } from './usage/prices.ts';
 export type { Price } from './usage/prices.ts';
-export { findSubagents, parseSubagent } from './views/subagents.ts';
+export { findSubagents, parseSubagent } from './discover/find-subagents.ts';
 export type { SubagentLink } from './views/subagents.ts';
 export { buildHtmlPage } from './html/build-html-page.ts';
 export type { HtmlPageOptions } from './html/build-html-page.ts';

@@ -1,7 +1,7 @@
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import type { CacheLine } from './explain-cache-writes.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { fsidOf } from '../model/fsid-of.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { isRompUuid, listSessions, notARompUuid, RegistryError, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
@@ -13,7 +14,7 @@ export interface RegistryOptions {
   dir?: string;
 }
 
-const fileOf = (path: string): { fsid: string; path: string } => ({ fsid: basename(path).replace(/\.jsonl$/i, ''), path: resolve(path) });
+const fileOf = (path: string): { fsid: string; path: string } => ({ fsid: fsidOf(path), path: resolve(path) });
 
 /**
  * `romp register <rompUuid> FILE...`: creates (or replaces) the registry entry; the first file is the anchor.

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Session } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
-import { findSubagents, parseSubagent } from '../views/subagents.ts';
+import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
 import type { CliIO } from './cli-io.ts';
 import { formatConversation, type SubagentNote } from './format-conversation.ts';
 import { formatOutline } from './format-outline.ts';

@@ -18,7 +18,8 @@ export interface WatchCliOptions {
 /**
  * `romp watch [FILES...] [--session ID]`: a live outline; each time turns change, their outline lines
  * are printed again, then the cache clock (`cacheClock`) (`--json`: one NDJSON line per change,
- * `{changed, turns, cache_clock}`). Runs until interrupted
+ * `{changed, removed, turns, cache_clock}`: the ids of the turns new or changed, with those turns, the ids
+ * of the turns gone, e.g. after a rewind, and the clock). Runs until interrupted
  * or `signal` aborts. Diagnostics of each update (a file made unreadable: `FILE_UNREADABLE`) go to
  * stderr and the watch goes on; out of file-system watches it polls and says so once on stderr.
  * @param files transcript paths
@@ -41,7 +42,7 @@ export async function runWatch(files: string[], options: WatchCliOptions, io: Cl
     ...(signal === undefined ? {} : { signal }),
   };
   let first = true;
-  for await (const { session, changed, diagnostics } of watchSession(files, watchOptions)) {
+  for await (const { session, changed, removed, diagnostics } of watchSession(files, watchOptions)) {
     // the files given were checked; a registered one that cannot be read is refused as by `romp show`;
     // later, a file made unreadable, deleted or replaced is reported and the watch goes on
     if (first) refuseUnreadable(diagnostics);
@@ -50,7 +51,12 @@ export async function runWatch(files: string[], options: WatchCliOptions, io: Cl
     if (!first && changed.length === 0) continue;
     first = false;
     const clock = cacheClock(session, Date.now());
-    if (options.json === true) io.stdout.write(`${JSON.stringify({ changed, turns: turns.map(({ turn }) => turn), cache_clock: clock ?? null })}\n`);
+    if (options.json === true) {
+      // a consumer folds each line: drop the `removed` ids, put each of `turns` in place of the turn of its id
+      const gone = new Set(removed);
+      const json = { changed: changed.filter((id) => !gone.has(id)), removed, turns: turns.map(({ turn }) => turn), cache_clock: clock ?? null };
+      io.stdout.write(`${JSON.stringify(json)}\n`);
+    }
     else for (const { turn, n } of turns) io.stdout.write(`${formatTurn(turn, n).join('\n')}\n`);
     if (options.json !== true && clock !== undefined) io.stdout.write(`${formatCacheClock(clock)}\n`);
   }

@@ -1,5 +1,5 @@
 import { openRegular } from '../read/open-regular.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 
 /** Where `lastTime` found the last activity of a file. */
 export interface LastTime {

@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
+import { fsidOf } from '../model/fsid-of.ts';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { countPrompts } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
@@ -177,7 +178,7 @@ export async function nestedAgents(dir: string): Promise<string[]> {
  */
 export async function sessionSubagents(sessionFile: string): Promise<string[]> {
   const dir = dirname(sessionFile);
-  const ids = new Set([basename(sessionFile).replace(/\.jsonl$/i, '')]);
+  const ids = new Set([fsidOf(sessionFile)]);
   const own = await firstSessionId(sessionFile);
   if (own !== undefined) ids.add(own);
   const found = new Set<string>();

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage, type Response } from '../usage/count-usage.ts';
-import { findSubagents, parseSubagent } from '../views/subagents.ts';
+import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
 
 /** One session as the lake and trace exports read it. */
 export interface ExportSession {

@@ -1,4 +1,5 @@
 import type { Atom, Session, Turn } from '../model/types.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
@@ -102,7 +103,7 @@ function renderCall(use: { id?: unknown; name?: unknown; input?: unknown }, resu
         ? fence(cut(command), 'sh')
         : fence(cut(JSON.stringify(use.input, null, 2) ?? ''), 'json');
   const content = result?.block.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((b) => ((b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text) : '[image]')).join('\n') : '';
+  const text = toolResultText(content);
   const state = result === undefined ? ' (no result)' : result.block.is_error === true ? ' (error)' : '';
   const sub = ctx.subagents.get(id);
   const subText = sub === undefined ? [] : [quote(`**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`)];

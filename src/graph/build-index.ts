@@ -13,8 +13,11 @@ export interface GraphIndex {
   byUuid: Map<string, Entry>;
   /** Lines whose uuid another line already holds (fork copies, rewritten lines): kept as references. */
   duplicates: Entry[];
-  /** Progress rows by uuid (the first copy of a uuid written twice); their `parent` is as written. */
-  progress: ReadonlyMap<string, Entry>;
+  /**
+   * Progress rows by uuid (the first copy of a uuid written twice); their `parent` is as written
+   * (`extendPath` adds the rows appended live).
+   */
+  progress: Map<string, Entry>;
   /**
    * Resolves a uuid written in a link (`parentUuid`, `logicalParentUuid`, a checkpoint) through
    * progress rows: the uuid itself when it is no progress row, else its nearest non-progress ancestor

@@ -45,7 +45,21 @@ export function pickLeaf(
   history = true,
 ): Entry | undefined {
   const last = history ? withoutCommandBranch(index, lastLine(index.ordered), onDiagnostic) : lastLine(index.ordered);
-  const checkpoint = checkpoints.at(-1);
+  return applyCheckpoint(index, checkpoints.at(-1), last, onDiagnostic);
+}
+
+/**
+ * The leaf a session's last checkpoint gives (see `pickLeaf`): `last` when there is none, when it was
+ * written before `last`, when it names no leaf without `explicit`, when its leaf is not in the files
+ * (`LEAF_CHECKPOINT_UNRESOLVED`) or when `last` merely trails it; `undefined` when it says cleared
+ * (`SESSION_CLEARED`); else its leaf.
+ * @param index the graph index
+ * @param checkpoint the session's last checkpoint
+ * @param last the line the walk starts at without it
+ * @param onDiagnostic receives the diagnostics above
+ * @returns the leaf
+ */
+export function applyCheckpoint(index: GraphIndex, checkpoint: Checkpoint | undefined, last: Entry | undefined, onDiagnostic: OnDiagnostic): Entry | undefined {
   if (checkpoint === undefined || (last !== undefined && checkpoint.seq < last.seq)) return last;
   const place = { file: checkpoint.file, line: checkpoint.line, byteOffset: checkpoint.byteOffset };
   if (checkpoint.leafUuid === null) {
@@ -93,8 +107,13 @@ function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiag
   return answer;
 }
 
-/** The last non-sidechain line of a message type (a row of a type this reader does not know is never the leaf: F13). */
-function lastLine(ordered: Entry[]): Entry | undefined {
+/**
+ * The last non-sidechain line of a message type (a row of a type this reader does not know is never the
+ * leaf: F13); a sidechain-only session's last line.
+ * @param ordered the index's lines in file order
+ * @returns the line, or `undefined` when there is none
+ */
+export function lastLine(ordered: Entry[]): Entry | undefined {
   let fallback: Entry | undefined;
   for (let i = ordered.length - 1; i >= 0; i--) {
     const e = ordered[i] as Entry;

@@ -27,7 +27,12 @@ export interface ActivePath {
    * The `message.id` of each response that had lines put back after its last path line (a line of it
    * appended later moves them: the live watcher re-resolves then).
    */
-  putBack: ReadonlySet<string>;
+  putBack: Set<string>;
+  /**
+   * Uuids the walk looked for and did not find (phantom parents, missing `logicalParentUuid`s): a line
+   * appended later with one of them changes the walk (the live builder re-resolves then).
+   */
+  missing: ReadonlySet<string>;
 }
 
 /**
@@ -63,6 +68,7 @@ export function resolveActivePath(
   const overrides = view === 'context' ? relinkPreserved(index, onDiagnostic) : new Map<string, string>();
   const visited = new EntrySet(index.ordered.length);
   const walked: Entry[] = [];
+  const unfound = new Set<string>();
   const report = (code: DiagnosticCode, message: string, at: Entry): void =>
     onDiagnostic(diagnostic(code, message, { file: at.file, line: at.line, byteOffset: at.byteOffset, uuid: at.uuid }));
 
@@ -73,6 +79,7 @@ export function resolveActivePath(
     const previous = index.ordered[e.pos - 1];
     const found = previous !== undefined && previous.uuid === parent ? previous : index.byUuid.get(parent);
     if (found !== undefined) return found;
+    unfound.add(parent);
     // reached over progress rows (bridged): the row that names the missing parent is not this line
     const missing = e.via !== undefined && parent === e.parent ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)` : `parent ${parent}`;
     const near = findTimeFallback(index, e, visited);
@@ -100,6 +107,7 @@ export function resolveActivePath(
     const target = typeof logical === 'string' ? index.alias(logical) : null;
     const found = target === null ? undefined : index.byUuid.get(target);
     if (found !== undefined) return found;
+    if (typeof logical === 'string') unfound.add(logical);
     const segment = (record['compactMetadata'] as { preservedSegment?: { tailUuid?: unknown } } | undefined)
       ?.preservedSegment;
     const tail = typeof segment?.tailUuid === 'string' ? index.byUuid.get(segment.tailUuid) : undefined;
@@ -128,5 +136,5 @@ export function resolveActivePath(
     cur = next;
   }
   const putBack = new Set<string>();
-  return { entries: recoverParallel(walked.reverse(), index, visited, putBack), leaf, onPath: visited, putBack };
+  return { entries: recoverParallel(walked.reverse(), index, visited, putBack), leaf, onPath: visited, putBack, missing: unfound };
 }

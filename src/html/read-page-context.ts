@@ -2,7 +2,7 @@ import { diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession, type ParseOptions } from '../session/parse-session.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
-import { findSubagents, parseSubagent } from '../views/subagents.ts';
+import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from './read-branches.ts';
 import { readPatches } from './read-patches.ts';
 import type { RenderContext, SubagentView } from './render-context.ts';

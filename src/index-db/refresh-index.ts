@@ -6,7 +6,7 @@ import { firstSessionId } from '../discover/first-session-id.ts';
 import { readBranches } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
-import { findSubagents } from '../views/subagents.ts';
+import { findSubagents } from '../discover/find-subagents.ts';
 import type { Database, SqlValue } from './database.ts';
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';

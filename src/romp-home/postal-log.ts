@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { readTranscript } from '../read/read-transcript.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import type { RegistryEntry } from './registry.ts';
 
 /** One row of `timeline/messages.jsonl`: a postal message sent from one session to another. */

@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
-import { colorOf } from '../session/color-of.ts';
+import { colorOf } from '../model/color-of.ts';
 
 /** One transcript file of a registered session. */
 export interface RegisteredFile {

@@ -1,14 +1,9 @@
 import { join } from 'node:path';
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { readTranscript } from '../read/read-transcript.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
+import type { IdleSpan } from '../tree/insert-idle.ts';
 
-/** A contiguous idle span of one Claude session (epoch ms); `end` is `undefined` while still idle. */
-export interface IdleSpan {
-  sid: string;
-  t: number;
-  end: number | undefined;
-}
 
 /**
  * Where romp's state log of one Claude session lives.

@@ -1,16 +1,16 @@
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
-import { holdsToolResult, isCompactBoundary, type Entry } from '../graph/entry.ts';
+import { holdsToolResult, type Entry } from '../graph/entry.ts';
+import { progressThrough, type ProgressThrough } from '../graph/progress-through.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { UNKNOWN_TIME } from '../model/time.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
-import { toAtom, type AtomContext } from '../tree/to-atom.ts';
-import type { RawRecord } from '../read/parse-line.ts';
+import { absorbedLine, pathItem } from '../tree/path-item.ts';
 import type { Collected } from './collect-files.ts';
-import { colorOf } from './color-of.ts';
-import { queuedPrompts } from './queued-prompts.ts';
+import { colorOf } from '../model/color-of.ts';
+import { queuedPrompts, type QueuedPrompt, type QueueReplay } from './queued-prompts.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
@@ -40,17 +40,31 @@ export function buildSession(collected: Collected, options: BuildOptions, onDiag
   return buildSessionState(collected, options, onDiagnostic).session;
 }
 
-/** A built session with the graph and turn-builder state it came from, for a live watcher to go on from. */
+/** A built session with the graph and turn-builder state it came from, for the live builder to go on from. */
 export interface SessionState {
   session: Session;
   index: GraphIndex;
   path: ActivePath;
   turns: TurnsState;
-  /** Whether atoms were generated from queue operations (lines appended after one can move it). */
-  hasGenerated: boolean;
+  /** The progress rows the path runs through. */
+  through: ProgressThrough;
+  /** The reference of each progress row, by its entry (marked on the path when the path comes to run through it). */
+  progressRefs: Map<Entry, RecordRef>;
+  /** No generated atom can move or be dropped by a line appended later (`QueuedPrompts.sealed`; true without any). */
+  generatedSealed: boolean;
+  /** The queue replay that generated them (none when the session had no queue operation). */
+  replay: QueueReplay | undefined;
+  /**
+   * While generated atoms float at the end (their request not answered yet): the turn state before
+   * them, the replay's count then, the leaf then, and the path lines since, with their items.
+   */
+  floating: { base: TurnsState; from: number; leaf: Entry | undefined; tail: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> } | undefined;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
   timesKnown: boolean;
   rompUuid: string;
+  /** The `summary` title of the path line nearest the leaf. */
+  summary: string | undefined;
+  collected: Collected;
 }
 
 /**
@@ -64,54 +78,39 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
   const view = options.view ?? 'full';
   const index = buildIndex(collected.entries, onDiagnostic);
   const path = resolveActivePath(index, collected.checkpoints, view, onDiagnostic);
-  const rompUuid = options.rompUuid ?? collected.firstSessionId ?? collected.files[0]?.fsid ?? '';
+  const rompUuid = sessionUuid(collected, options);
   const ctx = { rompUuid, resolvePeer: options.resolvePeer ?? (() => null) };
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const generated = collected.queue.length === 0 ? [] : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
+  const queued = collected.queue.length === 0 ? { prompts: [], sealed: true, replay: undefined } : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
+  const generated = queued.prompts;
   // for each line a generated atom follows: how many path items come up to it
   const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
   const items: Array<Atom | TurnEndMarker> = [];
   const absorbed = new Set<string>();
-  // the progress rows the path runs through: those a path line hangs on by its written `parentUuid`
-  // (or a boundary by its `logicalParentUuid`, the leaf checkpoint by its `leafUuid`), and their progress
-  // ancestors (the graph bridges over them, transcript-format §8.1)
-  const through = new Set<Entry>();
-  const runsThrough = (first: Entry | undefined): void => {
-    for (let row = first; row !== undefined && !through.has(row); row = row.via) through.add(row);
-  };
-  const rowOf = (uuid: unknown): Entry | undefined => (typeof uuid === 'string' ? index.progress.get(uuid) : undefined);
-  const checkpoint = collected.checkpoints.at(-1)?.leafUuid;
-  if (typeof checkpoint === 'string' && path.leaf !== undefined && index.alias(checkpoint) === path.leaf.uuid) runsThrough(rowOf(checkpoint));
+  const through = progressThrough(index, path, collected.checkpoints.at(-1), view);
   for (const entry of path.entries) {
-    runsThrough(entry.via);
-    if (view === 'full' && entry.parent === null && isCompactBoundary(entry)) runsThrough(rowOf(entry.record['logicalParentUuid']));
     const item = pathItem(entry, ctx);
     if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
     if (item !== undefined) {
       items.push(item);
-      if (item.type !== 'turn_end' && entry.type === 'attachment') absorbed.add(item.uuid); // queued_command: a prompt taken mid-turn
+      if (item.type !== 'turn_end' && absorbedLine(entry)) absorbed.add(item.uuid);
     }
     if (slot.has(entry)) slot.set(entry, items.length);
   }
-  // each after the line it follows and the tool results the path puts right after it (parallel results
-  // come back in path order, which file order need not match); inserted from the last place to the
-  // first, so the places still to fill keep their counts, and atoms sharing a place keep their order
-  const placed = generated.map(({ atom, after }) => {
-    let at = slot.get(after) ?? items.length;
-    while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
-    return { at, atom };
-  });
-  for (const { at, atom } of placed.toReversed().sort((a, b) => b.at - a.at)) {
-    items.splice(at, 0, atom);
-    absorbed.add(atom.uuid); // generated: never an opener
-  }
+  placeGenerated(items, slot, generated, absorbed);
   const timesKnown = items.some((i) => !Number.isNaN(i.t));
   fillTimes(items);
 
+  const progressRefs = new Map<Entry, RecordRef>();
   for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
-  for (const e of collected.entries) if (e.type === 'progress') records.push(refOf(e, through.has(e)));
+  for (const e of collected.entries) {
+    if (e.type !== 'progress') continue;
+    const ref = refOf(e, through.rows.has(e));
+    records.push(ref);
+    progressRefs.set(e, ref);
+  }
   for (const e of index.duplicates) records.push(refOf(e, false));
   // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
   const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
@@ -120,9 +119,10 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
   const leaf = path.leaf;
   const turns = foldTurns(items, 'stop_reason', absorbed);
+  const summary = summaryFor(path.entries, collected);
   const session: Session = {
     rompUuid,
-    name: collected.customTitle?.text ?? collected.aiTitle?.text ?? summaryFor(path.entries, collected) ?? '',
+    name: sessionName(collected, summary),
     dir: cwdOf(path.entries),
     color: colorOf(rompUuid),
     leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
@@ -130,30 +130,49 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     files: collected.files,
     records,
   };
-  return { session, index, path, turns, hasGenerated: generated.length > 0, timesKnown, rompUuid };
+  return { session, index, path, turns, through, progressRefs, generatedSealed: queued.sealed, replay: queued.replay, floating: undefined, timesKnown, rompUuid, summary, collected };
 }
 
 /**
- * What an active-path line gives the turn builder: its atom (`toAtom`), a `TurnEndMarker` for a
- * `system` / `turn_duration` row (2.0.77+) or a `system` / `stop_hook_summary` row without
- * `hookErrors` (Stop hooks ran when the turn ended, and none sent Claude on), else nothing. A line that
- * gives no atom is kept as a record.
- * @param entry the line
- * @param ctx the session's rompUuid and postal lookup
- * @returns the atom, the marker, or `undefined`
+ * Puts generated atoms among the path's items, in place: each after the line it follows and the tool
+ * results the path puts right after it (parallel results come back in path order, which file order need
+ * not match); inserted from the last place to the first, so the places still to fill keep their counts,
+ * and atoms sharing a place keep their order. Each is absorbed (never an opener).
+ * @param items the path's items; updated
+ * @param slot for each line a generated atom follows, how many items come up to it (a line not in it: the end)
+ * @param generated the generated atoms
+ * @param absorbed uuids of absorbed atoms; updated
  */
-export function pathItem(entry: Entry, ctx: AtomContext): Atom | TurnEndMarker | undefined {
-  const atom = toAtom(entry, ctx);
-  if (atom !== undefined) return atom;
-  if (entry.type !== 'system') return undefined;
-  if (entry.subtype === 'turn_duration' || (entry.subtype === 'stop_hook_summary' && !hasHookErrors(entry.record))) return { type: 'turn_end', t: entry.t };
-  return undefined;
+export function placeGenerated(items: Array<Atom | TurnEndMarker>, slot: ReadonlyMap<Entry, number>, generated: QueuedPrompt[], absorbed: Set<string>): void {
+  const placed = generated.map(({ atom, after }) => {
+    let at = slot.get(after) ?? items.length;
+    while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;
+    return { at, atom };
+  });
+  for (const { at, atom } of placed.toReversed().sort((a, b) => b.at - a.at)) {
+    items.splice(at, 0, atom);
+    absorbed.add(atom.uuid);
+  }
 }
 
-/** A Stop hook that blocked writes its error here, and Claude goes on with the turn (transcript-format §14). */
-function hasHookErrors(record: RawRecord): boolean {
-  const errors = record['hookErrors'];
-  return Array.isArray(errors) && errors.length > 0;
+/**
+ * The session's identity: the one given, else the `sessionId` of the first record read, else the first file's fsid.
+ * @param collected the session's lines
+ * @param options the `rompUuid` given
+ * @returns the rompUuid
+ */
+export function sessionUuid(collected: Collected, options: BuildOptions): string {
+  return options.rompUuid ?? collected.firstSessionId ?? collected.files[0]?.fsid ?? '';
+}
+
+/**
+ * The session's name: its last custom title, else its last AI title, else the path's `summary` title.
+ * @param collected the titles
+ * @param summary the path's summary title
+ * @returns the name, or `""`
+ */
+export function sessionName(collected: Collected, summary: string | undefined): string {
+  return collected.customTitle?.text ?? collected.aiTitle?.text ?? summary ?? '';
 }
 
 /**
@@ -185,8 +204,13 @@ function fillTimes(items: Array<Atom | TurnEndMarker>): void {
   }
 }
 
-/** The `summary` title keyed by the path line nearest the leaf (Claude Code ≤2.1.20 titles). */
-function summaryFor(path: Entry[], collected: Collected): string | undefined {
+/**
+ * The `summary` title keyed by the path line nearest the leaf (Claude Code ≤2.1.20 titles).
+ * @param path the active path
+ * @param collected the summaries
+ * @returns the title's text, or `undefined`
+ */
+export function summaryFor(path: Entry[], collected: Collected): string | undefined {
   if (collected.summaries.size === 0) return undefined;
   for (let i = path.length - 1; i >= 0; i--) {
     const title = collected.summaries.get(path[i]?.uuid ?? '');

@@ -1,10 +1,10 @@
-import { basename } from 'node:path';
+import { fsidOf } from '../model/fsid-of.ts';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, messageIdOf, type Entry } from '../graph/entry.ts';
 import type { Checkpoint } from '../graph/pick-leaf.ts';
 import type { RecordRef, SessionFile } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
-import { parseTimestamp } from './parse-timestamp.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { readTranscriptLines, type ReadOptions } from '../read/read-transcript.ts';
 
 /** Default cap on the files of one session. */
@@ -283,7 +283,7 @@ function later(current: Title | undefined, next: Title | undefined, offset: numb
  * @returns the fsid
  */
 export function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDiagnostic): string {
-  const stem = basename(path).replace(/\.jsonl$/i, '');
+  const stem = fsidOf(path);
   let fsid = stem;
   for (let n = 2; taken.has(fsid); n++) fsid = `${stem}~${n}`;
   if (fsid !== stem) {

@@ -1,15 +1,11 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
-
-import { postalResolver, readPostalLog } from '../romp-home/postal-log.ts';
-import { listSessions, resolveSession } from '../romp-home/registry.ts';
-import { readIdleSpans } from '../romp-home/state-log.ts';
-import { insertIdle } from '../tree/insert-idle.ts';
-import { buildSession, type BuildOptions } from './build-session.ts';
-import { collectFiles, type CollectOptions } from './collect-files.ts';
+import { readChunks } from '../read/read-transcript.ts';
+import type { CollectOptions } from './collect-files.ts';
+import { SessionBuilder, type BuilderOptions } from './session-builder.ts';
 
 /** Options of `parseSession`: how to read, which view, whose session, and romp's home. */
-export interface ParseOptions extends CollectOptions, BuildOptions {
+export interface ParseOptions extends CollectOptions, BuilderOptions {
   /**
    * romp's home folder (docs/romp-home.md). When given: with `rompUuid` and no files, the files come
    * from the registry; the entry's name, dir and colour win; postal authors come from
@@ -28,8 +24,9 @@ export interface ParseResult {
 
 /**
  * Parses one session from its Claude Code transcript file(s) into `Session → Turn → Atom →
- * ContentBlock` (seed, "The file adapter"): read (`readTranscriptLines`), graph (`buildIndex`,
- * `resolveActivePath`), tree (`toAtom`, `buildTurns`), then romp's own layer when `rompHome` is given.
+ * ContentBlock` (seed, "The file adapter"): one `SessionBuilder` fed each whole file once: read
+ * (`RecordDecoder`), graph (`buildIndex`, `resolveActivePath`), tree (`toAtom`, `buildTurns`), then
+ * romp's own layer when `rompHome` is given.
  *
  * ```ts
  * const { session, diagnostics } = await parseSession(['~/.claude/projects/p/<id>.jsonl']);
@@ -46,23 +43,15 @@ export interface ParseResult {
  */
 export async function parseSession(files: string[], options: ParseOptions = {}): Promise<ParseResult> {
   const diagnostics: Diagnostic[] = [];
-  const onDiagnostic = (d: Diagnostic): void => {
+  const on = (d: Diagnostic): void => {
     diagnostics.push(d);
   };
-  const home = options.rompHome;
-  // a damaged entry is reported once, by listSessions below
-  const entry = home !== undefined && options.rompUuid !== undefined ? await resolveSession(home, options.rompUuid) : undefined;
-  const paths = files.length > 0 ? files : (entry?.files.map((f) => f.path) ?? []);
-  const collected = await collectFiles(paths, onDiagnostic, options);
-  const build: BuildOptions = { ...options };
-  if (home !== undefined) build.resolvePeer = postalResolver(await readPostalLog(home, onDiagnostic), await listSessions(home, onDiagnostic));
-  let session = buildSession(collected, build, onDiagnostic);
-  if (entry !== undefined) {
-    session = { ...session, name: entry.name || session.name, dir: entry.dir || session.dir, color: entry.color || session.color };
+  const builder = new SessionBuilder(options);
+  const paths = files.length > 0 ? files : await builder.home.files();
+  // past `maxFiles`, a file is refused (TOO_MANY_FILES) before any is read
+  const read = [...new Set(paths)].filter((path) => builder.addFile(path, on));
+  for (const path of read) {
+    if (await readChunks(path, (chunk) => builder.push(path, chunk, on), on, options.chunkBytes)) builder.end(path, on);
   }
-  if (home !== undefined) {
-    const spans = (await Promise.all(session.files.map((f) => readIdleSpans(home, f.fsid, onDiagnostic)))).flat();
-    session = insertIdle(session, spans, options.now ?? Date.now());
-  }
-  return { session, diagnostics };
+  return { session: await builder.session(on), diagnostics };
 }

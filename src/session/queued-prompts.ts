@@ -1,8 +1,9 @@
 import type { Entry } from '../graph/entry.ts';
+import { HARNESS_TEXT } from '../tree/harness-text.ts';
 import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
 import type { Atom, ContentBlock } from '../model/types.ts';
-import { versionBefore } from './claude-version.ts';
+import { versionBefore } from '../read/claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
 import { PromptQueue } from './prompt-queue.ts';
 
@@ -10,6 +11,16 @@ import { PromptQueue } from './prompt-queue.ts';
 export interface QueuedPrompt {
   atom: Atom;
   after: Entry;
+}
+
+/** The generated prompts of a session, and whether lines appended later can still move or drop one. */
+export interface QueuedPrompts {
+  prompts: QueuedPrompt[];
+  /**
+   * Every generated prompt's request has been answered (a new response followed it): a line appended
+   * after can neither move one on (it no longer continues the line a prompt follows) nor stand for one.
+   */
+  sealed: boolean;
 }
 
 /** A queued prompt still waiting: its `enqueue`, and its text for matching. */
@@ -49,66 +60,136 @@ interface Waiting {
  * @param index the graph index (which copy of a line is the one kept)
  * @param onPath the active path's lines
  * @param rompUuid the session's identity
- * @returns the generated atoms with the line each follows, in order
+ * @returns the generated atoms with the line each follows, in order, and whether they are sealed
  */
-export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompt[] {
-  const waiting = new PromptQueue<Waiting>(isNotification);
+export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompts & { replay: QueueReplay } {
+  const replay = new QueueReplay(index, onPath, rompUuid);
+  replay.feed(queue, entries);
+  return { prompts: replay.prompts(0), sealed: replay.sealed, replay };
+}
+
+/** One generated prompt: its atom, the shared place it follows, and whether its own line stands for it. */
+interface Generated {
+  atom: Atom;
+  place: { after: Entry };
+  dropped: boolean;
+}
+
+/**
+ * The replay of `queuedPrompts`, resumable: the live builder feeds it the lines and queue operations
+ * appended, in the session's order, and reads the prompts generated since a point.
+ */
+export class QueueReplay {
+  readonly #index: GraphIndex;
+  readonly #onPath: EntrySet;
+  readonly #rompUuid: string;
+  readonly #waiting = new PromptQueue<Waiting>(isNotification);
   // each prompt follows a shared place, so moving on past a response moves all its prompts in one step
-  const out: Array<{ atom: Atom; place: { after: Entry }; dropped: boolean }> = [];
-  const places: Array<{ after: Entry }> = [];
-  const byText = new Map<string, number[]>(); // positions in `out`, by the prompt's text
-  const seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
-  let latest: Entry | undefined;
-  let open = 0; // out[open…]: prompts whose request has not been answered yet (a queued_command line may stand for them)
-  const replay = (op: QueueOperation): void => {
+  readonly #out: Generated[] = [];
+  readonly #places: Array<{ after: Entry }> = [];
+  readonly #byText = new Map<string, number[]>(); // positions in `out`, by the prompt's text
+  readonly #seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
+  #latest: Entry | undefined;
+  #open = 0; // out[open…]: prompts whose request has not been answered yet (a queued_command line may stand for them)
+
+  /**
+   * @param index the graph index (which copy of a line is the one kept)
+   * @param onPath the active path's lines
+   * @param rompUuid the session's identity
+   */
+  constructor(index: GraphIndex, onPath: EntrySet, rompUuid: string) {
+    this.#index = index;
+    this.#onPath = onPath;
+    this.#rompUuid = rompUuid;
+  }
+
+  /** Prompts generated so far (dropped ones included). */
+  get count(): number {
+    return this.#out.length;
+  }
+
+  /** Every generated prompt's request has been answered (see `QueuedPrompts.sealed`). */
+  get sealed(): boolean {
+    return this.#open === this.#out.length;
+  }
+
+  /**
+   * The generated prompts from position `from` on that no line stands for, with the line each follows now.
+   * @param from a `count` read earlier
+   * @returns them, in order
+   */
+  prompts(from: number): QueuedPrompt[] {
+    return this.#out.slice(from).filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after }));
+  }
+
+  /**
+   * Replays queue operations and lines together in the session's order (`seq`): each operation before
+   * the first line after it.
+   * @param queue queue operations, in order
+   * @param entries uuid-bearing lines, in order, indexed
+   */
+  feed(queue: QueueOperation[], entries: Entry[]): void {
+    let next = 0;
+    for (const line of entries) {
+      if (line.isSidechain || line.type === 'progress') continue;
+      for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) this.#replay(queue[next] as QueueOperation);
+      this.#line(line);
+    }
+    for (; next < queue.length; next++) this.#replay(queue[next] as QueueOperation);
+  }
+
+  #replay(op: QueueOperation): void {
+    const waiting = this.#waiting;
+    const latest = this.#latest;
     if (op.operation === 'enqueue') waiting.push({ op, text: promptText(op.content) });
     else if (op.operation === 'popAll') waiting.clear();
     else if (op.operation === 'dequeue' || op.operation === 'popOne' || op.operation === 'remove') {
       const content = promptText(op.content);
       const taken = (content === undefined ? undefined : waiting.takeText(content)) ?? waiting.takeOldest();
       if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text)) return;
-      if (latest === undefined || !onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112)) return;
+      if (latest === undefined || !this.#onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112)) return;
       const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      const atom = generated(taken, op, latest, rompUuid);
+      if (this.#seen.has(key)) return;
+      this.#seen.add(key);
+      const atom = generated(taken, op, latest, this.#rompUuid);
+      const places = this.#places;
       if (places.at(-1)?.after !== latest) places.push({ after: latest });
       const text = promptText(atom.message?.content);
       if (text !== undefined) {
-        const same = byText.get(text);
-        if (same === undefined) byText.set(text, [out.length]);
-        else same.push(out.length);
+        const same = this.#byText.get(text);
+        if (same === undefined) this.#byText.set(text, [this.#out.length]);
+        else same.push(this.#out.length);
       }
-      out.push({ atom, place: places.at(-1) as { after: Entry }, dropped: false });
+      this.#out.push({ atom, place: places.at(-1) as { after: Entry }, dropped: false });
     }
-  };
-  let next = 0;
-  for (const line of entries) {
-    if (line.isSidechain || line.type === 'progress') continue;
+  }
+
+  #line(line: Entry): void {
+    const index = this.#index;
+    const out = this.#out;
+    const places = this.#places;
+    const latest = this.#latest;
     const e = line.pos >= 0 && index.ordered[line.pos] === line ? line : (index.byUuid.get(line.uuid) ?? line);
-    for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) replay(queue[next] as QueueOperation);
     const continues = latest !== undefined && continuesResponse(e, latest);
-    if (continues && onPath.has(e)) {
+    if (continues && this.#onPath.has(e)) {
       for (let i = places.length - 1; i >= 0 && (places[i] as { after: Entry }).after === latest; i--) (places[i] as { after: Entry }).after = e;
     }
-    if (e.type === 'assistant' && !continues) open = out.length; // the next request was answered
+    if (e.type === 'assistant' && !continues) this.#open = out.length; // the next request was answered
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
-      if (text !== undefined) waiting.takeText(text);
-    } else if (e.type === 'attachment' && out.length > open) {
+      if (text !== undefined) this.#waiting.takeText(text);
+    } else if (e.type === 'attachment' && out.length > this.#open) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;
-      const same = text === undefined ? undefined : byText.get(text);
+      const same = text === undefined ? undefined : this.#byText.get(text);
       const at = same?.at(-1) ?? -1;
-      if (at >= open) {
-        (out[at] as { dropped: boolean }).dropped = true; // the prompt's own line stands for it
+      if (at >= this.#open) {
+        (out[at] as Generated).dropped = true; // the prompt's own line stands for it
         same?.pop();
       }
     }
-    latest = e;
+    this.#latest = e;
   }
-  for (; next < queue.length; next++) replay(queue[next] as QueueOperation);
-  return out.filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after }));
 }
 
 /** Whether a line is a later line of the response before it (its tool results follow in path order: `buildSessionState`). */
@@ -140,7 +221,7 @@ function promptText(content: unknown): string | undefined {
 }
 
 function isNotification(text: string | undefined): boolean {
-  return text?.trimStart().startsWith('<task-notification>') === true;
+  return text?.trimStart().startsWith(HARNESS_TEXT.taskNotification) === true;
 }
 
 /** `/name` or `/name args`: Claude Code runs it as a slash command (an absolute path, `/a/b`, is not one). */

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { lineTooLong } from '../read/record-decoder.ts';
 import { decodeLine } from '../read/decode-line.ts';
-import { LineDecoder } from '../read/line-decoder.ts';
-import { diagnostic } from '../diagnostics/diagnostic.ts';
+import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from '../read/line-decoder.ts';
 import { parseLine, type RawRecord } from '../read/parse-line.ts';
 
 /** Options of `decodeStream`. */
@@ -40,8 +40,7 @@ export async function* decodeStream(
       for (const record of result.records) ready.push(record);
       for (const d of result.diagnostics) if (d.code !== 'BLANK_LINE') onDiagnostic(d);
     },
-    (line, byteOffset, length) =>
-      onDiagnostic(diagnostic('LINE_TOO_LONG', `line of ${length} bytes is over the cap; skipped`, { file, line, byteOffset })),
+    (line, byteOffset, length) => onDiagnostic(lineTooLong(file, line, byteOffset, length, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)),
     options.maxLineBytes,
   );
   for await (const chunk of source) {

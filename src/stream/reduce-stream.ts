@@ -1,9 +1,10 @@
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import type { Atom, CompactMetadata, ResultPayload, Session, Usage } from '../model/types.ts';
+import { compactMetadata } from '../tree/compact-metadata.ts';
+import type { Atom, ResultPayload, Session, Usage } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { keyed, keyedCopy } from '../model/keyed.ts';
-import { colorOf } from '../session/color-of.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
+import { colorOf } from '../model/color-of.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { finishTurns, initialTurns, stepTurns, type TurnsState } from '../tree/build-turns.ts';
 import { deriveAuthor, type ResolvePeer } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
@@ -129,7 +130,7 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
   if (type === 'system' && subtype === 'compact_boundary') {
     const atom = base('system');
     atom.subtype = 'compact_boundary';
-    atom.compact_metadata = compactMetadata(m['compact_metadata']);
+    atom.compact_metadata = compactMetadata(m['compact_metadata'], 'snake');
     return addAtom(next, atom, null);
   }
   if (type === 'system' && subtype === 'init') {
@@ -214,20 +215,5 @@ function resultPayload(m: RawRecord): ResultPayload {
     ...(typeof m['terminal_reason'] === 'string' ? { terminal_reason: m['terminal_reason'] } : {}),
     ...(typeof m['local_command'] === 'string' ? { local_command: m['local_command'] } : {}),
   };
-}
-
-function compactMetadata(raw: unknown): CompactMetadata {
-  const m = (raw ?? {}) as RawRecord;
-  const metadata: CompactMetadata = {
-    trigger: typeof m['trigger'] === 'string' ? m['trigger'] : 'unknown',
-    pre_tokens: typeof m['pre_tokens'] === 'number' ? m['pre_tokens'] : 0,
-  };
-  if (typeof m['post_tokens'] === 'number') metadata.post_tokens = m['post_tokens'];
-  if (typeof m['duration_ms'] === 'number') metadata.duration_ms = m['duration_ms'];
-  const seg = m['preserved_segment'] as RawRecord | undefined;
-  if (typeof seg?.['head_uuid'] === 'string' && typeof seg['anchor_uuid'] === 'string' && typeof seg['tail_uuid'] === 'string') {
-    metadata.preserved_segment = { head_uuid: seg['head_uuid'], anchor_uuid: seg['anchor_uuid'], tail_uuid: seg['tail_uuid'] };
-  }
-  return metadata;
 }
 

@@ -11,7 +11,7 @@ export type ResolvePeer = (postalId: string) => string | null;
 
 /** Texts Claude Code writes as user lines on its own (transcript-format §14): harness output, never a prompt. */
 const HARNESS_PREFIXES = [
-  '<task-notification>',
+  HARNESS_TEXT.taskNotification,
   ...HARNESS_TEXT.localOutput,
   ...HARNESS_TEXT.caveat,
   HARNESS_TEXT.interrupt,

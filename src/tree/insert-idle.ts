@@ -1,5 +1,11 @@
 import type { Atom, Session, Turn } from '../model/types.ts';
-import type { IdleSpan } from '../romp-home/state-log.ts';
+
+/** A contiguous idle span of one Claude session (epoch ms); `end` is `undefined` while still idle. */
+export interface IdleSpan {
+  sid: string;
+  t: number;
+  end: number | undefined;
+}
 
 /**
  * Puts idle spans into a session as `idle` atoms (seed, "Synthesize idle atoms"): each span goes into

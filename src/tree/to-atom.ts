@@ -1,5 +1,6 @@
 import type { Entry } from '../graph/entry.ts';
-import type { ApiMessage, Atom, CompactMetadata } from '../model/types.ts';
+import { compactMetadata } from './compact-metadata.ts';
+import type { ApiMessage, Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { deriveAuthor, type ResolvePeer } from './derive-author.ts';
 import { normaliseMessage } from './normalise-message.ts';
@@ -42,7 +43,7 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
     case 'system':
       if (entry.subtype === 'informational') return blockedPromptAtom(entry, ctx);
       return entry.subtype === 'compact_boundary'
-        ? { ...base(entry, ctx, 'system'), subtype: 'compact_boundary', compact_metadata: compactMetadata(record) }
+        ? { ...base(entry, ctx, 'system'), subtype: 'compact_boundary', compact_metadata: compactMetadata(record['compactMetadata'], 'camel') }
         : undefined;
     default:
       return undefined;
@@ -95,20 +96,4 @@ function blockedPromptAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const content = entry.record['content'];
   if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT)) return undefined;
   return { ...base(entry, ctx, 'user'), subtype: 'informational', message: { role: 'user', content: [{ type: 'text', text: content }] }, author: 'human' };
-}
-
-function compactMetadata(record: RawRecord): CompactMetadata {
-  const m = (record['compactMetadata'] ?? {}) as Record<string, unknown>;
-  const metadata: CompactMetadata = {
-    trigger: typeof m['trigger'] === 'string' ? m['trigger'] : 'unknown',
-    pre_tokens: typeof m['preTokens'] === 'number' ? m['preTokens'] : 0,
-  };
-  if (typeof m['postTokens'] === 'number') metadata.post_tokens = m['postTokens'];
-  if (typeof m['durationMs'] === 'number') metadata.duration_ms = m['durationMs'];
-  const segment = m['preservedSegment'] as Record<string, unknown> | undefined;
-  const [head, anchor, tail] = [segment?.['headUuid'], segment?.['anchorUuid'], segment?.['tailUuid']];
-  if (typeof head === 'string' && typeof anchor === 'string' && typeof tail === 'string') {
-    metadata.preserved_segment = { head_uuid: head, anchor_uuid: anchor, tail_uuid: tail };
-  }
-  return metadata;
 }

@@ -2,8 +2,8 @@ import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/d
 import type { Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { readTranscriptLines } from '../read/read-transcript.ts';
-import { parseTimestamp } from '../session/parse-timestamp.ts';
-import { versionBefore } from '../session/claude-version.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
+import { versionBefore } from '../read/claude-version.ts';
 import { keyed } from '../model/keyed.ts';
 import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';

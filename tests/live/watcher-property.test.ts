@@ -1,21 +1,45 @@
 /**
- * A transcript appended to a file in random chunks (cutting lines anywhere), with `update()` after
- * each: every state equals the one-shot parse of the same bytes' complete lines, and so does the end.
+ * A transcript appended to a file in random chunks (cutting lines anywhere, UTF-16 code units too), with
+ * `update()` after each: every state equals the one-shot parse of the same bytes' complete lines, and so
+ * does the end. Over generated transcripts (queued prompts among them), every corpus file, UTF-16 copies,
+ * and a session of more files than `maxFiles`.
  */
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import { SessionWatcher } from '../../src/live/session-watcher.ts';
 import type { Session } from '../../src/model/types.ts';
 import { parseSession } from '../../src/session/parse-session.ts';
-import { corpusSamples, mutate, transcriptArb } from '../helpers/properties.ts';
+import { corpusTranscripts } from '../helpers/corpus.ts';
+import { buildTranscript, mutate, transcriptArb } from '../helpers/properties.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const comparable = (s: Session): unknown => JSON.parse(JSON.stringify({ ...s, files: s.files.map((f) => f.fsid) }));
 
-async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context'): Promise<void> {
+type Encoding = 'utf8' | 'utf16le' | 'utf16le-bom';
+
+function encode(bytes: Buffer, encoding: Encoding): Buffer {
+  if (encoding === 'utf8') return bytes;
+  const wide = Buffer.from(bytes.toString('utf8'), 'utf16le');
+  return encoding === 'utf16le' ? wide : Buffer.concat([Buffer.from([0xff, 0xfe]), wide]);
+}
+
+/** The bytes of the complete lines: through the last `\n` (in UTF-16LE, its two bytes, at an even place). */
+function completeLines(bytes: Buffer, encoding: Encoding): Buffer {
+  if (encoding === 'utf8') return bytes.subarray(0, bytes.lastIndexOf(10) + 1);
+  for (let i = (bytes.length - 2) & ~1; i >= 0; i -= 2) if (bytes[i] === 10 && bytes[i + 1] === 0) return bytes.subarray(0, i + 2);
+  return bytes.subarray(0, 0);
+}
+
+/**
+ * Appends `bytes` in chunks of `sizes` (cycled), updating after each; checks each state against the
+ * one-shot parse of the complete lines, and returns every diagnostic the watcher gave with the parse's
+ * of the whole file, and the watcher's count of full resolves.
+ */
+async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context', encoding: Encoding = 'utf8'): Promise<{ live: Diagnostic[]; once: Diagnostic[]; full: number }> {
   const dir = tempDir('romp-live-');
   mkdirSync(join(dir, 'live'));
   mkdirSync(join(dir, 'once'));
@@ -23,22 +47,29 @@ async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context'):
   const once = join(dir, 'once', 'session.jsonl');
   writeFileSync(live, '');
   const watcher = new SessionWatcher([live], { view });
+  const seen: Diagnostic[] = [];
   let pos = 0;
   let i = 0;
+  let last: Diagnostic[] = [];
   while (pos < bytes.length) {
     const size = sizes.length === 0 ? bytes.length : Math.max(1, sizes[i++ % sizes.length] as number);
     appendFileSync(live, bytes.subarray(pos, pos + size));
     pos += size;
-    const { session } = await watcher.update();
-    const written = readFileSync(live);
-    writeFileSync(once, written.subarray(0, written.lastIndexOf(10) + 1));
-    const expected = (await parseSession([once], { view })).session;
-    assert.deepEqual(comparable(session), comparable(expected), `after ${pos} of ${bytes.length} bytes`);
+    const { session, diagnostics } = await watcher.update();
+    seen.push(...diagnostics);
+    writeFileSync(once, completeLines(readFileSync(live), encoding));
+    const expected = await parseSession([once], { view });
+    last = expected.diagnostics;
+    assert.deepEqual(comparable(session), comparable(expected.session), `after ${pos} of ${bytes.length} bytes`);
   }
+  return { live: seen, once: last, full: watcher.fullResolves };
 }
 
 const chunks = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 12 });
 const RUNS = Number(process.env['ROMP_LIVE_PROPERTY_RUNS'] ?? 50);
+/** Diagnostics of the read stage: reported once, as the bytes are read, live or not. */
+const READ_CODES = new Set(['UTF16_FILE', 'INVALID_UTF8', 'NUL_BYTES', 'INVALID_JSON', 'LINE_TOO_LONG', 'BAD_TIMESTAMP', 'MISSING_UUID', 'GLUED_RECORDS', 'BLANK_LINE', 'TOO_DEEP']);
+const readCodes = (ds: Diagnostic[]): string[] => ds.filter((d) => READ_CODES.has(d.code)).map((d) => `${d.code}@${d.line ?? ''}`).sort();
 
 test('live: generated transcripts appended in random chunks equal the one-shot parse at every step', async () => {
   await fc.assert(
@@ -49,13 +80,74 @@ test('live: generated transcripts appended in random chunks equal the one-shot p
   );
 });
 
-test('live: corpus transcripts appended in random chunks equal the one-shot parse at every step', async () => {
-  const samples = corpusSamples().filter((b) => b.length < 60_000);
-  if (samples.length === 0) return;
+test('live: transcripts with queued prompts (generated atoms) appended in random chunks equal the one-shot parse', async () => {
+  const ops = fc.array(fc.tuple(fc.constantFrom('absorbed' as const, 'turn' as const, 'parallel' as const, 'meta' as const), fc.nat()), { minLength: 1, maxLength: 12 });
   await fc.assert(
-    fc.asyncProperty(fc.nat({ max: samples.length - 1 }), fc.array(fc.integer({ min: 200, max: 20000 }), { minLength: 1, maxLength: 6 }), async (i, sizes) => {
-      await replay(samples[i] as Buffer, sizes, 'full');
+    fc.asyncProperty(ops, chunks, async (list, sizes) => {
+      await replay(mutate(buildTranscript(list), []), sizes, 'full');
     }),
     { numRuns: Math.max(10, RUNS >> 1) },
   );
+});
+
+test('live: UTF-16 transcripts, cut anywhere (within a code unit too), give the parse\'s session and its read diagnostics once', async () => {
+  await fc.assert(
+    fc.asyncProperty(transcriptArb, chunks, fc.constantFrom('utf16le' as const, 'utf16le-bom' as const), async (records, sizes, encoding) => {
+      const { live, once } = await replay(encode(mutate(records, []), encoding), sizes, 'full', encoding);
+      assert.deepEqual(readCodes(live), readCodes(once));
+      assert.equal(live.filter((d) => d.code === 'UTF16_FILE').length, 1);
+    }),
+    { numRuns: Math.max(10, RUNS >> 1) },
+  );
+});
+
+test('live: a UTF-16 file watched at once gives the same session and diagnostics as parsed', async () => {
+  const bytes = encode(mutate(buildTranscript([['turn', 0], ['parallel', 1], ['meta', 3], ['absorbed', 0]]), []), 'utf16le-bom');
+  const path = join(tempDir('romp-live-'), 'wide.jsonl');
+  writeFileSync(path, bytes);
+  const watched = await new SessionWatcher([path]).update();
+  const parsed = await parseSession([path]);
+  assert.deepEqual(comparable(watched.session), comparable(parsed.session));
+  assert.deepEqual(watched.diagnostics, parsed.diagnostics);
+  assert.deepEqual(parsed.diagnostics.map((d) => d.code), ['UTF16_FILE']);
+});
+
+test('live: every corpus file, appended in random chunks, equals the one-shot parse at every step', async () => {
+  const files = corpusTranscripts();
+  let run = 0;
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    // two to four chunks per file, cut anywhere, drawn again for each file
+    const cuts = fc.sample(fc.array(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { minLength: 1, maxLength: 3 }), { numRuns: 1, seed: run++ })[0] as number[];
+    const ends = [...new Set([...cuts, bytes.length])].sort((a, b) => a - b);
+    const sizes = ends.map((end, i) => end - (ends[i - 1] ?? 0));
+    const { live, once } = await replay(bytes, sizes, 'full');
+    assert.deepEqual(readCodes(live), readCodes(once), file);
+  }
+});
+
+test('live: maxFiles is honoured as files come: the file past the cap is TOO_MANY_FILES once and never read', async () => {
+  const dir = tempDir('romp-live-');
+  const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+  writeFileSync(a, mutate(buildTranscript([['turn', 0]]), []));
+  writeFileSync(b, mutate(buildTranscript([['turn', 0], ['turn', 1]]), []));
+  const watcher = new SessionWatcher([a, b], { maxFiles: 1 });
+  const first = await watcher.update();
+  const parsed = await parseSession([a, b], { maxFiles: 1 });
+  assert.deepEqual(comparable(first.session), comparable(parsed.session));
+  assert.deepEqual(first.diagnostics.map((d) => [d.code, d.file]), [['TOO_MANY_FILES', b]]);
+  appendFileSync(b, mutate(buildTranscript([['turn', 2]]), []));
+  const second = await watcher.update();
+  assert.deepEqual([second.diagnostics, second.changed, watcher.files], [[], [], [a]]);
+});
+
+test('live: appended a line at a time, queued prompts, parallel results, hook rows and metadata stay on the open-turn path', async () => {
+  const ops: Array<[Parameters<typeof buildTranscript>[0][number][0], number]> = [['turn', 0], ['absorbed', 0], ['parallel', 1], ['absorbed', 1], ['meta', 0], ['meta', 2], ['meta', 3], ['parallel', 0], ['turn', 1]];
+  const lines = mutate(buildTranscript(ops), []).toString('utf8').split(/(?<=\n)/);
+  const sizes = lines.map((l) => Buffer.byteLength(l));
+  const { full } = await replay(Buffer.from(lines.join('')), sizes, 'full');
+  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts from a full resolve); a call
+  // hanging on a result of its own response, which moves the calls put back after it (twice); the
+  // prompt hanging beside the turn_duration row, which leaves the path
+  assert.equal(full, 6);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTimestamp } from '../../src/session/parse-timestamp.ts';
+import { parseTimestamp } from '../../src/read/parse-timestamp.ts';
 
 test('ISO timestamps read without Date.parse agree with Date.parse', () => {
   for (const iso of ['2026-02-09T06:00:27.262Z', '1999-12-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z']) {

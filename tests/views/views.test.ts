@@ -92,7 +92,7 @@ test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { dirname, join } = await import('node:path');
   const { parseSession } = await import('../../src/session/parse-session.ts');
-  const { findSubagents, parseSubagent } = await import('../../src/views/subagents.ts');
+  const { findSubagents, parseSubagent } = await import('../../src/discover/find-subagents.ts');
   const { writeJsonl } = await import('../helpers/transcript.ts');
   const main = writeJsonl([
     user('p', null, 'go', 0),

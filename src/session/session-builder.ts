@@ -1,0 +1,339 @@
+import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { Entry } from '../graph/entry.ts';
+import { extendPath } from '../graph/extend-path.ts';
+import type { Atom, RecordRef, Session } from '../model/types.ts';
+import type { RawRecord } from '../read/parse-line.ts';
+import { RecordDecoder, type RecordDecodeOptions } from '../read/record-decoder.ts';
+import { finishTurns, stepTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
+import { absorbedLine, pathItem } from '../tree/path-item.ts';
+import { buildSessionState, placeGenerated, refOf, sessionName, sessionUuid, summaryFor, type BuildOptions, type SessionState } from './build-session.ts';
+import { assemble, DEFAULT_MAX_FILES, newFileRead, takeRecord, uniqueFsid, type FileRead, type QueueOperation } from './collect-files.ts';
+import type { QueueReplay } from './queued-prompts.ts';
+import { HomeContext } from './home-context.ts';
+
+/** Options of a `SessionBuilder`: how bytes are decoded, how the session is built, how many files, romp's home. */
+export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
+  /** Files of one session read at most; the rest are `TOO_MANY_FILES` diagnostics. Default 1000. */
+  maxFiles?: number;
+  /** romp's home folder (see `ParseOptions.rompHome`). */
+  rompHome?: string;
+  /** The current time (epoch ms), for an idle span still open; default `Date.now()`. */
+  now?: number;
+}
+
+/** How the last `session()` call brought the session up to date. */
+export type Resolution = 'none' | 'open-turn' | 'full';
+
+/** One file being fed: its decoder, what was read of it, and how much of that the session holds. */
+interface FileFeed {
+  read: FileRead;
+  decoder: RecordDecoder;
+  /** Counts of `read`'s lists when the session was last brought up to date. */
+  seen: { entries: number; refs: number; checkpoints: number; queue: number; first: number };
+}
+
+/** Record types whose appending changes nothing but the records (and, for titles, the name). */
+const TITLE_TYPES: ReadonlySet<string> = new Set(['custom-title', 'ai-title', 'summary']);
+
+/**
+ * The one place where bytes become records and records a Session (seed: "One parse produces the whole
+ * tree … No second parser"). Fed bytes per file (`push`), told when a file is complete (`end`) or was
+ * replaced (`reset`), it owns each file's record decoder (`RecordDecoder`: BOM, UTF-16, NUL, glued lines,
+ * size cap, `skipUnread`), the collected lines, the graph index, the active path, the turn builder's
+ * state and romp's home layer (`HomeContext`). `parseSession` drives it once over whole files; the live
+ * `SessionWatcher` tails files into it.
+ *
+ * `session()` brings the Session up to date. When every line since the last call was appended to the
+ * session's last file and extends the active path where the open turn is (`extendPath`: lines hanging
+ * on the leaf, over progress rows or not, tool results of parallel calls, sidechain lines, metadata,
+ * queue operations that generate nothing, checkpoints that keep the leaf, titles), only those lines are
+ * stepped through the turn builder (`open-turn`); anything else (a rewind, a compaction, a checkpoint
+ * that moves the leaf, a new, grown earlier or replaced file, new postal senders) resolves the session
+ * again from what is already read (`full`), without reading it again. Either way the Session equals what
+ * a one-shot parse of the same complete lines gives.
+ *
+ * ```ts
+ * const builder = new SessionBuilder({ view: 'full' });
+ * builder.addFile(path, on);
+ * builder.push(path, bytes, on);
+ * builder.end(path, on);
+ * const session = await builder.session(on);
+ * ```
+ */
+export class SessionBuilder {
+  readonly #options: BuilderOptions;
+  readonly #feeds = new Map<string, FileFeed>();
+  readonly #fsids = new Set<string>();
+  /** Paths refused for `maxFiles`: reported once. */
+  readonly #refused = new Set<string>();
+  /** Where the running call's diagnostics go (the decoders report through it). */
+  #on: OnDiagnostic = () => {};
+  #state: SessionState | undefined;
+  /** A file was added or replaced since the last resolve. */
+  #stale = true;
+  /** Where each file's records start in the session's order, as of the last full resolve. */
+  #offsets = new Map<FileRead, number>();
+  readonly #home: HomeContext;
+  #resolution: Resolution = 'none';
+  #full = 0;
+
+  /** @param options decoding, view, rompUuid, maxFiles, romp home */
+  constructor(options: BuilderOptions = {}) {
+    this.#options = options;
+    this.#home = new HomeContext(options.rompHome, options.rompUuid, options.now);
+  }
+
+  /** romp's home layer of this session. */
+  get home(): HomeContext {
+    return this.#home;
+  }
+
+  /** How the last `session()` call brought the session up to date. */
+  get resolution(): Resolution {
+    return this.#resolution;
+  }
+
+  /** How many times the session was resolved from all its lines (the first build included). */
+  get fullResolves(): number {
+    return this.#full;
+  }
+
+  /** The files fed, in the order they were added. */
+  get files(): string[] {
+    return [...this.#feeds.keys()];
+  }
+
+  /** The fsid given to each file, by path. */
+  fsidOf(path: string): string | undefined {
+    return this.#feeds.get(path)?.read.file.fsid;
+  }
+
+  /**
+   * Adds a file of the session: gives it its fsid (`FSID_COLLISION`, info, when another file has its
+   * name). Past `maxFiles` files, the file is refused (`TOO_MANY_FILES`, once per path).
+   * @param path the file
+   * @param onDiagnostic receives those diagnostics
+   * @returns whether the file is fed (false when refused); true when it already was
+   */
+  addFile(path: string, onDiagnostic: OnDiagnostic): boolean {
+    if (this.#feeds.has(path)) return true;
+    const maxFiles = this.#options.maxFiles ?? DEFAULT_MAX_FILES;
+    if (this.#feeds.size >= maxFiles) {
+      if (!this.#refused.has(path)) onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
+      this.#refused.add(path);
+      return false;
+    }
+    this.#feeds.set(path, this.#newFeed(path, uniqueFsid(path, this.#fsids, onDiagnostic)));
+    this.#stale = true;
+    return true;
+  }
+
+  /**
+   * Feeds a file's next bytes (its lines are taken as they complete).
+   * @param path an added file
+   * @param chunk the bytes; not retained
+   * @param onDiagnostic receives the diagnostics of the lines completed
+   */
+  push(path: string, chunk: Buffer, onDiagnostic: OnDiagnostic): void {
+    const feed = this.#feeds.get(path);
+    if (feed === undefined) return;
+    this.#on = onDiagnostic;
+    feed.decoder.push(chunk);
+  }
+
+  /**
+   * The file is complete: its last line counts even without a `\n` (a live file is never ended).
+   * @param path an added file
+   * @param onDiagnostic receives the last line's diagnostics
+   */
+  end(path: string, onDiagnostic: OnDiagnostic): void {
+    const feed = this.#feeds.get(path);
+    if (feed === undefined) return;
+    this.#on = onDiagnostic;
+    feed.decoder.end();
+  }
+
+  /**
+   * Forgets what was read of a file (shrunk or replaced: it is read again from its start).
+   * @param path an added file
+   */
+  reset(path: string): void {
+    const feed = this.#feeds.get(path);
+    if (feed === undefined) return;
+    this.#feeds.set(path, this.#newFeed(path, feed.read.file.fsid));
+    this.#stale = true;
+  }
+
+  /**
+   * Brings the session up to date with every line fed (see the class comment).
+   * @param onDiagnostic receives the graph stage's diagnostics of a full resolve, and romp home's
+   * @returns the session
+   */
+  async session(onDiagnostic: OnDiagnostic): Promise<Session> {
+    this.#on = onDiagnostic;
+    const homeChanged = await this.#home.refresh(onDiagnostic);
+    const state = this.#state;
+    if (state === undefined || this.#stale || homeChanged || !this.#extend(state)) this.#resolve(onDiagnostic);
+    return this.#home.apply((this.#state as SessionState).session, onDiagnostic);
+  }
+
+  #newFeed(path: string, fsid: string): FileFeed {
+    const read = newFileRead({ fsid, path });
+    const take = (record: RawRecord, line: number, byteOffset: number): void => takeRecord(read, record, line, byteOffset, this.#on);
+    // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
+    const decoder = new RecordDecoder(path, take, (d) => this.#on(d), { skipUnread: true, ...this.#options });
+    return { read, decoder, seen: { entries: 0, refs: 0, checkpoints: 0, queue: 0, first: read.first } };
+  }
+
+  #resolve(onDiagnostic: OnDiagnostic): void {
+    const reads = [...this.#feeds.values()].map((f) => f.read);
+    const collected = assemble(reads);
+    this.#state = buildSessionState(collected, { ...this.#options, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
+    this.#offsets = new Map();
+    let offset = 0;
+    const byFsid = new Map(reads.map((r) => [r.file.fsid, r]));
+    for (const file of collected.files) {
+      const read = byFsid.get(file.fsid) as FileRead;
+      this.#offsets.set(read, offset);
+      offset += read.count;
+    }
+    for (const feed of this.#feeds.values()) this.#markSeen(feed);
+    this.#stale = false;
+    this.#resolution = 'full';
+    this.#full++;
+  }
+
+  #markSeen(feed: FileFeed): void {
+    const { read } = feed;
+    feed.seen = { entries: read.entries.length, refs: read.refs.length, checkpoints: read.checkpoints.length, queue: read.queue.length, first: read.first };
+  }
+
+  /**
+   * The open-turn path: applies what was appended to the last file since the last call, when that only
+   * extends the active path (`extendPath`). Returns false when it cannot; the caller then resolves the
+   * whole session (what this changed in the index and path is dropped with them).
+   */
+  #extend(state: SessionState): boolean {
+    const grown = [...this.#feeds.values()].filter((f) => f.read.entries.length !== f.seen.entries || f.read.refs.length !== f.seen.refs);
+    if (grown.length === 0) {
+      this.#resolution = 'none';
+      return true;
+    }
+    const feed = grown[0] as FileFeed;
+    const { read, seen } = feed;
+    const files = state.session.files;
+    const base = this.#offsets.get(read);
+    // the last file in the session's order, still last (its first time is what orders it; one file is always last)
+    if (grown.length > 1 || base === undefined || files.at(-1)?.fsid !== read.file.fsid || (read.first !== seen.first && files.length > 1) || !state.timesKnown) return false;
+    // generated prompts still moving at the end after a full resolve: that resolve placed them
+    if (!state.generatedSealed && state.floating === undefined) return false;
+    const entries = read.entries.slice(seen.entries);
+    const refs = read.refs.slice(seen.refs);
+    const checkpoints = read.checkpoints.slice(seen.checkpoints);
+    const queue = read.queue.slice(seen.queue);
+    if (entries.some((e) => e.type !== 'progress' && Number.isNaN(e.t))) return false;
+    const replay = state.replay;
+    if (queue.length > 0 && replay === undefined) return false; // the first queue operation: the replay starts with a full resolve
+    const collected = state.collected;
+    collected.firstSessionId ??= read.firstSessionId;
+    if (sessionUuid(collected, this.#options) !== state.rompUuid) return false;
+    for (const e of entries) e.seq = base + e.fileSeq;
+    for (const c of checkpoints) c.seq = base + c.fileSeq;
+    for (const q of queue) q.seq = base + q.fileSeq;
+    const leaf = state.path.leaf;
+    const extension = extendPath(state.index, state.path, state.through, entries, checkpoints.at(-1));
+    if (extension === undefined) return false;
+
+    const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#home.resolvePeer };
+    const pathRefs: RecordRef[] = [];
+    const stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> = [];
+    let summary = state.summary;
+    let dir = state.session.dir;
+    for (const e of extension.onPath) {
+      const item = pathItem(e, ctx);
+      if (item === undefined || item.type === 'turn_end') pathRefs.push(refOf(e, true));
+      stepped.push({ entry: e, item });
+      summary = collected.summaries.get(e.uuid)?.text ?? summary;
+      const cwd = e.record['cwd'];
+      if (typeof cwd === 'string') dir = cwd;
+    }
+    const turns = this.#stepTurns(state, replay, queue, entries, leaf, stepped);
+    if (turns === undefined) return false;
+    const progressRefs = extension.progress.map((e) => {
+      const ref = refOf(e, false);
+      state.progressRefs.set(e, ref);
+      return ref;
+    });
+    // the same order as a full build's records: by line, and on one line (glued records) by kind
+    const added = [...refs, ...pathRefs, ...extension.offPath.map((e) => refOf(e, false)), ...progressRefs].sort((a, b) => a.line - b.line);
+    for (const r of added) state.session.records.push(r);
+    for (const row of extension.through) {
+      const ref = state.progressRefs.get(row);
+      if (ref !== undefined) ref.onPath = true;
+    }
+    if (refs.some((r) => TITLE_TYPES.has(r.type))) {
+      if (read.titles.custom !== undefined) collected.customTitle = { text: read.titles.custom.text, seq: base + read.titles.custom.seq };
+      if (read.titles.ai !== undefined) collected.aiTitle = { text: read.titles.ai.text, seq: base + read.titles.ai.seq };
+      for (const [leaf, title] of read.titles.summaries) collected.summaries.set(leaf, { text: title.text, seq: base + title.seq });
+      summary = summaryFor(state.path.entries, collected);
+    }
+    state.summary = summary;
+    state.session = {
+      ...state.session,
+      name: sessionName(collected, summary),
+      dir,
+      turns: finishTurns(turns, state.rompUuid),
+      leafFsid: (state.path.leaf as Entry).fsid,
+    };
+    this.#markSeen(feed);
+    this.#resolution = 'open-turn';
+    return true;
+  }
+
+  /**
+   * The turn builder stepped over the appended path lines, with the prompts the queue replay generates
+   * (`queuedPrompts`): while a generated prompt's request is not answered it floats at the end (a later
+   * line of its response, or the tool results after it, go before it), so the lines since the first such
+   * prompt are placed again at each append, from the turn state before them, until it is answered.
+   * Sets the state's turns; `undefined` when a prompt has no time (the full resolve fills it).
+   */
+  #stepTurns(state: SessionState, replay: QueueReplay | undefined, queue: QueueOperation[], entries: Entry[], leaf: Entry | undefined, stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>): TurnsState | undefined {
+    if (replay !== undefined) {
+      const before = replay.count;
+      replay.feed(queue, entries);
+      if (state.floating === undefined && replay.count > before) state.floating = { base: state.turns, from: before, leaf, tail: [] };
+    }
+    const floating = state.floating;
+    let turns: TurnsState;
+    if (floating === undefined) {
+      turns = stepped.reduce(stepItem, state.turns);
+    } else {
+      floating.tail.push(...stepped);
+      const prompts = (replay as QueueReplay).prompts(floating.from);
+      if (prompts.some((p) => Number.isNaN(p.atom.t))) return undefined;
+      const slot = new Map<Entry, number>();
+      if (floating.leaf !== undefined) slot.set(floating.leaf, 0);
+      const items: Array<Atom | TurnEndMarker> = [];
+      const absorbed = new Set<string>();
+      for (const { entry, item } of floating.tail) {
+        if (item !== undefined) {
+          items.push(item);
+          if (item.type !== 'turn_end' && absorbedLine(entry)) absorbed.add(item.uuid);
+        }
+        slot.set(entry, items.length);
+      }
+      placeGenerated(items, slot, prompts, absorbed);
+      turns = floating.base;
+      for (const item of items) turns = stepTurns(turns, item, item.type !== 'turn_end' && absorbed.has(item.uuid));
+      if ((replay as QueueReplay).sealed) state.floating = undefined;
+    }
+    state.generatedSealed = replay?.sealed ?? true;
+    state.turns = turns;
+    return turns;
+  }
+}
+
+/** The turn builder stepped over a path line's item, an attachment's atom absorbed. */
+function stepItem(turns: TurnsState, { entry, item }: { entry: Entry; item: Atom | TurnEndMarker | undefined }): TurnsState {
+  return item === undefined ? turns : stepTurns(turns, item, item.type !== 'turn_end' && absorbedLine(entry));
+}
