@@ -21,6 +21,7 @@ import { LineDecoder } from '../src/read/line-decoder.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 import { CORPUS, REPLICA_VERSION, replicateSession } from './replicate.ts';
 import { benchHtml } from './html.ts';
+import { benchExport } from './export.ts';
 import { benchIndex } from './index.ts';
 import { benchLs } from './ls.ts';
 import { benchStream } from './stream.ts';
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--watch') return benchWatch();
   if (process.argv[2] === '--usage') return benchUsage();
   if (process.argv[2] === '--html') return benchHtml();
+  if (process.argv[2] === '--export') return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
   if (process.argv[2] === '--index') return benchIndex();
   if (existsSync(CORPUS)) {
     const files = walk(CORPUS);
@@ -193,6 +195,7 @@ async function main(): Promise<void> {
   await benchWatch();
   await benchUsage();
   await benchHtml();
+  await benchExport();
 }
 
 await main();

@@ -1,39 +1,89 @@
 /**
- * The usage part of `npm run bench`: `romp usage` and ccusage (`npx ccusage@20.0.24 session --json
- * --offline`, `CLAUDE_CONFIG_DIR` pointed at the folder) over the same real-shaped projects folder of
- * about 400 MB (160 copies of long corpus sessions, `bench/replicate.ts`), wall time and peak memory of
- * each, in the same run (GNU time).
+ * The usage part of `npm run bench`: `romp usage` against ccusage 20.0.24's native binary (the
+ * `@ccusage/ccusage-linux-x64` package, fetched once with `npm pack` into the temp folder and run
+ * directly, not through npx) over the same real-shaped projects folder of about 400 MB (160 copies of
+ * long corpus sessions, `bench/replicate.ts`): CPU time (user + system) and wall time of each, peak
+ * memory, in alternating rounds of one run (GNU time), and whether both found the same token totals.
  */
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LONG_SESSIONS, REPLICA_VERSION, replicateProjects } from './replicate.ts';
 
 const MB = 1024 * 1024;
-
 const SESSIONS = 160;
+const ROUNDS = 3;
+const CCUSAGE = '20.0.24';
 
-function timed(command: string, args: string[], env: NodeJS.ProcessEnv): { seconds: number; peakMb: number } {
-  const run = spawnSync('/usr/bin/time', ['-f', '%e %M', command, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (run.status !== 0) throw new Error(`${command} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
-  const out = run.stderr.toString().trim().split('\n').at(-1) ?? '';
-  const [seconds, kb] = out.split(' ').map(Number);
-  return { seconds: seconds ?? Number.NaN, peakMb: (kb ?? 0) / 1024 };
+interface Timed {
+  cpu: number;
+  wall: number;
+  peakMb: number;
+  stdout: string;
 }
 
-/** Prints both tools' figures, and their ratio. */
+function timed(command: string, args: string[], env: NodeJS.ProcessEnv): Timed {
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S %e %M', command, ...args], { env, maxBuffer: 1 << 28 });
+  if (run.status !== 0) throw new Error(`${command} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
+  const [user, system, wall, kb] = (run.stderr.toString().trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+  return { cpu: (user ?? 0) + (system ?? 0), wall: wall ?? Number.NaN, peakMb: (kb ?? 0) / 1024, stdout: run.stdout.toString() };
+}
+
+/** The native ccusage binary for this machine, fetched once; undefined when it cannot be had. */
+function ccusageBinary(): string | undefined {
+  const dir = join(tmpdir(), `romp-bench-ccusage-${CCUSAGE}`);
+  const bin = join(dir, 'package', 'bin', 'ccusage');
+  if (existsSync(bin)) return bin;
+  if (process.platform !== 'linux' || process.arch !== 'x64') return undefined;
+  mkdirSync(dir, { recursive: true });
+  const tarball = execFileSync('npm', ['pack', `@ccusage/ccusage-linux-x64@${CCUSAGE}`, '--silent'], { cwd: dir }).toString().trim();
+  execFileSync('tar', ['xzf', tarball], { cwd: dir });
+  if (!existsSync(bin)) return undefined;
+  chmodSync(bin, 0o755); // the registry's tarball keeps no mode bits
+  return bin;
+}
+
+/** The four token sums of both tools' JSON, for a same-totals check. */
+function rompTokens(json: string): number[] {
+  const t = (JSON.parse(json) as { total: Record<string, number> }).total;
+  return [t['input_tokens'] ?? 0, t['output_tokens'] ?? 0, t['cache_creation_input_tokens'] ?? 0, t['cache_read_input_tokens'] ?? 0];
+}
+function ccusageTokens(json: string): number[] {
+  const t = (JSON.parse(json) as { totals: Record<string, number> }).totals;
+  return [t['inputTokens'] ?? 0, t['outputTokens'] ?? 0, t['cacheCreationTokens'] ?? 0, t['cacheReadTokens'] ?? 0];
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** Prints both tools' figures, their CPU and wall ratios, the load, and whether the totals agree. */
 export async function benchUsage(): Promise<void> {
   const root = join(tmpdir(), `romp-bench-usage-real-v${REPLICA_VERSION}`);
-  const { bytes } = await replicateProjects(join(root, 'projects'), SESSIONS, 40, LONG_SESSIONS);
+  const projects = join(root, 'projects');
+  const { bytes } = await replicateProjects(projects, SESSIONS, 40, LONG_SESSIONS);
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
-  const romp = timed(process.execPath, [bin, 'usage', '--projects', join(root, 'projects'), '--json'], process.env);
-  console.log(`usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions`);
-  console.log(`  romp usage     ${romp.seconds.toFixed(1)} s, peak ${romp.peakMb.toFixed(0)} MB`);
-  try {
-    const ccusage = timed('npx', ['--yes', 'ccusage@20.0.24', 'session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root });
-    console.log(`  ccusage 20.0.24 ${ccusage.seconds.toFixed(1)} s, peak ${ccusage.peakMb.toFixed(0)} MB  (romp/ccusage time ${(romp.seconds / ccusage.seconds).toFixed(2)}x)`);
-  } catch (error) {
-    console.log(`  ccusage could not run here: ${(error as Error).message.split('\n')[0]}`);
+  const native = ccusageBinary();
+  console.log(`usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions; load ${loadavg()[0]?.toFixed(2)}`);
+  const romp: Timed[] = [];
+  const ccusage: Timed[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const runRomp = (): number => romp.push(timed(process.execPath, [bin, 'usage', '--projects', projects, '--json'], process.env));
+    const runCcusage = (): number => (native === undefined ? 0 : ccusage.push(timed(native, ['session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root })));
+    if (round % 2 === 0) (runRomp(), runCcusage());
+    else (runCcusage(), runRomp());
   }
+  const line = (name: string, runs: Timed[]): string =>
+    `  ${name.padEnd(24)} cpu ${median(runs.map((r) => r.cpu)).toFixed(2)} s, wall ${median(runs.map((r) => r.wall)).toFixed(2)} s, peak ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB`;
+  console.log(line('romp usage', romp));
+  if (native === undefined || ccusage[0] === undefined || romp[0] === undefined) {
+    console.log(`  ccusage ${CCUSAGE} native: no binary for ${process.platform}-${process.arch}`);
+    return;
+  }
+  console.log(line(`ccusage ${CCUSAGE} native`, ccusage));
+  const ratio = (f: (r: Timed) => number): string => (median(romp.map(f)) / median(ccusage.map(f))).toFixed(2);
+  console.log(`  romp/ccusage: cpu ${ratio((r) => r.cpu)}x, wall ${ratio((r) => r.wall)}x (medians of ${ROUNDS} alternating rounds)`);
+  const a = rompTokens(romp[0].stdout);
+  const b = ccusageTokens(ccusage[0].stdout);
+  console.log(`  token totals (input, output, cache write, cache read): ${a.every((v, i) => v === b[i]) ? 'equal' : `differ: romp ${a.join(', ')} / ccusage ${b.join(', ')}`}`);
 }

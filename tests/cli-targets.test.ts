@@ -38,12 +38,12 @@ test('projectKey encodes a cwd as Claude Code names its folder; a long one is ma
 
 test('resolveTargets: a path stays, an id or a unique prefix finds its file, an ambiguous prefix lists both', async () => {
   const { root, a, c } = projects();
-  const options = { projects: root };
+  const options = { projects: root, timezone: 'Asia/Tokyo' };
   assert.deepEqual((await resolveTargets([c, '03eb', '7d1e0000-cccc-4000-8000-000000000003'], options, 'one', noStdin)).files, [c, a, c]);
   await assert.rejects(resolveTargets(['03e'], options, 'one', noStdin), (error: Error) => {
     assert.ok(error instanceof UserError);
-    assert.match(error.message, /^03e matches 2 sessions; give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app .*prompt of 03ec0000/);
-    assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}-work-app/);
+    assert.match(error.message, /^03e matches 2 sessions \(last activity in Asia\/Tokyo\); give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app {2}2026-03-01 19:05 {2}prompt of 03ec0000/);
+    assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}-work-app {2}2026-03-01 19:00 /);
     return true;
   });
   await assert.rejects(resolveTargets(['ffff'], options, 'one', noStdin), /ffff: no such file, and no session id starting with it under/);

@@ -79,6 +79,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, { mid: 'm', stop: 'tool_use' })]);
     return (await buildHtmlPage([path])).diagnostics.map((d) => d.code);
   },
+  HTML_SPLIT: async () => {
+    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', text('one'), 1, end), user('u2', 'a1', 'b', 2), assistant('a2', 'u2', text('two'), 3, { mid: 'm2', stop: 'end_turn' })]);
+    return (await buildHtmlPage([path], { partChars: 1, partHref: (n) => `p${n}.html` })).diagnostics.map((d) => d.code);
+  },
   INDEX_RECREATED: async () => {
     const path = join(tempDir('romp-index-'), 'index.db');
     writeFileSync(path, 'not a database, not at all, but long enough to be read as one page of one');

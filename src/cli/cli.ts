@@ -2,11 +2,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { safeText } from './safe-text.ts';
+import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
 import type { HtmlCliOptions } from './run-html.ts';
 import type { IndexCliOptions, SearchCliOptions, SqlCliOptions } from './run-index.ts';
 import type { LsOptions } from './run-ls.ts';
 import type { RegistryOptions } from './run-registry.ts';
+import type { ResumeCheckOptions } from './run-resume-check.ts';
 import type { ServeCliOptions } from './run-serve.ts';
 import type { ShowOptions } from './run-show.ts';
 import type { StreamCliOptions } from './run-stream.ts';
@@ -29,9 +31,12 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp turns | segments | tools [FILES...] [--view full|context] [--json]`: a derived view (`turns`:
  *   one `summarizeTurn` per turn).
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
+ * - `romp cache SESSION [--json] [--statusline]`: why each response wrote to the prompt cache, priced.
+ * - `romp resume-check SESSION [--json] [--handoff FILE] [--write-fork DIR]`: what `claude --resume` will not load.
  * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
- * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON.
+ * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
+ *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
  * - `romp serve [--port N]`: a local, read-only web viewer of every session, live.
  * - `romp index`, `romp search QUERY`, `romp sql "SELECT …"`: the SQLite index of every session, its
  *   full-text search, read-only SQL on it (docs/index.md).
@@ -157,7 +162,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[files...]', 'transcript files of one session')
     .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
     .addOption(home())
-    .option('--json', 'one NDJSON line per change: {changed, turns}')
+    .option('--json', 'one NDJSON line per change: {changed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
     .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
   for (const [view, description] of [
@@ -193,17 +198,25 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .command('html')
       .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
       .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .option('-o, --output <file>', 'write the page there (default: standard output)'),
+      .option('-o, --output <file>', 'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …'),
   ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
   targetOptions(
     program
       .command('export')
-      .description('write one session as readable Markdown (the choices of the HTML chat) or as the Session JSON')
-      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session').choices(['md', 'json']).default('md'))
+      .description('write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)')
+      .argument('[sessions...]', 'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)')
+      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake').choices(['md', 'json', 'otlp', 'parquet', 'ndjson']).default('md'))
       .addOption(viewOption())
-      .option('-o, --output <file>', 'write there (default: standard output)'),
-  ).action(async (session: string | undefined, options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(session === undefined ? [] : [session], options, io)));
+      .option('-o, --output <file>', 'write there (default: standard output)')
+      .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
+      .option('--endpoint <url>', 'otlp: POST the traces to this OTLP/HTTP collector (its /v1/traces)')
+      .option('--include-content', 'otlp: put prompts, replies, tool input and errors on the spans')
+      .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
+      .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
+      .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
+      .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
+      .option('--json', 'otlp, parquet, ndjson: the export report as JSON'),
+  ).action(async (sessions: string[], options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(sessions, options, io)));
   program
     .command('serve')
     .description('a local, read-only web viewer: the session list, and each session as the romp html page, updating live')
@@ -246,6 +259,32 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .addOption(home())
     .option('--json', 'print the rows as a JSON array of objects')
     .action(async (query: string, options: SqlCliOptions) => done(await (await import('./run-index.ts')).runSql(query, options, io)));
+  program
+    .command('cache')
+    .description('why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)')
+    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one (with its subagents)')
+    .option('--latest', 'the newest session (of --project when given)')
+    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option('--projects <dir>', "Claude Code's projects folder; without a session: every transcript in it")
+    .option('--statusline', 'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)')
+    .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
+    .addOption(new Option('--timezone <zone>', "IANA zone for the days (default: this machine's)").argParser(checkZone))
+    .addOption(home())
+    .option('--json', 'print {total, causes, bySession, byDay}')
+    .action(async (files: string[], options: CacheCliOptions) => done(await (await import('./run-cache.ts')).runCache(files, options, io)));
+  program
+    .command('resume-check')
+    .description('what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)')
+    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one')
+    .option('--latest', 'the newest session (of --project when given)')
+    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option('--projects <dir>', "Claude Code's projects folder; without a session: check every session in it")
+    .option('--handoff <file>', 'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)')
+    .option('--write-fork <dir>', 'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended')
+    .addOption(zone())
+    .addOption(home())
+    .option('--json', 'print {session, context_turns, full_turns, lost, causes} (with --projects: an array of them)')
+    .action(async (files: string[], options: ResumeCheckOptions) => done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)));
   program
     .command('doctor')
     .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')

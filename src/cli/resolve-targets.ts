@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { matchesProjectKey, projectKey } from '../discover/project-key.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { timeFormat, type TimeFormat } from './format-time.ts';
 
 /** How a command names the sessions it reads, beside transcript paths. */
 export interface TargetOptions {
@@ -13,6 +14,8 @@ export interface TargetOptions {
   project?: string;
   /** Claude Code's projects folder (default `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`). */
   projects?: string;
+  /** The IANA zone of the times an ambiguous prefix's candidates are listed with (default: the machine's). */
+  timezone?: string;
 }
 
 /** The transcript files a command's arguments name, and how to clean up after reading them. */
@@ -66,7 +69,7 @@ export async function resolveTargets(args: string[], options: TargetOptions, mod
       } else if ((await stat(arg).catch(() => undefined)) !== undefined || !ID_LIKE.test(arg)) {
         files.push(arg);
       } else {
-        files.push(pick(arg, await sessions(), projectsDir).path);
+        files.push(pick(arg, await sessions(), projectsDir, timeFormat(options.timezone)).path);
       }
     }
     if (args.length === 0 && (options.latest === true || options.project !== undefined)) {
@@ -81,15 +84,15 @@ export async function resolveTargets(args: string[], options: TargetOptions, mod
   return { files, cleanup };
 }
 
-/** The one session whose id starts with `prefix`. */
-function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string): ClaudeSessionInfo {
+/** The one session whose id starts with `prefix`; else an error listing the candidates, times in the CLI's convention. */
+function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string, time: TimeFormat): ClaudeSessionInfo {
   const exact = sessions.filter((s) => s.id === prefix);
   const found = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(prefix));
   if (found.length === 1 && found[0] !== undefined) return found[0];
   if (found.length === 0) throw new UserError(`${prefix}: no such file, and no session id starting with it under ${projectsDir}`);
-  const shown = found.slice(0, 10).map((s) => `  ${s.id}  ${s.project}  ${Number.isNaN(s.last) ? 'time unknown' : new Date(s.last).toISOString()}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`);
+  const shown = found.slice(0, 10).map((s) => `  ${s.id}  ${s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`);
   const more = found.length > 10 ? [`  … and ${found.length - 10} more`] : [];
-  throw new UserError([`${prefix} matches ${found.length} sessions; give more of the id:`, ...shown, ...more].join('\n'));
+  throw new UserError([`${prefix} matches ${found.length} sessions (last activity in ${time.zone}); give more of the id:`, ...shown, ...more].join('\n'));
 }
 
 /**

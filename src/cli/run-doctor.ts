@@ -1,11 +1,14 @@
 import { examineFiles, type FileReport } from '../doctor/examine-files.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
+import { findLostTurns } from '../resume/find-lost-turns.ts';
+import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
- * dead branches, compaction stitches that needed a fallback, and duplicate uuids; `--json` prints the
- * reports. Exit code 2 when a file cannot be read (named on stderr, after the reports), else 1 when
+ * dead branches, compaction stitches that needed a fallback, and duplicate uuids, and for a file
+ * whose `claude --resume` would not load every turn, one line saying how many and why (`findLostTurns`
+ * on that file alone); `--json` prints the reports. Exit code 2 when a file cannot be read (named on stderr, after the reports), else 1 when
  * any file has an error-severity diagnostic (lines lost), else 0.
  * @param files transcript paths
  * @param options json
@@ -17,7 +20,7 @@ export async function runDoctor(files: string[], options: { json?: boolean }, io
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
   else {
-    for (const report of reports) io.stdout.write(format(report));
+    for (const report of reports) io.stdout.write(format(report) + (await resumeRisk(report.file)));
     if (reports.length > 1 && reports.some((r) => r.orphanedParents.length > 0)) {
       io.stdout.write('note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n');
     }
@@ -43,4 +46,12 @@ function format(r: FileReport): string {
   }
   for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) lines.push(`  ${formatDiagnostic(d)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One line for a file that `claude --resume` would not load whole: lost turns by cause; else nothing. */
+async function resumeRisk(file: string): Promise<string> {
+  const { report } = findLostTurns(await readResumeViews([file], { discover: false }));
+  if (report.lost.length === 0) return '';
+  const causes = Object.entries(report.causes).map(([cause, n]) => `${cause}×${n}`).join(', ');
+  return `  resume: ${report.lost.length} of ${report.full_turns} turns are not loaded by claude --resume (${causes}); romp resume-check ${file}\n`;
 }

@@ -2,14 +2,15 @@ import { renderMarkdownTranscript } from '../export/render-markdown-transcript.t
 import type { View } from '../graph/resolve-active-path.ts';
 import { readPageContext } from '../html/read-page-context.ts';
 import { parseSession } from '../session/parse-session.ts';
-import type { CliIO } from './cli-io.ts';
+import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
+import type { BulkExportOptions } from './run-bulk-export.ts';
 
 /** Options of `romp export`. */
-export interface ExportCliOptions extends TargetOptions {
-  /** `md` (default) or `json` (the Session). */
-  format?: 'md' | 'json';
+export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions, 'format'> {
+  /** `md` (default), `json` (the Session), `otlp` (traces), `parquet` or `ndjson` (the lake, docs/lake.md). */
+  format?: 'md' | 'json' | BulkExportOptions['format'];
   view?: View;
   /** Where to write (default: standard output). */
   output?: string;
@@ -19,13 +20,23 @@ export interface ExportCliOptions extends TargetOptions {
  * `romp export SESSION [--format md|json] [--view full|context] [-o FILE]`: one session as readable
  * Markdown (`renderMarkdownTranscript`, with the edit hunks, subagents and rewound branches read back
  * by `readPageContext`; rewound branches only in the `full` view), or as the Session's JSON. SESSION as
- * for `romp html`.
- * @param args the session argument (one)
+ * for `romp html`. `--format otlp` (`runOtlpExport`) and `parquet` / `ndjson` (`runLakeExport`) read every
+ * session named, or the whole projects folder.
+ * @param args the session argument (one; any number for otlp, parquet and ndjson)
  * @param options format, view, output, latest, project, projects
  * @param io where to write
  * @returns the exit code
  */
 export async function runExport(args: string[], options: ExportCliOptions, io: CliIO): Promise<number> {
+  const { format } = options;
+  if (format === 'otlp' || format === 'parquet' || format === 'ndjson') {
+    const bulk = await import('./run-bulk-export.ts');
+    const out = options.out ?? options.output;
+    const given = { ...options, format, ...(out === undefined ? {} : { out }) };
+    return format === 'otlp' ? bulk.runOtlpExport(args, given, io) : bulk.runLakeExport(args, given, io);
+  }
+  const bulkOnly = (['out', 'endpoint', 'includeContent', 'redact', 'keepToolResults', 'machine', 'since', 'json'] as const).filter((o) => options[o] !== undefined);
+  if (bulkOnly.length > 0) throw new UserError(`--${bulkOnly[0]?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for --format otlp, parquet or ndjson`);
   return withOneSessionFile('export', args, options, io, async (file) => {
     const view = options.view ?? 'full';
     const { session } = await parseSession([file], { view });

@@ -1,3 +1,4 @@
+import { basename, dirname, extname, join } from 'node:path';
 import { buildHtmlPage } from '../html/build-html-page.ts';
 import type { CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
@@ -10,9 +11,24 @@ export interface HtmlCliOptions extends TargetOptions {
 }
 
 /**
+ * The file of part `n` of the page written to `output`: `output` itself for the first, else beside
+ * it with `.partN` before the extension (`s.html`, `s.part2.html`, …).
+ * @param output the `-o` path
+ * @param n the part, 1-based
+ * @returns the path
+ */
+export function partFile(output: string, n: number): string {
+  if (n === 1) return output;
+  const ext = extname(output);
+  return join(dirname(output), `${basename(output, ext)}.part${n}${ext === '' ? '.html' : ext}`);
+}
+
+/**
  * `romp html SESSION [-o FILE]`: the self-contained page of one session (`buildHtmlPage`). SESSION is
  * a transcript path, a session id or a unique prefix, or `--latest` / `--project`. With `-o` the page
- * goes to the file and one line naming it (size, turns, cuts) to stderr; without, to stdout.
+ * goes to the file and one line naming it (size, turns, cuts) to stderr; a long session's page is split
+ * into parts (`PART_CHARS`), FILE then the numbered part files beside it (`partFile`), linked from each
+ * other, one stderr line each. Without `-o`, one page to stdout, never split.
  * @param args the session argument (one)
  * @param options output, latest, project, projects
  * @param io where to write
@@ -20,9 +36,14 @@ export interface HtmlCliOptions extends TargetOptions {
  */
 export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO): Promise<number> {
   return withOneSessionFile('html', args, options, io, async (file) => {
-    const { html, session, diagnostics } = await buildHtmlPage([file]);
+    const output = options.output;
+    const { parts, session, diagnostics } = await buildHtmlPage([file], output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) });
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
-    await writeOutput(io, options.output, html, `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}`);
+    const split = parts.length === 1 ? '' : `, split into ${parts.length} parts (HTML_SPLIT)`;
+    for (const [i, part] of parts.entries()) {
+      const summary = i === 0 ? `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}` : `part ${i + 1} of ${parts.length}`;
+      await writeOutput(io, output === undefined ? undefined : partFile(output, i + 1), part, summary);
+    }
     return 0;
   });
 }

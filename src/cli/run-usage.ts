@@ -144,7 +144,7 @@ const PRICE_FIELDS = ['input', 'output', 'cache_write_5m', 'cache_write_1h', 'ca
  * prices default to the standard multipliers (write 1.25× / 2× input, read 0.1× input). A table keyed
  * by model names from a file: no prototype, so no name (`__proto__`) reaches `Object.prototype`.
  */
-async function readPrices(path: string): Promise<Record<string, Price>> {
+export async function readPrices(path: string): Promise<Record<string, Price>> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(path, 'utf8'));
@@ -171,7 +171,7 @@ async function readPrices(path: string): Promise<Record<string, Price>> {
 }
 
 /** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`. */
-async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
+export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
   const { files, skipped } = await discoverTranscripts(dir);
   for (const s of skipped) reportSkipped(s, io);
   if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
@@ -179,7 +179,7 @@ async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
 }
 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */
-async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
+export async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
   if (!subagents) return files;
   const paths = new Set<string>();
   for (const file of files) {

@@ -5,6 +5,7 @@ import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } 
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { resolveSession } from '../romp-home/registry.ts';
 import { formatTurn } from './format-outline.ts';
+import { cacheClock, formatCacheClock } from '../cache/cache-clock.ts';
 
 /** Options of `romp watch`. */
 export interface WatchCliOptions {
@@ -16,7 +17,8 @@ export interface WatchCliOptions {
 
 /**
  * `romp watch [FILES...] [--session ID]`: a live outline; each time turns change, their outline lines
- * are printed again (`--json`: one NDJSON line per change, `{changed, turns}`). Runs until interrupted
+ * are printed again, then the cache clock (`cacheClock`) (`--json`: one NDJSON line per change,
+ * `{changed, turns, cache_clock}`). Runs until interrupted
  * or `signal` aborts. Diagnostics of each update (a file made unreadable: `FILE_UNREADABLE`) go to
  * stderr and the watch goes on; out of file-system watches it polls and says so once on stderr.
  * @param files transcript paths
@@ -47,8 +49,10 @@ export async function runWatch(files: string[], options: WatchCliOptions, io: Cl
     const turns = session.turns.map((turn, i) => ({ turn, n: i + 1 })).filter(({ turn }) => first || changed.includes(turn.id));
     if (!first && changed.length === 0) continue;
     first = false;
-    if (options.json === true) io.stdout.write(`${JSON.stringify({ changed, turns: turns.map(({ turn }) => turn) })}\n`);
+    const clock = cacheClock(session, Date.now());
+    if (options.json === true) io.stdout.write(`${JSON.stringify({ changed, turns: turns.map(({ turn }) => turn), cache_clock: clock ?? null })}\n`);
     else for (const { turn, n } of turns) io.stdout.write(`${formatTurn(turn, n).join('\n')}\n`);
+    if (options.json !== true && clock !== undefined) io.stdout.write(`${formatCacheClock(clock)}\n`);
   }
   return 0;
 }

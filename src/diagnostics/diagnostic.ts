@@ -36,6 +36,7 @@ export type DiagnosticCode =
   | 'BAD_USAGE'
   | 'BAD_REGISTRY_ENTRY'
   | 'HTML_TRUNCATED'
+  | 'HTML_SPLIT'
   | 'INDEX_RECREATED';
 
 /** `error`: input lost or unusable; `warning`: recovered by a fallback; `info`: worth knowing. */
@@ -72,6 +73,7 @@ export const SEVERITY: Readonly<Record<DiagnosticCode, Severity>> = {
   BAD_USAGE: 'warning',
   BAD_REGISTRY_ENTRY: 'warning',
   HTML_TRUNCATED: 'info',
+  HTML_SPLIT: 'info',
   INDEX_RECREATED: 'warning',
 };
 

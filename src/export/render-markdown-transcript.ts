@@ -13,7 +13,7 @@ import { editHunks } from '../html/render-diff.ts';
 import { toolResults, type ToolResult } from '../html/tool-results.ts';
 
 /** Text in a code fence longer than any run of backticks inside it. */
-function fence(text: string, language = ''): string {
+export function fence(text: string, language = ''): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const ticks = '`'.repeat(Math.max(3, longest + 1));
   return `${ticks}${language}\n${text}\n${ticks}`;

@@ -1,12 +1,19 @@
+import { minisearchSource } from './minisearch-source.ts';
+
 /**
- * The page's one script (allowed by the CSP by its hash; the page works without it). It adds: filters
- * by author, tool and errors; in-page search over the turns' text; keys `j` / `k` (next / previous
+ * The page's one script (allowed by the CSP by its hash; the page works without it): MiniSearch
+ * (`minisearchSource`), then romp's own. It adds: filters by author, tool and errors; in-page search
+ * over the turns' text through MiniSearch (every word must match, as a prefix, or with one typo in
+ * five letters from words of five letters on; the index is built on the first search; Enter goes to the
+ * best-ranked turn); keys `j` / `k` (next / previous
  * turn), `t` (open or close every thinking block), `/` (search); opening the `<details>` around the
- * target of a link; and, on a page served by `romp serve` (`<body data-live>`), live updates: each
+ * target of a link (on a served page split into parts, a target that is in another part reloads it as
+ * `?at=<uuid>`, which serves that part); and, on a page served by `romp serve` (`<body data-live>`), live updates: each
  * server-sent event (and the stream's `ready`) re-fetches the page and swaps its timeline, chat and
  * branches; `<body data-live-ready>` tells the stream is up.
  */
-export const PAGE_SCRIPT: string = `(function () {
+export const PAGE_SCRIPT: string = `${minisearchSource()}
+(function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
   var controls = $('controls');
@@ -19,31 +26,53 @@ export const PAGE_SCRIPT: string = `(function () {
     option.value = name; option.textContent = name;
     toolSelect.appendChild(option);
   });
-  var texts = new WeakMap();
-  var textOf = function (el) {
-    var t = texts.get(el);
-    if (t === undefined) { t = el.textContent.toLowerCase(); texts.set(el, t); }
-    return t;
-  };
   var turns = function () { return Array.prototype.slice.call(document.querySelectorAll('#chat > article.turn')); };
+  // the search index over the turns' text, built on the first search (and again after a live update)
+  var index = null;
+  // a turn's text, its text nodes joined by spaces (textContent glues "…first ask" to "First answer")
+  var words = function (el) {
+    var walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), parts = [];
+    while (walk.nextNode()) parts.push(walk.currentNode.nodeValue);
+    return parts.join(' ');
+  };
+  var search = function (q) {
+    if (index === null) {
+      index = new MiniSearch({ fields: ['text'], searchOptions: { prefix: true, combineWith: 'AND', fuzzy: function (term) { return term.length >= 5 ? 0.2 : false; } } });
+      index.addAll(turns().map(function (turn, i) { return { id: i, text: words(turn) }; }));
+    }
+    return index.search(q).map(function (hit) { return hit.id; });
+  };
+  var best = null;
   var apply = function () {
-    var q = $('q').value.trim().toLowerCase();
+    var q = $('q').value.trim();
     var author = $('f-author').value, tool = toolSelect.value, errors = $('f-errors').checked;
+    var ranked = q ? search(q) : [];
+    var hits = new Set(ranked);
     var shown = 0, all = turns();
-    all.forEach(function (turn) {
+    best = null;
+    all.forEach(function (turn, i) {
       var ok = (!author || turn.dataset.author === author) &&
         (!tool || turn.dataset.tools.split(' ').indexOf(tool) !== -1) &&
         (!errors || turn.dataset.error === '1') &&
-        (!q || textOf(turn).indexOf(q) !== -1);
+        (!q || hits.has(i));
       turn.classList.toggle('filtered-out', !ok);
       if (ok) shown++;
     });
+    for (var r = 0; r < ranked.length && best === null; r++) if (!all[ranked[r]].classList.contains('filtered-out')) best = all[ranked[r]];
     $('count').textContent = shown === all.length ? '' : shown + ' of ' + all.length + ' turns';
   };
   ['q', 'f-author', 'f-tool', 'f-errors'].forEach(function (id) { $(id).addEventListener('input', apply); });
+  $('q').addEventListener('keydown', function (e) {
+    if (e.key === 'Enter' && best) { e.preventDefault(); (best.querySelector('.turn-head') || best).scrollIntoView({ block: 'start' }); }
+  });
   var reveal = function () {
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id && document.getElementById(id);
+    // a served page split into parts: the server knows which part holds the atom
+    if (id && !el && document.body.dataset.live !== undefined && document.querySelector('nav.parts') && !/[?&]at=/.test(location.search)) {
+      location.replace(location.pathname + '?at=' + encodeURIComponent(id) + location.hash);
+      return;
+    }
     if (!el) return;
     for (var p = el; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
     var turn = el.closest('article.turn');
@@ -74,13 +103,13 @@ export const PAGE_SCRIPT: string = `(function () {
   if (document.body.dataset.live !== undefined) {
     var events = new EventSource(location.pathname.replace(/\\/$/, '') + '/events');
     var refresh = function () {
-      fetch(location.pathname).then(function (r) { return r.text(); }).then(function (html) {
+      fetch(location.pathname + location.search).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html');
-        ['timeline-box', 'chat', 'branches-box', 'title'].forEach(function (id) {
+        ['timeline-box', 'chat', 'branches-box', 'title', 'parts-top', 'parts-bottom'].forEach(function (id) {
           var now = $(id), fresh = next.getElementById(id);
           if (now && fresh) now.innerHTML = fresh.innerHTML;
         });
-        texts = new WeakMap();
+        index = null;
         apply();
       });
     };

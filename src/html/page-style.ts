@@ -58,9 +58,11 @@ details>summary{cursor:pointer}
 .sub-head{color:var(--sdk);font-size:13px;margin:4px 0}
 .branch-link{font-size:13px;margin:4px 0}.branch{border:1px dashed var(--line);border-radius:8px;padding:8px 12px;margin:12px 0}
 .branch h3{font-size:13px;color:var(--muted);margin:0}
+.parts{font-size:13px;margin-top:6px}.parts .cut{margin-left:8px}
 .hit{outline:2px solid var(--peer)}
 :target{outline:2px solid var(--human);outline-offset:2px}
 a{color:var(--human)}
+.hits{padding-left:1.5em}.hit-row{margin:8px 0}.hit-row .meta{color:var(--muted);font-size:13px}.snippet{white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}
 .sessions{border-collapse:collapse;width:100%;font-size:14px}.sessions th,.sessions td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left}.sessions .num{text-align:right}
 .hljs-keyword,.hljs-built_in,.hljs-selector-tag{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-comment{color:#6e7781;font-style:italic}.hljs-number,.hljs-literal{color:#0550ae}.hljs-title,.hljs-function{color:#8250df}.hljs-addition{background:var(--add)}.hljs-deletion{background:var(--del)}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-title,.hljs-function{color:#d2a8ff}}

@@ -27,16 +27,23 @@ const TOOL_USE_RESULT = Buffer.from(',"toolUseResult":');
 const PROGRESS = Buffer.from('"type":"progress"');
 const DATA = Buffer.from(',"data":');
 
+const MESSAGE = Buffer.from('"message"');
+const CONTENT = Buffer.from('"content"');
+
 /**
  * The span of `buf[start, end)` to skip, or `undefined` when the line has none (or none that is safe).
  * @param buf the bytes
  * @param start the line's first byte
  * @param end the byte after its last
  * @param maxDepth the read stage's depth cap: a value nested near it is not skipped
+ * @param content rather the `content` of the line's top-level `message`, when it has one (for readers of
+ *   usage only: an assistant line's text, thinking and tool calls are most of its bytes)
  * @returns the span, or `undefined`
  */
-export function findUnread(buf: Buffer, start: number, end: number, maxDepth: number): Unread | undefined {
+export function findUnread(buf: Buffer, start: number, end: number, maxDepth: number, content = false): Unread | undefined {
   const line = buf.subarray(start, end);
+  const found = content ? messageContent(line, maxDepth) : undefined;
+  if (found !== undefined) return { from: start + found.from, to: start + found.to, value: start + found.value };
   let from = line.indexOf(TOOL_USE_RESULT);
   let value = from + TOOL_USE_RESULT.length;
   if (from === -1) {
@@ -49,6 +56,46 @@ export function findUnread(buf: Buffer, start: number, end: number, maxDepth: nu
   const to = valueEnd(line, value, maxDepth);
   if (to === -1 || !closesOne(line, to)) return undefined;
   return { from: start + from, to: start + to, value: start + value };
+}
+
+/**
+ * The `content` member of the line's top-level `message` object: the members before it are walked (their
+ * values skipped by `valueEnd`), so each byte is read at most twice. The span takes the `,` before the
+ * member, or the one after it when it is the first. `undefined` when the line is not an object of plain
+ * (unescaped) keys up to there, or has no such member.
+ */
+function messageContent(line: Buffer, limit: number): Unread | undefined {
+  let i = skipSpace(line, 0); // at a `{`, or at the `,` after a member
+  if (line[i] !== 0x7b) return undefined;
+  let depth = 1;
+  let first = true;
+  for (;;) {
+    const keyStart = skipSpace(line, i + 1);
+    if (line[keyStart] !== 0x22) return undefined;
+    const keyEnd = stringEnd(line, keyStart + 1);
+    if (keyEnd === -1) return undefined;
+    const key = depth === 1 ? MESSAGE : CONTENT;
+    const hit = keyEnd - keyStart === key.length && line.compare(key, 0, key.length, keyStart, keyEnd) === 0;
+    const colon = skipSpace(line, keyEnd);
+    if (line[colon] !== 0x3a) return undefined;
+    const value = skipSpace(line, colon + 1);
+    if (hit && depth === 1) {
+      if (line[value] !== 0x7b) return undefined;
+      [depth, first, i] = [2, true, value]; // into the message: its members come next
+      continue;
+    }
+    const end = valueEnd(line, value, limit - depth);
+    if (end === -1) return undefined;
+    const next = skipSpace(line, end);
+    if (hit) return first ? { from: keyStart, to: line[next] === 0x2c ? next + 1 : end, value } : { from: i, to: end, value };
+    if (line[next] !== 0x2c) return undefined;
+    [first, i] = [false, next];
+  }
+}
+
+function skipSpace(line: Buffer, i: number): number {
+  while (i < line.length && (line[i] === 0x20 || line[i] === 0x09 || line[i] === 0x0d || line[i] === 0x0a)) i++;
+  return i;
 }
 
 /**

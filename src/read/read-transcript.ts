@@ -37,6 +37,12 @@ export interface ReadOptions {
    * (docs/diagnostics.md). Off by default; `collectFiles` turns it on.
    */
   skipUnread?: boolean;
+  /**
+   * With `skipUnread`, also leave out the `content` of a line's top-level `message` (an assistant line's
+   * text, thinking and tool calls), for readers of usage only (`countUsage`): records then lack
+   * `message.content`. Checked for what `skipUnread` checks.
+   */
+  skipContent?: boolean;
 }
 
 /** Totals of one file read. */
@@ -76,11 +82,18 @@ export async function readTranscriptLines(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const marker = options.onlyLinesWith === undefined ? undefined : Buffer.from(options.onlyLinesWith);
+  // the marker's next place in the bytes being split (`markerBuf`, forgotten at each push: read buffers
+  // are reused), so that the lines of a chunk cost one scan for it in all, not one each
+  let markerBuf: Buffer | undefined;
+  let markerAt = -1;
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
-      if (marker !== undefined && buf.subarray(start, end).indexOf(marker) === -1) return;
+      if (marker !== undefined) {
+        if (buf !== markerBuf || (markerAt !== -1 && markerAt < start)) [markerBuf, markerAt] = [buf, buf.indexOf(marker, start)];
+        if (markerAt === -1 || markerAt + marker.length > end) return;
+      }
       if (options.skipUnread === true) {
-        const unread = findUnread(buf, start, end, maxDepth);
+        const unread = findUnread(buf, start, end, maxDepth, options.skipContent === true);
         if (unread !== undefined && parseAround(buf, start, end, unread, path, line, byteOffset, maxDepth, onRecord, onDiagnostic)) return;
       }
       const text = decodeLine(buf, start, end, path, line, byteOffset, onDiagnostic);
@@ -109,8 +122,10 @@ export async function readTranscriptLines(
       const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
       if (bytes === 0) utf16 = utf16Decoder(chunk, path, onDiagnostic);
       bytes += bytesRead;
+      markerBuf = undefined;
       decoder.push(utf16 === undefined ? chunk : Buffer.from(utf16.decode(chunk, { stream: true }), 'utf8'));
     }
+    markerBuf = undefined;
     if (utf16 !== undefined) decoder.push(Buffer.from(utf16.decode(), 'utf8'));
     decoder.flush();
   } catch (error) {

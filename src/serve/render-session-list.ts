@@ -1,7 +1,6 @@
 import { escapeHtml } from '../html/escape-html.ts';
 import { usd, utcTime } from '../html/format-numbers.ts';
-import { pagePolicy } from '../html/render-page.ts';
-import { PAGE_STYLE } from '../html/page-style.ts';
+import { renderViewerPage } from './render-viewer-page.ts';
 
 /** One row of `romp serve`'s session list. */
 export interface SessionRow {
@@ -17,9 +16,9 @@ export interface SessionRow {
 }
 
 /**
- * The session list of `romp serve` (`/`): a table, newest first as given, each row linking to
- * `/s/<id>` by the session id (its first 8 characters shown), with project, title, last activity (UTC),
- * turns and cost. No script; the page's CSP.
+ * The session list of `romp serve` (`/`): a search box (`/search`), then a table, newest first as
+ * given, each row linking to `/s/<id>` by the session id (its first 8 characters shown), with project,
+ * title, last activity (UTC), turns and cost. No script; the page's CSP.
  * @param rows the sessions
  * @returns the HTML document
  */
@@ -27,15 +26,8 @@ export function renderSessionList(rows: readonly SessionRow[]): string {
   const body = rows
     .map((r) => `<tr><td><a href="/s/${encodeURIComponent(r.id)}"><code>${escapeHtml(r.id.slice(0, 8))}</code></a></td><td>${escapeHtml(r.project)}</td><td>${escapeHtml(r.title.replace(/\s+/g, ' ').slice(0, 120))}</td><td>${utcTime(r.last)}</td><td class="num">${r.turns}</td><td class="num">${usd(r.cost_usd)}</td></tr>`)
     .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(pagePolicy(false))}">
-<meta name="referrer" content="no-referrer">
-<title>sessions · romp</title>
-<style>${PAGE_STYLE}</style></head>
-<body><div class="top"><h1>Sessions<span class="meta">${rows.length} under the projects folder</span></h1></div>
-<main><table class="sessions"><thead><tr><th>id</th><th>project</th><th>title</th><th>last activity</th><th>turns</th><th>cost</th></tr></thead><tbody>
+  const table = `<table class="sessions"><thead><tr><th>id</th><th>project</th><th>title</th><th>last activity</th><th>turns</th><th>cost</th></tr></thead><tbody>
 ${body}
-</tbody></table></main></body></html>
-`;
+</tbody></table>`;
+  return renderViewerPage('sessions', `Sessions<span class="meta">${rows.length} under the projects folder</span>`, '', table);
 }

@@ -7,7 +7,11 @@ import { buildHtmlPage } from '../html/build-html-page.ts';
 import { watchSession } from '../live/watch-session.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
+import { escapeHtml } from '../html/escape-html.ts';
+import { renderSearchResults } from './render-search-results.ts';
 import { renderSessionList, type SessionRow } from './render-session-list.ts';
+import { indexSearch } from './index-search.ts';
+import type { SessionSearch } from './session-search.ts';
 
 /** Options of `startViewer`. */
 export interface ViewerOptions {
@@ -17,7 +21,14 @@ export interface ViewerOptions {
   port?: number;
   /** Address to bind (default `127.0.0.1`). */
   host?: string;
+  /** Characters of turns above which a session's page is split into parts (default `PART_CHARS`). */
+  partChars?: number;
+  /** What the search box asks (default `indexSearch()`: romp's index, read-only; "search needs `romp index`" without one). */
+  search?: SessionSearch;
 }
+
+/** The most hits the search page shows. */
+const SEARCH_LIMIT = 50;
 
 /** A running viewer. */
 export interface Viewer {
@@ -32,14 +43,18 @@ export interface Viewer {
  *
  * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
  *   (each session parsed once per size and time of its file, then cached).
- * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`).
+ * - `GET /search?q=…`: the search box's results (`search`, by default romp's index read-only), each
+ *   hit a link to `/s/<id>#<uuid>`.
+ * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
+ *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
+ *   that holds that atom.
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
  *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches itself and swaps its timeline and chat.
  *
  * A session is found by its id among the listed ones, never by a path from the request, and its file's
  * real path must lie inside the projects folder: anything else is 404. Only GET (and HEAD) is
  * answered (405 otherwise); nothing writes.
- * @param options projects folder, port, host
+ * @param options projects folder, port, host, part size, search
  * @returns the viewer, listening
  */
 export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> {
@@ -69,16 +84,30 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'text/plain', 'read-only\n');
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (path === '/') {
       const rows: SessionRow[] = [];
       for (const s of await sessions()) rows.push(await row(s));
       return send(response, 200, 'text/html', renderSessionList(rows));
     }
+    if (path === '/search') {
+      const query = (url.searchParams.get('q') ?? '').trim();
+      const answer = query === '' ? { hits: [] } : await (options.search ?? indexSearch())(query, { projectsDir, limit: SEARCH_LIMIT });
+      return send(response, 200, 'text/html', renderSearchResults(query, answer));
+    }
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
     const session = match === null ? undefined : await find(match[1] as string);
     if (match === null || session === undefined) return send(response, 404, 'text/plain', 'no such page\n');
-    if (match[2] === undefined) return send(response, 200, 'text/html', (await buildHtmlPage([session.path], { live: true })).html);
+    if (match[2] === undefined) {
+      const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
+      const { parts } = await buildHtmlPage([session.path], { live: true, partHref: href, ...(options.partChars === undefined ? {} : { partChars: options.partChars }) });
+      // ?at=<uuid>: the part that holds that atom (a link from the search, or from a part that did not have it)
+      const at = url.searchParams.get('at');
+      const holding = at === null ? -1 : parts.findIndex((p) => p.includes(` id="${escapeHtml(at)}"`));
+      const part = parts[holding >= 0 ? holding : Number(url.searchParams.get('part') ?? '1') - 1];
+      return part === undefined ? send(response, 404, 'text/plain', 'no such part\n') : send(response, 200, 'text/html', part);
+    }
     const stop = new AbortController();
     streams.add(stop);
     request.on('close', () => stop.abort());

@@ -107,7 +107,8 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
 
 /**
  * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only lines holding
- * `"assistant"` are parsed.
+ * `"assistant"` are parsed, and without what usage never reads (`skipUnread`, `skipContent`: message
+ * content, `toolUseResult`, progress data).
  * @param files transcript paths
  * @param options diagnostics and progress
  * @returns the responses by de-dup key
@@ -117,7 +118,7 @@ export async function collectResponses(files: string[], options: Pick<UsageOptio
   let done = 0;
   for (const file of files) {
     const onDiagnostic = options.onDiagnostic ?? (() => {});
-    await readTranscriptLines(file, (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic), onDiagnostic, { onlyLinesWith: '"assistant"' });
+    await readTranscriptLines(file, (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic), onDiagnostic, { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true });
     options.onFile?.(file, ++done, files.length);
   }
   return groups;

@@ -6,14 +6,18 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { partFile } from '../../src/cli/run-html.ts';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
+import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
+import { indexSearch } from '../../src/serve/index-search.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
-import { projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
-import { FEATURES, xssSession } from './fixtures.ts';
+import { ID, projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { FEATURES, threeTurns, xssSession } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CORPUS = new URL('../../../../shared/corpus/transcripts/marot__spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl', import.meta.url);
@@ -63,13 +67,12 @@ test('browser: a corpus session: expand a call, follow a bar, search, switch the
   assert.equal(await page.evaluate(() => location.hash), href);
   const top = await page.evaluate((id) => document.getElementById(decodeURIComponent(id))?.getBoundingClientRect().top, href.slice(1));
   assert.ok(top !== undefined && top >= 0 && top < 800, `target at ${top}`);
-  // search for the last prompt's first word: the turns left all hold it, the last among them
+  // search for the last prompt's first word: the last turn is among the turns left, not all are
   const word = ((await page.locator('#chat > article.turn > .prompt').last().textContent()) ?? '').trim().split(/\s+/)[0] as string;
   await page.fill('#q', word);
-  const visible = await page.$$eval('#chat > article.turn', (all) => all.map((t) => ({ shown: !t.classList.contains('filtered-out'), text: (t.textContent ?? '').toLowerCase() })));
-  assert.ok(visible.filter((t) => t.shown).every((t) => t.text.includes(word.toLowerCase())));
-  assert.equal(visible.at(-1)?.shown, true);
-  assert.ok(visible.some((t) => !t.shown));
+  const visible = await page.$$eval('#chat > article.turn', (all) => all.map((t) => !t.classList.contains('filtered-out')));
+  assert.equal(visible.at(-1), true);
+  assert.ok(visible.some((shown) => !shown));
   await page.fill('#q', 'zzqq-no-such-word');
   assert.equal(await page.textContent('#count'), '0 of 4 turns');
   await page.fill('#q', '');
@@ -80,6 +83,30 @@ test('browser: a corpus session: expand a call, follow a bar, search, switch the
   assert.equal(await before.isVisible(), false);
   await page.click('label[for=view-context]');
   assert.equal(await before.isVisible(), true);
+  assert.deepEqual(requests, [url]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('browser: in-page search through MiniSearch: words in any order, prefixes, a typo, Enter to the best turn', { skip }, async () => {
+  const { page, requests, url, errors } = await open([threeTurns()]);
+  const shown = (): Promise<string[]> => page.$$eval('#chat > article.turn:not(.filtered-out) .turn-head .n', (all) => all.map((n) => n.textContent ?? ''));
+  // both words, in the other order than written: only the third turn holds "Third answer."
+  await page.fill('#q', 'answer third');
+  assert.deepEqual(await shown(), ['#3']);
+  assert.equal(await page.textContent('#count'), '1 of 3 turns');
+  await page.fill('#q', 'secnd');
+  assert.deepEqual(await shown(), ['#2']);
+  await page.fill('#q', 'ans');
+  assert.deepEqual(await shown(), ['#1', '#2', '#3']);
+  // Enter scrolls to the best match (a low window, so that there is room to scroll)
+  await page.setViewportSize({ width: 1200, height: 300 });
+  await page.fill('#q', 'third');
+  await page.press('#q', 'Enter');
+  const where = await page.evaluate(() => ({ y: window.scrollY, top: document.getElementById('u3')?.getBoundingClientRect().top ?? -1 }));
+  assert.ok(where.y > 0 && where.top >= 0 && where.top < 300, `best turn at ${JSON.stringify(where)}`);
+  await page.fill('#q', 'zzqq');
+  assert.deepEqual(await shown(), []);
   assert.deepEqual(requests, [url]);
   assert.deepEqual(errors, []);
   await page.close();
@@ -96,6 +123,26 @@ test('browser: without JavaScript, calls expand and the view switches', { skip }
   assert.equal(await page.locator('#a1').isVisible(), false);
   assert.equal(await page.locator('#a2').isVisible(), true);
   await page.close();
+});
+
+test('browser: a split page: a timeline bar opens the part that holds its atom, the nav leads back', { skip }, async () => {
+  const first = join(tempDir('romp-html-parts-'), 's.html');
+  const { parts } = await buildHtmlPage([threeTurns()], { partChars: 1, partHref: (n) => basename(partFile(first, n)) });
+  parts.forEach((p, i) => writeFileSync(partFile(first, i + 1), p));
+  const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 800 } });
+  try {
+    await page.goto(pathToFileURL(first).href);
+    assert.equal(await page.textContent('#parts-top nav b'), 'part 1 of 3');
+    await page.locator('svg.timeline a[href="s.part3.html#u3"] rect').click();
+    await page.waitForURL(/\/s\.part3\.html#u3$/);
+    assert.equal(await page.locator('#u3').isVisible(), true);
+    assert.equal(await page.textContent('#chat .prompt'), 'third ask');
+    await page.locator('#parts-top a[rel=prev]').click();
+    await page.waitForURL(/\/s\.part2\.html$/);
+    assert.equal(await page.locator('#b1').count(), 1);
+  } finally {
+    await page.close();
+  }
 });
 
 test('browser: no script of the XSS corpus runs, the page requests nothing', { skip }, async () => {
@@ -123,6 +170,32 @@ test('browser: romp serve: a turn appended to the watched file appears in the op
     appendFileSync(file, SECOND_TURN);
     await page.waitForSelector('#chat > article.turn:nth-of-type(2) .prompt');
     assert.equal(await page.textContent('#chat > article.turn:nth-of-type(2) .prompt'), 'second question');
+  } finally {
+    await page.close();
+    await viewer.close();
+  }
+});
+
+test('browser: romp serve: the search box on / lists the hits of romp index; a hit opens the part of a split page that holds its atom', { skip }, async () => {
+  const { dir, file } = projectsWithSession();
+  appendFileSync(file, SECOND_TURN);
+  const home = tempDir('romp-home-');
+  await updateIndex(indexPath(home), { projectsDir: dir, onDiagnostic: () => undefined });
+  const viewer = await startViewer({ projectsDir: dir, partChars: 1, search: indexSearch(home) });
+  const page = await (browser as Browser).newPage();
+  try {
+    await page.goto(viewer.url);
+    await page.fill('input[name=q]', 'second');
+    await page.press('input[name=q]', 'Enter');
+    await page.waitForURL(/\/search\?q=second$/);
+    assert.equal(await page.textContent('#search-count'), '2 hits for “second”');
+    assert.equal(await page.textContent('.hit-row mark'), 'second');
+    // the typed prompt ranks first; /s/<id>#u2 lands on part 1, which does not hold u2: the page asks for the part that does
+    assert.equal(await page.getAttribute('.hit-row a', 'href'), `/s/${ID}#u2`);
+    await page.click('.hit-row a');
+    await page.waitForURL(new RegExp(`/s/${ID}\\?at=u2#u2$`));
+    assert.equal(await page.textContent('#parts-top nav b'), 'part 2 of 2');
+    assert.equal(await page.locator('#u2').isVisible(), true);
   } finally {
     await page.close();
     await viewer.close();

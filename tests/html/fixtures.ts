@@ -122,3 +122,23 @@ export function xssSession(): string {
     assistant('a5', 'a4', text(`[x](javascript:${run}) <a href="javascript:${run}">y</a>`), 3, { mid: 'm2', stop: 'end_turn' }),
   ]);
 }
+
+/**
+ * Three turns, the second closed by a compaction, and a rewound branch forking from the first answer:
+ * a page split one turn per part (`partChars: 1`).
+ * @returns the session's path
+ */
+export function threeTurns(): string {
+  return writeJsonl([
+    user('u1', null, 'first ask', 0),
+    assistant('a1', 'u1', text('First answer.'), 1, { mid: 'm1', stop: 'end_turn' }),
+    user('ux', 'a1', 'abandoned ask', 5),
+    assistant('ax', 'ux', text('Abandoned.'), 6, { mid: 'mx', stop: 'end_turn' }),
+    user('u2', 'a1', 'second ask', 10),
+    assistant('a2', 'u2', text('Second answer.'), 11, { mid: 'm2', stop: 'end_turn' }),
+    compactBoundary('b1', 'a2', 100, { trigger: 'manual', preTokens: 1000 }),
+    user('s1', 'b1', 'This session is being continued from a previous conversation.', 100, { isCompactSummary: true }),
+    user('u3', 's1', 'third ask', 120),
+    assistant('a3', 'u3', text('Third answer.'), 121, { mid: 'm3', stop: 'end_turn' }),
+  ]);
+}

@@ -7,9 +7,9 @@ import { findUnread } from '../../src/read/find-unread.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
 
 /** The line with its unread span cut out, or `undefined` when nothing is skipped. */
-function cut(line: string, maxDepth = 256): string | undefined {
+function cut(line: string, maxDepth = 256, content = false): string | undefined {
   const buf = Buffer.from(line);
-  const span = findUnread(buf, 0, buf.length, maxDepth);
+  const span = findUnread(buf, 0, buf.length, maxDepth, content);
   return span === undefined ? undefined : buf.toString('utf8', 0, span.from) + buf.toString('utf8', span.to);
 }
 
@@ -23,6 +23,23 @@ test('a toolUseResult value is cut out whole, through quotes, escapes and bracke
 test("a progress row's data is cut out; the key elsewhere is kept", () => {
   assert.equal(cut('{"parentUuid":null,"type":"progress","data":{"type":"hook_progress","n":2},"uuid":"p1"}'), '{"parentUuid":null,"type":"progress","uuid":"p1"}');
   assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
+});
+
+test("for usage readers, the top-level message's content is cut, wherever it sits among the members", () => {
+  const content = (line: string): string | undefined => cut(line, 256, true);
+  const blocks = String.raw`[{"type":"text","text":"a \"content\":[ }"},{"type":"tool_use","input":{"content":"x"}}]`;
+  assert.equal(content(`{"uuid":"a1","message":{"id":"msg_1","content":${blocks},"usage":{"input_tokens":3}},"type":"assistant"}`), '{"uuid":"a1","message":{"id":"msg_1","usage":{"input_tokens":3}},"type":"assistant"}');
+  assert.equal(content(`{"message": {"content": ${blocks}, "id": "msg_1"}, "type": "assistant"}`), '{"message": { "id": "msg_1"}, "type": "assistant"}');
+  assert.equal(content(`{"message":{"content":"hi"}}`), '{"message":{}}');
+  // a `content` key elsewhere (top level, nested deeper) is not the message's: nothing is cut
+  assert.equal(content('{"content":[1],"message":{"id":"m"}}'), undefined);
+  assert.equal(content('{"message":{"id":{"content":[1]}}}'), undefined);
+  // a key spelled with an escape, a torn line, or no object at all: the line is parsed whole
+  assert.equal(content(String.raw`{"mess\u0061ge":{"content":[1]}}`), undefined);
+  assert.equal(content('{"message":{"content":[1,'), undefined);
+  assert.equal(content('[{"message":{"content":[1]}}]'), undefined);
+  // a line without a message still has its toolUseResult cut
+  assert.equal(content('{"type":"user","toolUseResult":{"a":1},"uuid":"u1"}'), '{"type":"user","uuid":"u1"}');
 });
 
 test('a toolUseResult key below depth 1, a torn value or one nested too deep is not cut', () => {

@@ -42,3 +42,18 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
     await viewer.close();
   }
 });
+
+test('romp serve: a long session is split, ?part=N serves the others, a part that is not there is 404', async () => {
+  const { dir, file } = projectsWithSession();
+  appendFileSync(file, SECOND_TURN);
+  const viewer = await startViewer({ projectsDir: dir, partChars: 1 });
+  try {
+    const first = await (await fetch(`${viewer.url}s/${ID}`)).text();
+    assert.ok(first.includes('<b>part 1 of 2</b>') && first.includes(`<a href="/s/${ID}?part=2" rel="next">part 2 →</a>`));
+    const second = await (await fetch(`${viewer.url}s/${ID}?part=2`)).text();
+    assert.ok(second.includes('<div class="prompt">second question</div>') && !second.includes('<div class="prompt">first question</div>'));
+    assert.equal((await fetch(`${viewer.url}s/${ID}?part=3`)).status, 404);
+  } finally {
+    await viewer.close();
+  }
+});

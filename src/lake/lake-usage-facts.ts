@@ -1,0 +1,50 @@
+import type { UsageFactRow } from '../rows/row-types.ts';
+import { addResponse, emptyTotals, responseKey, type Response } from '../usage/count-usage.ts';
+import { PRICES, priceFor, type Price } from '../usage/prices.ts';
+
+/** Where a response's first line sits: its atom and turn, when it is on a session's path. */
+export interface ResponsePlace {
+  atom_key: string;
+  turn_key: string | null;
+}
+
+/**
+ * The lake's `usage_facts`: one row per response `countUsage` counted over the session's files and its
+ * subagents' (dead branches and unlinked subagent files included, so the union of every machine's rows,
+ * de-duplicated by `key`, is `romp usage` over the union of their files). The key is countUsage's:
+ * `message.id` NUL `requestId`, else the line's `sessionId` NUL `message.id`; `is_sidechain` as the
+ * lines say (a reader drops a sidechain row whose `message_id` a main-chain row has: countUsage's
+ * rule 3, docs/lake.md). `atom_key` is `""` for a response off every path.
+ * @param responses `countUsage(...).responses`
+ * @param sessionKeyOf the session key of the file a response was read from
+ * @param places each response's first atom and turn, by `message.id` NUL `requestId`
+ * @param prices prices (default `PRICES`)
+ * @returns the rows, in countUsage's order
+ */
+export function responseRows(responses: readonly Response[], sessionKeyOf: (file: string) => string, places: ReadonlyMap<string, ResponsePlace>, prices: Readonly<Record<string, Price>> = PRICES): UsageFactRow[] {
+  return responses.map((r) => {
+    const price = priceFor(r.model, prices);
+    const totals = emptyTotals();
+    addResponse(totals, r, price);
+    const place = places.get(`${r.messageId}\u0000${r.requestId ?? ''}`);
+    return {
+      key: responseKey(r.messageId, r.requestId, r.sessionId),
+      session_key: sessionKeyOf(r.file),
+      message_id: r.messageId,
+      request_id: r.requestId ?? null,
+      atom_key: place?.atom_key ?? '',
+      turn_key: place?.turn_key ?? null,
+      model: r.model,
+      t: r.t,
+      is_sidechain: r.isSidechain,
+      lower_bound: r.lowerBound,
+      cost_usd: price === undefined ? null : totals.cost_usd,
+      input_tokens: totals.input_tokens,
+      output_tokens: totals.output_tokens,
+      cache_creation_input_tokens: totals.cache_creation_input_tokens,
+      ephemeral_5m_input_tokens: totals.cache_creation_5m,
+      ephemeral_1h_input_tokens: totals.cache_creation_1h,
+      cache_read_input_tokens: totals.cache_read_input_tokens,
+    };
+  });
+}

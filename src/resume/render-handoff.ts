@@ -1,0 +1,54 @@
+import type { Session } from '../model/types.ts';
+import { fence } from '../export/render-markdown-transcript.ts';
+import { promptText } from '../views/prompt-text.ts';
+import { toolCalls } from '../views/tool-calls.ts';
+import { turnOutcome } from '../views/turn-outcome.ts';
+import type { CauseNote, ResumeReport } from './find-lost-turns.ts';
+
+/** Tools whose `file_path` (or `notebook_path`) input names a file they change. */
+const EDITORS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
+
+/**
+ * The Markdown to paste into a resumed session so it knows what the resume dropped
+ * (`romp resume-check --handoff FILE`): per cause, where it is; then each lost turn's prompt as typed
+ * (`promptText`) in a code fence, and how it ended (`turnOutcome`); the files the lost turns edited
+ * (`Edit`, `MultiEdit`, `Write`, `NotebookEdit` calls, in first-edit order); and the last `TodoWrite`
+ * list among them. Pure; text from the transcript is fenced, never interpreted.
+ * @param session the `full` view
+ * @param report what `findLostTurns` reported
+ * @param notes its cause notes
+ * @returns the Markdown
+ */
+export function renderHandoff(session: Session, report: ResumeReport, notes: readonly CauseNote[]): string {
+  const lost = new Set(report.lost.map((l) => l.turn_id));
+  const turns = session.turns.filter((t) => lost.has(t.id));
+  const out = [`# What the resumed session does not hold`, '', `${turns.length} of ${report.full_turns} turns of session ${report.session} are not loaded by \`claude --resume\`.`, ''];
+  for (const n of notes) out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${new Date(n.t).toISOString()}): ${n.note}`);
+  out.push('', '## Lost turns', '');
+  turns.forEach((turn, i) => {
+    const prompt = promptText(turn);
+    out.push(`### ${i + 1}. ${turnOutcome(turn)}, ${new Date(turn.t).toISOString()}`, '', prompt === '' ? '(no prompt: the turn went on from the one before)' : fence(prompt), '');
+  });
+  const calls = toolCalls({ ...session, turns });
+  const edited = [...new Set(calls.filter((c) => EDITORS.has(c.name)).map((c) => editedPath(c.input)).filter((p): p is string => p !== undefined))];
+  out.push('## Files edited in them', '', ...(edited.length === 0 ? ['none'] : edited.map((p) => `- \`${p.replace(/`/g, "'")}\``)), '');
+  const todo = calls.findLast((c) => c.name === 'TodoWrite');
+  const todos = (todo?.input as { todos?: unknown } | undefined)?.todos;
+  out.push('## Last todo list', '');
+  if (!Array.isArray(todos)) out.push('none');
+  else for (const item of todos) out.push(todoLine(item));
+  return `${out.join('\n')}\n`;
+}
+
+function editedPath(input: unknown): string | undefined {
+  const i = input as { file_path?: unknown; notebook_path?: unknown } | null;
+  const p = i?.file_path ?? i?.notebook_path;
+  return typeof p === 'string' ? p : undefined;
+}
+
+function todoLine(item: unknown): string {
+  const { content, status } = (item ?? {}) as { content?: unknown; status?: unknown };
+  const box = status === 'completed' ? '[x]' : '[ ]';
+  const state = typeof status === 'string' && status !== 'completed' && status !== 'pending' ? ` (${status})` : '';
+  return `- ${box} ${typeof content === 'string' ? content.replace(/\n/g, ' ') : ''}${state}`;
+}
