@@ -7,7 +7,7 @@
  * process, and a process that kept its watchers), and `romp search` p95 over one- and two-word queries.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +52,9 @@ export async function benchIndex(): Promise<void> {
   console.log(`  index ${(size / MB).toFixed(0)} MB = ${(size / bytes).toFixed(2)}x the transcripts (target < 0.5x)`);
   const idle = wall(['index', '--projects', projects, '--no-progress'], env);
   console.log(`  refresh, nothing changed: ${(idle * 1000).toFixed(0)} ms, a whole romp process (target < 1 s)`);
-  const line = (n: number): string => `${JSON.stringify({ type: 'user', uuid: `bench-append-${n}-${Date.now()}`, parentUuid: null, sessionId: 'long-session', timestamp: new Date().toISOString(), message: { role: 'user', content: 'one more line, appended' } })}\n`;
+  // a prompt on the leaf, as Claude Code appends one: its parent is the file's last line
+  const leaf = (): string => (JSON.parse(readFileSync(long, 'utf8').trimEnd().split('\n').at(-1) as string) as { uuid: string }).uuid;
+  const line = (n: number): string => `${JSON.stringify({ type: 'user', uuid: `bench-append-${n}-${Date.now()}`, parentUuid: leaf(), sessionId: 'long-session', timestamp: new Date().toISOString(), message: { role: 'user', content: 'one more line, appended' } })}\n`;
   appendFileSync(long, line(1));
   const appended = wall(['index', '--projects', projects, '--no-progress'], env);
   console.log(`  refresh after one line appended to the ${longMb} MB session, new process: ${(appended * 1000).toFixed(0)} ms (reads that file again: no parser state survives a process)`);

@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
+import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
@@ -20,7 +21,7 @@ export interface IndexCliOptions {
   projects?: string;
   rompHome?: string;
   json?: boolean;
-  /** Show progress (default: when stderr is a terminal). */
+  /** `--no-progress` sets it false; progress shows only when stderr is a terminal. */
   progress?: boolean;
 }
 
@@ -159,7 +160,12 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
 async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Promise<{ report: RefreshReport | undefined; path: string }> {
   const path = indexPath(rompHome(options.rompHome));
   const projectsDir = options.projects ?? defaultProjectsDir();
-  const show = options.progress ?? process.stderr.isTTY === true;
+  // an unreadable folder would look empty, and an empty folder removes every row
+  const info = await stat(projectsDir).catch((error: Error) => {
+    throw new UserError(`${projectsDir}: cannot read: ${error.message}`);
+  });
+  if (!info.isDirectory()) throw new UserError(`${projectsDir}: not a folder`);
+  const show = options.progress !== false && process.stderr.isTTY === true;
   const bar = show ? new SingleBar({ format: 'index {bar} {value}/{total} files | {mb}/{totalMb} MB | ETA {eta_formatted}', stream: process.stderr, clearOnComplete: true }) : undefined;
   const diagnostics: Diagnostic[] = [];
   let started = false;

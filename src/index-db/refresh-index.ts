@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
-import { readBranches } from '../html/read-branches.ts';
+import { readBranches, type Branch } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import { findSubagents } from '../discover/find-subagents.ts';
@@ -23,7 +23,14 @@ export interface RefreshProgress {
 }
 
 /** Transcripts followed by one process across refreshes: an append is then read from where it stopped. */
-export type WatcherCache = Map<string, { watcher: SessionWatcher; diagnostics: Diagnostic[] }>;
+export type WatcherCache = Map<string, WatchedFile>;
+
+/** A kept watcher, the diagnostics of everything it read, and the rewound branches last read back (by how many dead lines there were). */
+export interface WatchedFile {
+  watcher: SessionWatcher;
+  diagnostics: Diagnostic[];
+  branches?: { dead: number; list: Branch[] };
+}
 
 /** Options of `refreshIndex`. */
 export interface RefreshOptions {
@@ -144,7 +151,7 @@ async function indexFile(db: Database, w: Work, options: RefreshOptions, report:
     kept = { watcher: new SessionWatcher([path], { view: 'full' }), diagnostics: [] };
     if (options.watchers !== undefined) options.watchers.set(path, kept);
   }
-  const entry = kept as { watcher: SessionWatcher; diagnostics: Diagnostic[] };
+  const entry = kept as WatchedFile;
   const update = await entry.watcher.update();
   entry.diagnostics.push(...update.diagnostics);
   report.bytesRead += resumed ? w.stamp.size - (w.old?.bytes_read ?? 0) : w.stamp.size;
@@ -155,9 +162,11 @@ async function indexFile(db: Database, w: Work, options: RefreshOptions, report:
   if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
   const links: LinkedSubagent[] = parentPath === null ? (await findSubagents(update.session)).map((l) => ({ ...l, key: `${key}/${basename(l.path, '.jsonl')}` })) : [];
   const parent = parentPath === null ? undefined : (db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as { key: string; tool_use_id: string } | undefined);
-  const { branches } = await readBranches(update.session);
-  const rows = sessionRows({ ...update.session, rompUuid: key }, { diagnostics: entry.diagnostics, branches, subagents: links, ...(parent === undefined ? {} : { parent }) });
-  const changed = w.old?.session_key === key ? changedTurns(db, key, rows.turns) : undefined;
+  const dead = update.session.records.reduce((n, r) => n + (r.onPath === false ? 1 : 0), 0);
+  if (entry.branches?.dead !== dead) entry.branches = { dead, list: (await readBranches(update.session)).branches };
+  const changed = w.old?.session_key === key ? changedTurns(db, key, update.session.turns.map((t) => ({ key: t.id, atoms: t.atoms.length, end: t.end, ended: t.ended }))) : undefined;
+  const context = { diagnostics: entry.diagnostics, branches: entry.branches.list, subagents: links, ...(parent === undefined ? {} : { parent }), ...(changed === undefined ? {} : { onlyTurns: changed }) };
+  const rows = sessionRows({ ...update.session, rompUuid: key }, context);
   writeSessionRows(db, rows, changed);
   report.turnsWritten += changed?.size ?? rows.turns.length;
   for (const link of links) db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [key, link.tool_use_id, link.key]);

@@ -63,13 +63,23 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.leaf_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.leaf_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key`;
-  const rows = db.all(
-    `${select}, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts AS fts ${from} WHERE blocks_fts MATCH ? ${where} ORDER BY bm25(blocks_fts, 10.0, 5.0, 1.0), a.t DESC LIMIT ?`,
-    [match, ...params, limit],
-  );
-  if (rows.length > 0) return rows.map((r) => hit(r, String(r['snippet']), 'words'));
+  // rank in the full-text index alone, then filter the best few: a common word matches many blocks
+  const ranked = (pool: number | undefined): Array<Record<string, SqlValue>> =>
+    db.all(
+      `${select}, r.score FROM (SELECT rowid, bm25(blocks_fts, 10.0, 5.0, 1.0) AS score FROM blocks_fts WHERE blocks_fts MATCH ? ORDER BY score${pool === undefined ? '' : ' LIMIT ?'}) AS r ${from.replace('fts.rowid', 'r.rowid')} WHERE 1 ${where} ORDER BY r.score, a.t DESC LIMIT ?`,
+      [match, ...(pool === undefined ? [] : [pool]), ...params, limit],
+    );
+  const pool = Math.max(200, limit * 10);
+  let rows = ranked(pool);
+  if (rows.length < limit) rows = ranked(undefined); // the filters left too few of the best: rank them all
+  if (rows.length > 0) {
+    const snippets = new Map(
+      db.all(`SELECT rowid, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts WHERE blocks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, [match, JSON.stringify(rows.map((r) => r['id']))]).map((r) => [r['rowid'], String(r['snippet'])]),
+    );
+    return rows.map((r) => hit(r, snippets.get(r['id'] as SqlValue) ?? '', 'words'));
+  }
   const long = words.filter((w) => [...w].length >= 3);
   if (long.length === 0) return [];
   // LIKE on a trigram table is answered by its index (not with an ESCAPE clause: a % or _ in a word

@@ -31,6 +31,12 @@ export interface RowContext {
   textCap?: number;
   /** Characters of tool input and output text kept (default `TOOL_TEXT_CAP`, 2048; never more than `textCap`). */
   toolTextCap?: number;
+  /**
+   * Only the rows of these turns (by `Turn.id`) in `turns`, `atoms`, `blocks`, `tool_calls` and
+   * `usage_facts`, with the rows that belong to no turn: for rewriting what an append changed. The
+   * session row still sums every response. Default: every turn.
+   */
+  onlyTurns?: ReadonlySet<string>;
 }
 
 /**
@@ -50,7 +56,10 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
   const atoms: AtomRow[] = [];
   const blocks: BlockRow[] = [];
   const toolNames = new Map<string, string>();
-  const turns: TurnRow[] = session.turns.map((turn, i) => {
+  const only = context.onlyTurns;
+  const wanted = (turnKey: string | null): boolean => only === undefined || turnKey === null || only.has(turnKey);
+  const turns: TurnRow[] = session.turns.flatMap((turn, i) => {
+    if (!wanted(turn.id)) return [];
     const s = summarizeTurn(turn, i + 1);
     const { usage } = s;
     return {
@@ -78,13 +87,18 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
       unpriced: usage.unpriced,
       lower_bound: usage.lowerBound,
       subagents: s.subagents,
-    };
+    } satisfies TurnRow;
   });
+  let seq = 0;
   const add = (atom: Atom, place: Omit<AtomRow, keyof ReturnType<typeof atomCells> | 'seq' | 'session_key'>): void => {
-    atoms.push({ ...atomCells(atom), ...place, session_key: key, seq: atoms.length });
+    atoms.push({ ...atomCells(atom), ...place, session_key: key, seq: seq++ });
     for (const row of blockRows(atom, key, place.turn_key, place.on_path, caps, toolNames)) blocks.push(row);
   };
   session.turns.forEach((turn, i) => {
+    if (!wanted(turn.id)) {
+      seq += turn.atoms.length;
+      return;
+    }
     for (const atom of turn.atoms) add(atom, { turn_key: turn.id, turn_index: i + 1, on_path: true, subagent_of: null, line: null, byte_offset: null });
   });
   const places = new Map(session.records.filter((r) => r.onPath === false && r.uuid !== undefined).map((r) => [r.uuid as string, r]));
@@ -140,8 +154,8 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     byte_offset: d.byteOffset ?? null,
     uuid: d.uuid ?? null,
   }));
-  const tool_calls = toolCallRows(session, key, links, cap);
-  return { sessions: [row], turns, atoms, blocks, tool_calls, usage_facts, subagents, diagnostics };
+  const tool_calls = toolCallRows(session, key, links, cap).filter((r) => wanted(r.turn_key));
+  return { sessions: [row], turns, atoms, blocks, tool_calls, usage_facts: usage_facts.filter((r) => wanted(r.turn_key)), subagents, diagnostics };
 }
 
 /** The cells of an atom that come from the atom alone. */

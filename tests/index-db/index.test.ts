@@ -227,4 +227,9 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
+  // a projects folder that cannot be read is an error, not an empty folder that would empty the index
+  const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /cannot read/);
+  assert.equal(sessionCount(indexPath(home)), 4);
 });

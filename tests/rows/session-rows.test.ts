@@ -214,3 +214,16 @@ test('sessionRows: subagent links and the parent link', async () => {
   assert.equal(rows.sessions[0]!.parent_key, 'grand');
   assert.equal(rows.sessions[0]!.parent_tool_use_id, 't0');
 });
+
+test('sessionRows: onlyTurns keeps the rows of those turns, the session row sums them all', async () => {
+  const { session } = await parseLines(lines);
+  const second = session.turns[1]!.id;
+  const rows = sessionRows(session, { onlyTurns: new Set([second]) });
+  assert.deepEqual(rows.turns.map((t) => [t.index, t.prompt]), [[2, 'other way']]);
+  // seq stays the atom's place in the whole session
+  assert.deepEqual(rows.atoms.map((a) => [a.key, a.seq]), [['u3', 5], ['a4', 6]]);
+  assert.deepEqual(rows.blocks.map((b) => b.key), ['u3:0', 'a4:0']);
+  assert.deepEqual(rows.usage_facts.map((f) => f.message_id), ['m3']);
+  assert.deepEqual(rows.tool_calls, []);
+  assert.equal(rows.sessions[0]!.responses, 3);
+});
