@@ -105,3 +105,20 @@ test('romp show finds a session by id prefix or --latest; - reads standard input
     "#1  Edit: src/clock.ts +2 −1  1,000 ms  t3  error: The user doesn't want to proceed with this tool use. The tool use was rejected.",
   ]);
 });
+
+test('romp show / cat / json --turn N: only that turn, numbered as in the whole session; past the end, exit 2', async () => {
+  const file = writeJsonl(LINES);
+  const outline = await run(['show', file, '--turn', '2', '--timezone', 'UTC']);
+  assert.equal(outline.code, 0);
+  assert.match(outline.out, /^#2 /m);
+  assert.doesNotMatch(outline.out, /^#1 /m);
+  assert.match(outline.out, /Now explain the race/);
+  assert.doesNotMatch(outline.out, /flaky test/);
+  const full = await run(['cat', file, '--turn', '1', '--timezone', 'UTC']);
+  assert.match(full.out, /Fix the flaky test/);
+  assert.doesNotMatch(full.out, /explain the race/);
+  const json = await run(['json', file, '--turn', '2']);
+  assert.equal((JSON.parse(json.out) as { atoms: Array<{ uuid: string }> }).atoms[0]?.uuid, 'u2');
+  const past = await run(['show', file, '--turn', '3']);
+  assert.deepEqual([past.code, past.err.trim()], [2, 'romp: --turn 3: the session has 2 turns']);
+});

@@ -142,6 +142,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
         .option('--no-pager', 'with --full on a terminal: print instead of opening $PAGER (less -FRX)');
     }
     command.option('--json', json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)');
+    command.addOption(new Option('--turn <n>', json ? 'print only turn N (1-based, as romp turns numbers them) as JSON' : 'only turn N (1-based, as romp turns numbers them; romp search names it)').argParser(positive));
     const extra = name === 'cat' ? { full: true } : json ? { json: true } : {};
     return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, { ...options, ...extra }, io)));
   };
@@ -162,7 +163,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[files...]', 'transcript files of one session')
     .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
     .addOption(home())
-    .option('--json', 'one NDJSON line per change: {changed, turns, cache_clock}')
+    .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
     .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
   for (const [view, description] of [

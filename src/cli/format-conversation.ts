@@ -26,6 +26,8 @@ export interface ConversationOptions {
   zone: string;
   /** Subagents by the `tool_use_id` of their `Task` / `Agent` call. */
   subagents?: ReadonlyMap<string, SubagentNote>;
+  /** The one turn to show (1-based), the header kept; all when undefined. */
+  only?: number;
 }
 
 type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan' | 'magenta';
@@ -67,6 +69,7 @@ export function formatConversation(session: Session, options: ConversationOption
   out.push(paint('bold', `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`));
   out.push(paint('dim', `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`));
   session.turns.forEach((turn, i) => {
+    if (options.only !== undefined && options.only !== i + 1) return;
     out.push('');
     out.push(...formatTurnBlock(turn, i + 1, options, paint));
   });

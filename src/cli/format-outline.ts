@@ -16,9 +16,10 @@ import { safeText } from './safe-text.ts';
  *
  * @param session the parsed session
  * @param time how times are printed (`timeFormat`)
+ * @param only the one turn to show (1-based), the header kept; all when undefined
  * @returns the outline, ending with a newline
  */
-export function formatOutline(session: Session, time: TimeFormat): string {
+export function formatOutline(session: Session, time: TimeFormat, only?: number): string {
   const atoms = session.turns.reduce((n, t) => n + t.atoms.length, 0);
   const lines = [
     `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`,
@@ -28,7 +29,9 @@ export function formatOutline(session: Session, time: TimeFormat): string {
     `${session.turns.length} turns, ${atoms} atoms, ${session.records.length} other records; times in ${time.zone}; tokens in = input + cache write + cache read, out = output (≥ a lower bound)`,
     '',
   ];
-  session.turns.forEach((turn, i) => lines.push(...formatTurn(turn, i + 1, time)));
+  session.turns.forEach((turn, i) => {
+    if (only === undefined || only === i + 1) lines.push(...formatTurn(turn, i + 1, time));
+  });
   for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {})) {
     lines.push(`subagent of ${safeText(toolUseId)}: ${atoms.length} atoms`);
   }

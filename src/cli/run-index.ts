@@ -106,7 +106,7 @@ export async function runSearch(words: string[], options: SearchCliOptions, io: 
       const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
       const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;
       const marked = safeText(h.snippet).replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN).replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
-      out(`${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}   claude --resume ${safeText(h.resume_id)}\n`);
+      out(`${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}   claude --resume ${safeText(h.resume_id)}\n`);
     }
     if (hits.length === 0) io.stderr.write(`no hits for ${query}\n`);
     return 0;

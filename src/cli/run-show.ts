@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { Session } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
-import type { CliIO } from './cli-io.ts';
+import { UserError, type CliIO } from './cli-io.ts';
 import { formatConversation, type SubagentNote } from './format-conversation.ts';
 import { formatOutline } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
@@ -20,12 +20,15 @@ export interface ShowOptions extends SessionArgs {
   /** `--no-pager` sets it false; on a terminal `--full` goes through `$PAGER` (`less -FRX`). */
   pager?: boolean;
   timezone?: string;
+  /** Only this turn (1-based, as `romp turns` numbers them). */
+  turn?: number;
 }
 
 /**
  * `romp show` / `romp json` / `romp cat`: reads one session (`loadSession`) and prints the outline, the
  * conversation (`--full`: `formatConversation`, coloured and through the pager on a terminal), or the
- * Session as JSON. Diagnostics go to stderr, the first 20 and a count of the rest.
+ * Session as JSON; with `--turn N` only that turn (its JSON: the Turn). Diagnostics go to stderr, the
+ * first 20 and a count of the rest.
  * @param files the positional arguments
  * @param options view, json, full, colour, pager, zone, and how the session is named
  * @param io where to write
@@ -33,17 +36,20 @@ export interface ShowOptions extends SessionArgs {
  */
 export async function runShow(files: string[], options: ShowOptions, io: CliIO): Promise<number> {
   const result = await loadSession(files, options, io);
+  const only = options.turn;
+  const turns = result.session.turns.length;
+  if (only !== undefined && only > turns) throw new UserError(`--turn ${only}: the session has ${turns === 1 ? 'one turn' : `${turns} turns`}`);
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify(result.session)}\n`);
+    io.stdout.write(`${JSON.stringify(only === undefined ? result.session : result.session.turns[only - 1])}\n`);
   } else if (options.full === true) {
     const time = timeFormat(options.timezone);
     const tty = io.stdout.isTTY === true;
     const color = tty && options.color !== false && process.env['NO_COLOR'] === undefined;
-    const text = formatConversation(result.session, { width: io.stdout.columns ?? 100, color, time: time.format, zone: time.zone, subagents: await subagentNotes(result.session) });
+    const text = formatConversation(result.session, { width: io.stdout.columns ?? 100, color, time: time.format, zone: time.zone, subagents: await subagentNotes(result.session), ...(only === undefined ? {} : { only }) });
     if (tty && options.pager !== false) await page(text, io);
     else writeStyled(io, text);
   } else {
-    io.stdout.write(formatOutline(result.session, timeFormat(options.timezone)));
+    io.stdout.write(formatOutline(result.session, timeFormat(options.timezone), only));
   }
   writeDiagnostics(io, result.diagnostics);
   return 0;

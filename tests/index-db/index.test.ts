@@ -221,7 +221,7 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   const hits = JSON.parse(search.out) as Array<Record<string, unknown>>;
   assert.deepEqual(hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet']]), [['s1', 'r1', 1, null, 'error: «zebra» «missing»']]);
   const plain = await runCli(['search', 'flamingo', '--projects', dir, '--romp-home', home, '--no-refresh', '--author', 'human']);
-  assert.match(plain.out, /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl {3}claude --resume s1\n/);
+  assert.match(plain.out, /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/);
   const sql = await runCli(['sql', "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key", '--romp-home', home, '--json']);
   assert.deepEqual(JSON.parse(sql.out), [{ key: 's1', turns: 1 }, { key: 's1/agent-x1', turns: 1 }]);
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
