@@ -1,6 +1,7 @@
 import type { UsageFactRow } from '../rows/row-types.ts';
-import { addResponse, emptyTotals, responseKey, type Response } from '../usage/count-usage.ts';
-import { PRICES, priceFor, type Price } from '../usage/prices.ts';
+import { usageCells } from '../rows/usage-fact-rows.ts';
+import { responseKey, type Response } from '../usage/count-usage.ts';
+import { PRICES, type Price } from '../usage/prices.ts';
 
 /** Where a response's first line sits: its atom and turn, when it is on a session's path. */
 export interface ResponsePlace {
@@ -23,9 +24,6 @@ export interface ResponsePlace {
  */
 export function responseRows(responses: readonly Response[], sessionKeyOf: (file: string) => string, places: ReadonlyMap<string, ResponsePlace>, prices: Readonly<Record<string, Price>> = PRICES): UsageFactRow[] {
   return responses.map((r) => {
-    const price = priceFor(r.model, prices);
-    const totals = emptyTotals();
-    addResponse(totals, r, price);
     const place = places.get(`${r.messageId}\u0000${r.requestId ?? ''}`);
     return {
       key: responseKey(r.messageId, r.requestId, r.sessionId),
@@ -38,13 +36,7 @@ export function responseRows(responses: readonly Response[], sessionKeyOf: (file
       t: r.t,
       is_sidechain: r.isSidechain,
       lower_bound: r.lowerBound,
-      cost_usd: price === undefined ? null : totals.cost_usd,
-      input_tokens: totals.input_tokens,
-      output_tokens: totals.output_tokens,
-      cache_creation_input_tokens: totals.cache_creation_input_tokens,
-      ephemeral_5m_input_tokens: totals.cache_creation_5m,
-      ephemeral_1h_input_tokens: totals.cache_creation_1h,
-      cache_read_input_tokens: totals.cache_read_input_tokens,
+      ...usageCells(r, prices),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { Atom, Session } from '../model/types.ts';
-import { addResponse, atomResponses, emptyTotals, responseKey } from '../usage/count-usage.ts';
+import { addResponse, atomResponses, emptyTotals, responseKey, type Response } from '../usage/count-usage.ts';
 import { PRICES, priceFor, type Price } from '../usage/prices.ts';
 import type { UsageFactRow } from './row-types.ts';
 
@@ -39,8 +39,6 @@ export function usageFactRows(session: Session, sessionKey: string, prices: Read
     if (!firstAtom.has(k)) firstAtom.set(k, atom);
   }
   return atomResponses(atoms).map((r) => {
-    const price = priceFor(r.model, prices);
-    const totals = addTo(r, price);
     const atom = firstAtom.get(responseKey(r.messageId, r.requestId, r.sessionId)) as Atom;
     return {
       key: r.requestId !== undefined ? responseKey(r.messageId, r.requestId, '') : responseKey(r.messageId, undefined, sessionKey),
@@ -53,19 +51,36 @@ export function usageFactRows(session: Session, sessionKey: string, prices: Read
       t: r.t,
       is_sidechain: sidechain.has(atom.uuid),
       lower_bound: r.lowerBound,
-      input_tokens: totals.input_tokens,
-      output_tokens: totals.output_tokens,
-      cache_creation_input_tokens: totals.cache_creation_input_tokens,
-      ephemeral_5m_input_tokens: totals.cache_creation_5m,
-      ephemeral_1h_input_tokens: totals.cache_creation_1h,
-      cache_read_input_tokens: totals.cache_read_input_tokens,
-      cost_usd: price === undefined ? null : totals.cost_usd,
+      ...usageCells(r, prices),
     };
   });
 }
 
-function addTo(r: Parameters<typeof addResponse>[1], price: Price | undefined): ReturnType<typeof emptyTotals> {
+/** The token and cost columns of a usage fact. */
+export type UsageCells = Pick<
+  UsageFactRow,
+  'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'ephemeral_5m_input_tokens' | 'ephemeral_1h_input_tokens' | 'cache_read_input_tokens' | 'cost_usd'
+>;
+
+/**
+ * One response's token columns (tokens, named as the Messages API's usage fields; cache writes from the
+ * nested 5 m / 1 h breakdown, else all 5 m) and its cost (USD; null for a model with no price), summed
+ * by `countUsage`'s own `addResponse`, so a row adds up as `romp usage` does.
+ * @param r the response
+ * @param prices prices (default `PRICES`)
+ * @returns the columns
+ */
+export function usageCells(r: Response, prices: Readonly<Record<string, Price>> = PRICES): UsageCells {
+  const price = priceFor(r.model, prices);
   const totals = emptyTotals();
   addResponse(totals, r, price);
-  return totals;
+  return {
+    input_tokens: totals.input_tokens,
+    output_tokens: totals.output_tokens,
+    cache_creation_input_tokens: totals.cache_creation_input_tokens,
+    ephemeral_5m_input_tokens: totals.cache_creation_5m,
+    ephemeral_1h_input_tokens: totals.cache_creation_1h,
+    cache_read_input_tokens: totals.cache_read_input_tokens,
+    cost_usd: price === undefined ? null : totals.cost_usd,
+  };
 }
