@@ -171,8 +171,10 @@ async function followLatest(options: WatchCliOptions, io: CliIO, screen: WatchSc
       ids = await watchFiles([file], { ...options, rompHome: home }, io, emit, inner.signal, ids);
       if (next === undefined) break;
       file = next;
-      note = `following new session ${basename(file, '.jsonl')}`;
-      if (options.json === true) io.stderr.write(`romp: ${note}\n`);
+      // --json keeps stdout to its NDJSON lines: the note goes to stderr
+      const moved = `following new session ${basename(file, '.jsonl')}`;
+      if (options.json === true) io.stderr.write(`romp: ${moved}\n`);
+      else note = moved;
     }
   } finally {
     signal?.removeEventListener('abort', stop);
