@@ -58,13 +58,16 @@ function onTerminal(command: string, cols: number, rows: number, env: Record<str
   return { proc, screen: () => out, until, exited };
 }
 
-/** Runs `romp watch ARGS` on a pty while `check` looks at the screen, then ends it (its process group). */
+/** Runs `romp watch ARGS` on a pty while `check` looks at the screen, then ends it with Ctrl-C, as a person does. */
 async function watchOnTerminal(args: string, cols: number, check: (t: ReturnType<typeof onTerminal>) => Promise<void>): Promise<void> {
   const t = onTerminal(`node ${quote(BIN)} watch ${args} --timezone UTC`, cols, 20);
   try {
     await check(t);
   } finally {
-    process.kill(-(t.proc.pid as number), 'SIGTERM');
+    // the terminal turns ^C into SIGINT for romp; should that not end it, script's process group is ended
+    t.proc.stdin?.write('\x03');
+    const ended = await Promise.race([t.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref())]);
+    if (!ended) process.kill(-(t.proc.pid as number), 'SIGTERM');
     await t.exited;
   }
 }

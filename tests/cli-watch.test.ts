@@ -82,3 +82,30 @@ test('fitWidth counts wide characters twice and ends a cut line with …', () =>
   assert.equal(fitWidth('abcdefg', 6), 'abcde…');
   assert.equal(fitWidth('日本語の文', 6), '日本…');
 });
+
+test('WatchScreen on a short terminal: the oldest turns summed up in one line, the block one line less than the height', async () => {
+  const { parseSession } = await import('../src/session/parse-session.ts');
+  const { WatchScreen } = await import('../src/cli/watch-screen.ts');
+  const { timeFormat } = await import('../src/cli/format-time.ts');
+  const file = join(tempDir('romp-watch-cli-'), 'many.jsonl');
+  writeFileSync(file, jsonl(...Array.from({ length: 6 }, (_, i) => [user(`u${i}`, i === 0 ? null : `a${i - 1}`, `q${i}`, i * 60), assistant(`a${i}`, `u${i}`, text('ok'), i * 60 + 1, end(`m${i}`))]).flat()));
+  const { session } = await parseSession([file]);
+  let out = '';
+  const screen = new WatchScreen({ write: () => true, styled: (s: string) => (out += s), isTTY: true, columns: 60, rows: 6 }, timeFormat('UTC'));
+  screen.follow(file);
+  screen.show({ session, changed: [], removed: [], clock: 'cache: expired' }, true);
+  screen.show({ session, changed: [], removed: [], clock: 'cache: expired' }, false);
+  assert.deepEqual(out.split('\n'), [
+    '(untitled)  many.jsonl  6 turns  times in UTC',
+    '… 4 earlier turns',
+    '#5  2026-03-01 10:04  human  completed  2 atoms  tokens in…',
+    '#6  2026-03-01 10:05  human  completed  2 atoms  tokens in…',
+    'cache: expired',
+    '\x1b[5F\x1b[J(untitled)  many.jsonl  6 turns  times in UTC',
+    '… 4 earlier turns',
+    '#5  2026-03-01 10:04  human  completed  2 atoms  tokens in…',
+    '#6  2026-03-01 10:05  human  completed  2 atoms  tokens in…',
+    'cache: expired',
+    '',
+  ]);
+});
