@@ -8,6 +8,8 @@ export interface CliOutput {
   /** Writes text whose transcript parts the printer already made safe (`safeText`), so its own colour codes stay. */
   styled?(text: string): unknown;
   columns?: number;
+  /** A terminal's height, in lines. */
+  rows?: number;
   isTTY?: boolean;
 }
 

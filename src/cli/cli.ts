@@ -33,7 +33,7 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp cache SESSION [--json] [--statusline]`: why each response wrote to the prompt cache, priced.
  * - `romp resume-check SESSION [--json] [--handoff FILE] [--write-fork DIR]`: what `claude --resume` will not load.
- * - `romp watch [FILES...] [--session ID] [--json]`: a live outline of a session being written.
+ * - `romp watch [SESSION...] [--latest] [--project DIR] [--session ID] [--json]`: a live outline of a session being written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
  * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
  *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
@@ -107,7 +107,7 @@ Examples:
   romp turns FILE --json                                     one summary per turn: prompt, outcome, tools, usage, cost
   claude -p "hi" --output-format stream-json --verbose | romp stream
   romp usage --timezone Europe/Paris                         tokens and USD of every session
-  romp watch FILE                                            live outline of a running session
+  romp watch --latest --project .                            the newest session of this project, live; then the next one
   romp html 03eb5929 -o session.html                         the session as one self-contained page
   romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
   romp serve                                                 a local viewer on 127.0.0.1 (a free port), pages update live
@@ -159,9 +159,13 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .action(async (file: string | undefined, options: StreamCliOptions) => done(await (await import('./run-stream.ts')).runStream(file, options, io)));
   program
     .command('watch')
-    .description('follow a session as it is written: print the outline lines of the turns that change')
-    .argument('[files...]', 'transcript files of one session')
+    .description('follow a session as it is written: on a terminal the turn list redrawn in place, else the lines of the turns that change')
+    .argument('[session...]', 'transcript files of one session (waited for if not there yet), or a session id or a unique prefix of one')
+    .option('--latest', 'the newest session (of --project when given), then each new session as Claude Code starts it')
+    .option('--project <dir>', "with --latest (or alone): a project's path (. = here) or its folder under the projects folder")
+    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
     .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
+    .addOption(zone())
     .addOption(home())
     .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
@@ -333,12 +337,13 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
 /**
  * `io` with every write made safe for a terminal, newlines kept. `styled` writes unchanged: for a
  * printer that escaped every transcript text itself and adds colour codes of its own. The stream's
- * width and `isTTY` are read through.
+ * width, height and `isTTY` are read through.
  */
 function guarded(io: CliIO): CliIO {
   const safe = (stream: CliOutput): CliOutput => {
     const out: CliOutput = { write: (text: string) => stream.write(safeText(text, { keepNewlines: true })), styled: (text: string) => stream.write(text) };
     Object.defineProperty(out, 'columns', { get: () => stream.columns });
+    Object.defineProperty(out, 'rows', { get: () => stream.rows });
     Object.defineProperty(out, 'isTTY', { get: () => stream.isTTY });
     return out;
   };

@@ -40,16 +40,23 @@ export function formatOutline(session: Session, time: TimeFormat, only?: number)
 
 const NUMBER = new Intl.NumberFormat('en-US');
 
+/** A turn's outline parts: its head line, the preview of what was typed (`""` if none), its compactions. */
+export interface TurnHead {
+  head: string;
+  preview: string;
+  compactions: number;
+}
+
 /**
- * One turn's block of the outline: a head line (number, start time, opener, outcome, atoms, tokens,
- * tools), a preview of what was typed (`promptText`), compactions, and a stream's `result` (`formatResult`:
- * subtype, `num_turns`, duration, cost).
+ * The parts of a turn's outline that `romp show` prints on two lines and `romp watch` on one: the head
+ * (number, start time, opener, outcome, atoms, tokens, tools), the preview of what was typed
+ * (`promptText`, quoted, cut at 100 characters) and how many compactions the turn holds. All text safe.
  * @param turn the turn
  * @param n its 1-based number in the session
- * @param time how times are printed (default: the machine's zone)
- * @returns the lines, without newlines
+ * @param time how times are printed
+ * @returns the parts
  */
-export function formatTurn(turn: Turn, n: number, time: TimeFormat = timeFormat()): string[] {
+export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
   const summary = summarizeTurn(turn, n);
   const { usage } = summary;
   const tools = Object.entries(summary.tools).map(([name, count]) => safeText(count > 1 ? `${name}×${count}` : name)).join(', ');
@@ -62,10 +69,23 @@ export function formatTurn(turn: Turn, n: number, time: TimeFormat = timeFormat(
     `tokens in ${NUMBER.format(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${NUMBER.format(usage.output_tokens)}`,
   ];
   if (tools !== '') head.push(`tools ${tools}`);
-  const lines = [head.join('  ')];
-  const preview = summary.prompt.replace(/\s+/g, ' ');
-  if (preview !== '') lines.push(`    ${safeText(JSON.stringify(preview.length > 100 ? `${preview.slice(0, 100)}…` : preview))}`);
-  const compactions = turn.atoms.filter((a) => a.subtype === 'compact_boundary').length;
+  const text = summary.prompt.replace(/\s+/g, ' ');
+  const preview = text === '' ? '' : safeText(JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text));
+  return { head: head.join('  '), preview, compactions: turn.atoms.filter((a) => a.subtype === 'compact_boundary').length };
+}
+
+/**
+ * One turn's block of the outline: its head line, a preview of what was typed (`turnHead`), compactions,
+ * and a stream's `result` (`formatResult`: subtype, `num_turns`, duration, cost).
+ * @param turn the turn
+ * @param n its 1-based number in the session
+ * @param time how times are printed (default: the machine's zone)
+ * @returns the lines, without newlines
+ */
+export function formatTurn(turn: Turn, n: number, time: TimeFormat = timeFormat()): string[] {
+  const { head, preview, compactions } = turnHead(turn, n, time);
+  const lines = [head];
+  if (preview !== '') lines.push(`    ${preview}`);
   if (compactions > 0) lines.push(`    compacted ${compactions}×`);
   for (const atom of turn.atoms) if (atom.result !== undefined) lines.push(`    ${formatResult(atom.result)}`);
   return lines;
