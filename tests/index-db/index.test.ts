@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -227,6 +227,14 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
+  // libsql's fileio writefile() writes past PRAGMA query_only: refused, however its name is spelt
+  const outside = join(home, 'written.txt');
+  for (const call of ['writefile', '"writefile"', 'WriteFile']) {
+    const file = await runCli(['sql', `SELECT ${call}('${outside}', 'x') AS n`, '--romp-home', home]);
+    assert.equal(file.code, 2, call);
+    assert.match(file.err, /read-only/);
+  }
+  assert.equal(existsSync(outside), false);
   // a projects folder that cannot be read is an error, not an empty folder that would empty the index
   const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
   assert.equal(missing.code, 2);
