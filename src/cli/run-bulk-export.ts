@@ -124,7 +124,10 @@ export async function runOtlpExport(args: string[], options: BulkExportOptions, 
       report.sessions++;
       report.spans += spans.length;
       if (options.endpoint !== undefined) {
-        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION });
+        // a collector that refuses or cannot be reached is the user's to fix: one line, exit 2
+        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION }).catch((error: Error) => {
+          throw new UserError(`the traces were not sent: ${error.message}`);
+        });
         report.requests += sent.requests;
         report.bytes += sent.bytes;
         report.retries += sent.retries;
