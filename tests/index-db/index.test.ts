@@ -120,6 +120,9 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
   assert.deepEqual(searchIndex(db, 'zebra', { tool: 'Bash' }).map((h) => h.uuid), ['r1']);
   // a part of a word: the trigram index
   assert.deepEqual(searchIndex(db, 'lamin').map((h) => [h.uuid, h.matched]), [['a1', 'substring'], ['u1', 'substring']]);
+  // a NUL (from the serve box's ?q=%00) ended FTS5's quoted string: "unterminated string"
+  assert.deepEqual(searchIndex(db, 'zebra\u0000missing').map((h) => h.uuid), ['r1']);
+  assert.deepEqual(searchIndex(db, '\u0000\u0007'), []);
   db.close();
 });
 
