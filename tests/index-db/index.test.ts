@@ -238,6 +238,12 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     assert.match(file.err, /read-only/);
   }
   assert.equal(existsSync(outside), false);
+  // a day that is none (month 13, 30 February) is refused, not rolled over into the next month
+  for (const day of ['2026-13-45', '20250230']) {
+    const bad = await runCli(['search', 'zebra', '--since', day, '--romp-home', home, '--no-refresh']);
+    assert.equal(bad.code, 2, day);
+    assert.equal(bad.err, `romp: --since ${day}: give a day as YYYY-MM-DD or YYYYMMDD\n`);
+  }
   // a projects folder that cannot be read is an error, not an empty folder that would empty the index
   const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
   assert.equal(missing.code, 2);
