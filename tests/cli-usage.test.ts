@@ -58,6 +58,10 @@ test('romp usage session / project / weekly, --breakdown, --since/--until, --jso
   assert.match(breakdown, /│ {3}└ haiku-4-5 +│ +│ +4,000 │ +1,000 │/);
   const json = JSON.parse((await run(['usage', 'project', '--projects', root, '--json', '--since', '20260302', '--until', '2026-03-02'])).out) as { report: string; rows: Array<{ key: string; totals: { responses: number } }>; total: { responses: number } };
   assert.deepEqual([json.report, json.rows.map((r) => [r.key, r.totals.responses]), json.total.responses], ['project', [['-work-app', 1], ['-work-site', 1]], 2]);
+  // 30 February is no day: refused, not rolled over into 2 March
+  const bad = await run(['usage', '--projects', root, '--until', '2026-02-30']);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.err, 'romp: --until 2026-02-30: give a day as YYYYMMDD or YYYY-MM-DD\n');
 });
 
 test('romp usage leaves out the cache columns when the terminal is too narrow; --prices overrides one field', async () => {

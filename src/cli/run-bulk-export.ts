@@ -124,7 +124,10 @@ export async function runOtlpExport(args: string[], options: BulkExportOptions, 
       report.sessions++;
       report.spans += spans.length;
       if (options.endpoint !== undefined) {
-        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION });
+        // a collector that refuses or cannot be reached is the user's to fix: one line, exit 2
+        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION }).catch((error: Error) => {
+          throw new UserError(`the traces were not sent: ${error.message}`);
+        });
         report.requests += sent.requests;
         report.bytes += sent.bytes;
         report.retries += sent.retries;
@@ -248,7 +251,9 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
 /** `--since`: a day as `YYYYMMDD` or `YYYY-MM-DD`, as epoch ms of its start (UTC). */
 function sinceDay(value: string): number {
   const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
-  const t = match === null ? NaN : Date.parse(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
-  if (Number.isNaN(t)) throw new UserError(`--since ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
+  const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
+  const t = Date.parse(`${day}T00:00:00Z`);
+  // Date.parse rolls 2025-02-30 over into March: only a day that round-trips is one
+  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) throw new UserError(`--since ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
   return t;
 }

@@ -193,6 +193,10 @@ async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Pr
 /** `--since`/`--until`: `YYYY-MM-DD` or `YYYYMMDD`, the day's start in this machine's zone (epoch ms). */
 function dayStart(option: string, value: string): number {
   const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
-  if (m === null) throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
-  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
+  const day = m === null ? undefined : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  // Date rolls a 13th month or a 30 February over into the next: not a day the user meant
+  if (m === null || day === undefined || day.getMonth() !== Number(m[2]) - 1 || day.getDate() !== Number(m[3])) {
+    throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
+  }
+  return day.getTime();
 }

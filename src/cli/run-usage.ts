@@ -112,7 +112,9 @@ function dayOption(name: string, value: string | undefined): string | undefined 
   if (value === undefined) return undefined;
   const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
   const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
-  if (match === null || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new UserError(`${name} ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
+  const t = Date.parse(`${day}T00:00:00Z`);
+  // Date.parse rolls 2025-02-30 over into March: only a day that round-trips is one
+  if (match === null || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) throw new UserError(`${name} ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
   return day;
 }
 

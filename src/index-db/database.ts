@@ -24,7 +24,11 @@ export interface Database {
   all(sql: string, params?: readonly SqlValue[]): Array<Record<string, SqlValue>>;
   /** Runs a query; its column names and rows as arrays (`romp sql`). */
   query(sql: string, params?: readonly SqlValue[]): SqlResult;
-  /** Whether a statement only reads (SQLite's `sqlite3_stmt_readonly`); throws for SQL that does not parse. */
+  /**
+   * Whether a statement only reads: it returns rows, is no ATTACH/DETACH/PRAGMA, and calls no function
+   * that writes outside the database (the binding's `writefile`, found in the statement's program);
+   * throws for SQL that does not parse.
+   */
   readsOnly(sql: string): boolean;
   /** Runs `fn` in one `BEGIN IMMEDIATE` transaction (the write lock taken first): all or nothing. */
   transaction<T>(fn: () => T): T;
@@ -94,8 +98,18 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
       });
     },
     query,
-    readsOnly: (sql) => db.prepare(sql).reader && !/^\s*(attach|detach|pragma)\b/i.test(sql),
+    readsOnly: (sql) => db.prepare(sql).reader && !/^\s*(attach|detach|pragma)\b/i.test(sql) && !writesFiles(db, sql),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     close: () => db.close(),
   };
+}
+
+/**
+ * Whether a statement's program calls a function that writes a file: libsql builds in SQLite's fileio
+ * extension, whose `writefile(path, data)` writes anywhere the user may, past `PRAGMA query_only`.
+ * Read from `EXPLAIN` (a function call's P4, column 5, is `name(nArg)`), so a quoted or aliased name is caught too.
+ */
+function writesFiles(db: InstanceType<typeof LibsqlDatabase>, sql: string): boolean {
+  const program = db.prepare(`EXPLAIN ${sql}`).raw(true).all() as unknown[][];
+  return program.some((op) => /Func/.test(String(op[1])) && /^writefile\(/i.test(String(op[5])));
 }

@@ -48,7 +48,8 @@ export const MARK_CLOSE = '»';
 
 /**
  * Full-text search over the index's blocks (docs/index.md, "Search"): every word of the query must be
- * in one block (each word quoted, so FTS5 syntax in a query is text); ranked by bm25 with what a human
+ * in one block (each word quoted, so FTS5 syntax in a query is text; whitespace and control characters
+ * separate words); ranked by bm25 with what a human
  * typed weighted 10, assistant text 5, tool input and output 1, then newest first. When the words find
  * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
  * blocks holding each word of three characters or more as a substring.
@@ -58,7 +59,8 @@ export const MARK_CLOSE = '»';
  * @returns the hits, best first
  */
 export function searchIndex(db: Database, query: string, filter: SearchFilter = {}): SearchHit[] {
-  const words = query.split(/\s+/).filter((w) => w !== '');
+  // control characters separate words: a NUL would end FTS5's quoted string mid-word
+  const words = query.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== '');
   if (words.length === 0) return [];
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);

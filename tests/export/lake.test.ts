@@ -46,6 +46,14 @@ function assertSame(row: Record<string, unknown>, total: Awaited<ReturnType<type
   assert.equal(Math.round(Number(row['cost_usd']) * 100), Math.round(total.cost_usd * 100));
 }
 
+test('--since a day that is none (30 February) is refused before anything is written', async () => {
+  const out = join(tempDir('romp-lake-'), 'lake');
+  const run = await runCli(['export', '--format', 'ndjson', '--out', out, '--projects', tempDir('romp-projects-'), '--since', '2025-02-30']);
+  assert.equal(run.code, 2);
+  assert.equal(run.err, 'romp: --since 2025-02-30: give a day as YYYYMMDD or YYYY-MM-DD\n');
+  assert.deepEqual(readdirSync(join(out, '..')), []);
+});
+
 test('two overlapping machines: the de-duplicated Parquet usage is romp usage over the union', { skip }, async () => {
   const { a, b } = corpusMachines();
   const lake = tempDir('romp-lake-');

@@ -190,6 +190,20 @@ test('otlp --include-content puts tool input, errors and replies on the spans; i
   assert.equal(masked.find((s) => s.name === 'execute_tool Bash')?.status.message, '[redacted: 4 chars]');
 });
 
+test('otlp to a collector that refuses: one romp: line, exit 2, no stack trace', async () => {
+  const { projects } = fixture();
+  const server = createServer((_req, res) => res.writeHead(400).end('bad payload'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const run = await runCli(['export', '--format', 'otlp', '--projects', projects, '--endpoint', `http://127.0.0.1:${port}`]);
+    assert.equal(run.code, 2);
+    assert.equal(run.err, `romp: the traces were not sent: http://127.0.0.1:${port}/v1/traces: HTTP 400 bad payload\n`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('postTraces sends bounded batches and gives up after its tries', async () => {
   const spans = Array.from({ length: 7 }, (_, i): OtlpSpan => ({ traceId: 'a'.repeat(32), spanId: i.toString(16).padStart(16, '0'), name: `s${i}`, kind: 1, startTimeUnixNano: '1', endTimeUnixNano: '2', attributes: [], status: { code: 0 } }));
   assert.deepEqual(batches(spans, 3, 1e9).map((b) => b.length), [3, 3, 1]);

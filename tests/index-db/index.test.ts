@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,9 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
   assert.deepEqual(searchIndex(db, 'zebra', { tool: 'Bash' }).map((h) => h.uuid), ['r1']);
   // a part of a word: the trigram index
   assert.deepEqual(searchIndex(db, 'lamin').map((h) => [h.uuid, h.matched]), [['a1', 'substring'], ['u1', 'substring']]);
+  // a NUL (from the serve box's ?q=%00) ended FTS5's quoted string: "unterminated string"
+  assert.deepEqual(searchIndex(db, 'zebra\u0000missing').map((h) => h.uuid), ['r1']);
+  assert.deepEqual(searchIndex(db, '\u0000\u0007'), []);
   db.close();
 });
 
@@ -227,6 +230,20 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
+  // libsql's fileio writefile() writes past PRAGMA query_only: refused, however its name is spelt
+  const outside = join(home, 'written.txt');
+  for (const call of ['writefile', '"writefile"', 'WriteFile']) {
+    const file = await runCli(['sql', `SELECT ${call}('${outside}', 'x') AS n`, '--romp-home', home]);
+    assert.equal(file.code, 2, call);
+    assert.match(file.err, /read-only/);
+  }
+  assert.equal(existsSync(outside), false);
+  // a day that is none (month 13, 30 February) is refused, not rolled over into the next month
+  for (const day of ['2026-13-45', '20250230']) {
+    const bad = await runCli(['search', 'zebra', '--since', day, '--romp-home', home, '--no-refresh']);
+    assert.equal(bad.code, 2, day);
+    assert.equal(bad.err, `romp: --since ${day}: give a day as YYYY-MM-DD or YYYYMMDD\n`);
+  }
   // a projects folder that cannot be read is an error, not an empty folder that would empty the index
   const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
   assert.equal(missing.code, 2);
