@@ -61,7 +61,7 @@ test('romp usage session / project / weekly, --breakdown, --since/--until, --jso
   // 30 February is no day: refused, not rolled over into 2 March
   const bad = await run(['usage', '--projects', root, '--until', '2026-02-30']);
   assert.equal(bad.code, 2);
-  assert.equal(bad.err, 'romp: --until 2026-02-30: give a day as YYYYMMDD or YYYY-MM-DD\n');
+  assert.equal(bad.err, 'romp: --until 2026-02-30: give a day as YYYY-MM-DD or YYYYMMDD\n');
 });
 
 test('romp usage leaves out the cache columns when the terminal is too narrow; --prices overrides one field', async () => {

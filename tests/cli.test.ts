@@ -177,7 +177,7 @@ test('bad input to usage, doctor, watch and the views is a one-line error and ex
     [['usage', '/nonexistent/x.jsonl'], /^romp: \/nonexistent\/x\.jsonl: cannot read/],
     [['usage', dir], /not a file/],
     [['usage', EXAMPLE, '--prices', prices], /claude-opus-4-5: input must be numbers ≥ 0/],
-    [['usage', EXAMPLE, '--since', '2026-13-45'], /--since 2026-13-45: give a day as YYYYMMDD or YYYY-MM-DD/],
+    [['usage', EXAMPLE, '--since', '2026-13-45'], /--since 2026-13-45: give a day as YYYY-MM-DD or YYYYMMDD/],
     [['usage', '--projects', dir, EXAMPLE], /not both/],
     [['doctor', '/nonexistent/y.jsonl'], /cannot read/],
     [['watch', '/nonexistent/z.jsonl'], /no such file/],

@@ -17,6 +17,7 @@ import { ENTITIES, type Entity } from '../lake/lake-columns.ts';
 import { writePart } from '../lake/write-part.ts';
 import type { Cell } from '../rows/row-types.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
+import { dayOption } from './day-option.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
 /** Options of `romp export --format otlp|parquet|ndjson`. */
@@ -248,12 +249,7 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
   return 0;
 }
 
-/** `--since`: a day as `YYYYMMDD` or `YYYY-MM-DD`, as epoch ms of its start (UTC). */
+/** `--since` (`dayOption`): epoch ms of the day's start (UTC). */
 function sinceDay(value: string): number {
-  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
-  const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
-  const t = Date.parse(`${day}T00:00:00Z`);
-  // Date.parse rolls 2025-02-30 over into March: only a day that round-trips is one
-  if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) throw new UserError(`--since ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
-  return t;
+  return Date.parse(`${dayOption('--since', value)}T00:00:00Z`);
 }

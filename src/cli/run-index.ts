@@ -11,6 +11,7 @@ import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { keyed } from '../model/keyed.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { dayOption } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
@@ -190,13 +191,8 @@ async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Pr
   }
 }
 
-/** `--since`/`--until`: `YYYY-MM-DD` or `YYYYMMDD`, the day's start in this machine's zone (epoch ms). */
+/** `--since`/`--until` (`dayOption`): the day's start in this machine's zone (epoch ms). */
 function dayStart(option: string, value: string): number {
-  const m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
-  const day = m === null ? undefined : new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  // Date rolls a 13th month or a 30 February over into the next: not a day the user meant
-  if (m === null || day === undefined || day.getMonth() !== Number(m[2]) - 1 || day.getDate() !== Number(m[3])) {
-    throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
-  }
-  return day.getTime();
+  const [y, m, d] = dayOption(option, value).split('-').map(Number);
+  return new Date(y ?? 0, (m ?? 1) - 1, d ?? 1).getTime();
 }

@@ -11,6 +11,7 @@ import { PRICES, type Price } from '../usage/prices.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { dayOption } from './day-option.ts';
 import { listClaudeSessions, sessionSubagents } from '../discover/list-claude-sessions.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 
@@ -51,8 +52,8 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const named = args[0] !== undefined && (USAGE_REPORTS as readonly string[]).includes(args[0]) && !existsSync(args[0]);
   const kind = (named ? args[0] : 'daily') as UsageReportKind;
   const files = named ? args.slice(1) : args;
-  const since = dayOption('--since', options.since);
-  const until = dayOption('--until', options.until);
+  const since = options.since === undefined ? undefined : dayOption('--since', options.since);
+  const until = options.until === undefined ? undefined : dayOption('--until', options.until);
   if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
   if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
@@ -107,16 +108,6 @@ function addTotals(into: Totals, t: Totals): void {
   into.lowerBound ||= t.lowerBound;
 }
 
-/** `--since`/`--until`: a day as `YYYYMMDD` or `YYYY-MM-DD`, returned as `YYYY-MM-DD`. */
-function dayOption(name: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
-  const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
-  const t = Date.parse(`${day}T00:00:00Z`);
-  // Date.parse rolls 2025-02-30 over into March: only a day that round-trips is one
-  if (match === null || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) throw new UserError(`${name} ${value}: give a day as YYYYMMDD or YYYY-MM-DD`);
-  return day;
-}
 
 /** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them. */
 async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>> {

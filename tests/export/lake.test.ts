@@ -50,7 +50,7 @@ test('--since a day that is none (30 February) is refused before anything is wri
   const out = join(tempDir('romp-lake-'), 'lake');
   const run = await runCli(['export', '--format', 'ndjson', '--out', out, '--projects', tempDir('romp-projects-'), '--since', '2025-02-30']);
   assert.equal(run.code, 2);
-  assert.equal(run.err, 'romp: --since 2025-02-30: give a day as YYYYMMDD or YYYY-MM-DD\n');
+  assert.equal(run.err, 'romp: --since 2025-02-30: give a day as YYYY-MM-DD or YYYYMMDD\n');
   assert.deepEqual(readdirSync(join(out, '..')), []);
 });
 
