@@ -5,7 +5,9 @@ import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-t
 import { firstSessionId } from '../discover/first-session-id.ts';
 import { readBranches, type Branch } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
+import { responsePlaces, responseRows } from '../rows/response-rows.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
+import { countUsage } from '../usage/count-usage.ts';
 import { findSubagents } from '../discover/find-subagents.ts';
 import type { Database, SqlValue } from './database.ts';
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
@@ -167,6 +169,10 @@ async function indexFile(db: Database, w: Work, options: RefreshOptions, report:
   const changed = w.old?.session_key === key ? changedTurns(db, key, update.session.turns.map((t) => ({ key: t.id, atoms: t.atoms.length, end: t.end, ended: t.ended }))) : undefined;
   const context = { diagnostics: entry.diagnostics, branches: entry.branches.list, subagents: links, ...(parent === undefined ? {} : { parent }), ...(changed === undefined ? {} : { onlyTurns: changed }) };
   const rows = sessionRows({ ...update.session, rompUuid: key }, context);
+  // usage as `romp usage` counts it: every response of the file, rewound branches and in-file sidechain
+  // lines included (the Session holds neither); a response on the path keeps its turn
+  const { responses } = await countUsage([path]);
+  rows.usage_facts = responseRows(responses, () => key, responsePlaces(rows.atoms));
   writeSessionRows(db, rows, changed);
   report.turnsWritten += changed?.size ?? rows.turns.length;
   for (const link of links) db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [key, link.tool_use_id, link.key]);

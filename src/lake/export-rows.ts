@@ -2,7 +2,7 @@ import type { ExportSession } from '../export/read-export-session.ts';
 import type { SessionRows } from '../rows/row-types.ts';
 import { sessionRows } from '../rows/session-rows.ts';
 import { ENTITIES } from './lake-columns.ts';
-import { responseRows, type ResponsePlace } from './lake-usage-facts.ts';
+import { responsePlaces, responseRows } from '../rows/response-rows.ts';
 
 /**
  * The lake rows of one exported session: `sessionRows` of the session (its diagnostics and subagent
@@ -21,11 +21,7 @@ export function exportRows(read: ExportSession): SessionRows {
     ...read.subagents.map((s, i) => sessionRows({ ...s.session, rompUuid: subKeys[i] as string }, { parent: { key, tool_use_id: s.tool_use_id } })),
   ];
   const rows = Object.fromEntries(ENTITIES.map((e) => [e, all.flatMap((r) => r[e] as unknown[])])) as unknown as SessionRows;
-  const places = new Map<string, ResponsePlace>();
-  for (const atom of rows.atoms) if (atom.message_id !== null && atom.on_path) {
-    const k = `${atom.message_id}\u0000${atom.request_id ?? ''}`;
-    if (!places.has(k)) places.set(k, { atom_key: atom.key, turn_key: atom.turn_key });
-  }
+  const places = responsePlaces(rows.atoms);
   const keyOfFile = new Map<string, string>(read.subagents.map((s, i) => [s.path, subKeys[i] as string]));
   rows.usage_facts = responseRows(read.responses, (file) => keyOfFile.get(file) ?? key, places);
   return rows;

@@ -250,3 +250,32 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.match(missing.err, /cannot read/);
   assert.equal(sessionCount(indexPath(home)), 4);
 });
+
+test('usage_facts count as romp usage does: a rewound branch and an in-file sidechain line are facts too', async () => {
+  const dir = tempDir('romp-index-usage-');
+  mkdirSync(join(dir, '-work-demo'));
+  const file = join(dir, '-work-demo', 's4.jsonl');
+  const usage = (output: number): Line => ({ input_tokens: 10, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  writeFileSync(
+    file,
+    jsonl(
+      as('s4', [
+        user('p1', null, 'first try', 0),
+        assistant('q1', 'p1', text('A dead end.'), 1, { mid: 'k1', stop: 'end_turn', usage: usage(7) }),
+        user('p2', null, 'second try', 5),
+        assistant('q2', 'p2', text('Kept.'), 6, { mid: 'k2', stop: 'end_turn', usage: usage(11) }),
+        assistant('q3', 'q2', text('a side question'), 7, { mid: 'k3', stop: 'end_turn', usage: usage(13), extra: { isSidechain: true } }),
+      ]),
+    ),
+  );
+  const { path } = await build(dir);
+  const db = reader(path);
+  const facts = db.all('SELECT message_id, output_tokens, turn_key IS NOT NULL AS on_turn, is_sidechain FROM usage_facts ORDER BY message_id').map((r) => ({ ...r }));
+  // k1 hangs on the first, rewound root: no turn of the session holds it, yet it was paid for
+  assert.deepEqual(facts, [
+    { message_id: 'k1', output_tokens: 7, on_turn: 0, is_sidechain: 0 },
+    { message_id: 'k2', output_tokens: 11, on_turn: 1, is_sidechain: 0 },
+    { message_id: 'k3', output_tokens: 13, on_turn: 0, is_sidechain: 1 },
+  ]);
+  db.close();
+});

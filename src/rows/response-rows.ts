@@ -1,5 +1,5 @@
-import type { UsageFactRow } from '../rows/row-types.ts';
-import { usageCells } from '../rows/usage-fact-rows.ts';
+import type { AtomRow, UsageFactRow } from './row-types.ts';
+import { usageCells } from './usage-fact-rows.ts';
 import { responseKey, type Response } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 
@@ -10,7 +10,22 @@ export interface ResponsePlace {
 }
 
 /**
- * The lake's `usage_facts`: one row per response `countUsage` counted over the session's files and its
+ * Where each response begins among atom rows: its first atom on a path, by `message.id` NUL `requestId`.
+ * @param atoms a session's atom rows (with its subagents')
+ * @returns the places
+ */
+export function responsePlaces(atoms: readonly AtomRow[]): Map<string, ResponsePlace> {
+  const places = new Map<string, ResponsePlace>();
+  for (const atom of atoms) {
+    if (atom.message_id === null || !atom.on_path) continue;
+    const k = `${atom.message_id}\u0000${atom.request_id ?? ''}`;
+    if (!places.has(k)) places.set(k, { atom_key: atom.key, turn_key: atom.turn_key });
+  }
+  return places;
+}
+
+/**
+ * `usage_facts` as `romp usage` counts them, for the lake and the index: one row per response `countUsage` counted over the session's files and its
  * subagents' (dead branches and unlinked subagent files included, so the union of every machine's rows,
  * de-duplicated by `key`, is `romp usage` over the union of their files). The key is countUsage's:
  * `message.id` NUL `requestId`, else the line's `sessionId` NUL `message.id`; `is_sidechain` as the
