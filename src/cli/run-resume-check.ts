@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
@@ -12,6 +12,7 @@ import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { writeOutput } from './one-session-file.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /** Options of `romp resume-check`. */
 export interface ResumeCheckOptions extends TargetOptions {
@@ -76,7 +77,7 @@ async function writeFork(dir: string, path: Parameters<typeof linearFork>[0], io
     return 2;
   }
   if (!check.checked) io.stderr.write(`romp: the fork was not checked: ${check.reason}\n`);
-  await mkdir(dir, { recursive: true });
+  makeDir(dir);
   const file = join(dir, `${id}.jsonl`);
   await writeFile(file, fork.lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { flag: 'wx' });
   io.stderr.write(`wrote ${file}: ${fork.lines.length} lines${check.checked ? `, getSessionMessages loads all ${fork.expected.length} messages in order` : ''}\n`);

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openDatabase, type Database } from './database.ts';
 import { INDEX_APP, MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /**
  * Opens romp's index for writing: creates it (and its folder) when missing, migrates an older schema,
@@ -14,7 +15,7 @@ import { INDEX_APP, MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
  * @returns the open connection (WAL)
  */
 export function openIndexForWrite(path: string, onDiagnostic: OnDiagnostic): Database {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDir(dirname(path));
   let db: Database | undefined;
   let problem: string | undefined;
   try {

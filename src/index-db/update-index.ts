@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openIndexForWrite } from './open-index.ts';
 import { refreshIndex, type RefreshOptions, type RefreshReport } from './refresh-index.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /**
  * The index's path in romp's home: `<home>/index.db`.
@@ -31,7 +31,7 @@ export interface UpdateOptions extends RefreshOptions {
  * @returns what the refresh did, or `undefined` with `noWait` when another process is writing
  */
 export async function updateIndex(path: string, options: UpdateOptions): Promise<RefreshReport | undefined> {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDir(dirname(path));
   const { default: lockfile } = await import('proper-lockfile');
   const lock = { realpath: false, lockfilePath: `${path}.lock`, stale: 30_000, update: 5_000 };
   let release: (() => Promise<void>) | undefined;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { open, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { partitionValue } from './write-part.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /** What the manifest holds of one source file. */
 export interface ManifestFile {
@@ -54,7 +55,7 @@ export async function readManifest(dir: string, machine: string): Promise<Map<st
  */
 export async function writeManifest(dir: string, machine: string, files: ReadonlyMap<string, ManifestFile>): Promise<void> {
   const path = manifestPath(dir, machine);
-  await mkdir(join(dir, '_romp'), { recursive: true });
+  makeDir(join(dir, '_romp'));
   const manifest: Manifest = { version: 1, machine, files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)) };
   await writeFile(`${path}.${process.pid}.tmp`, `${JSON.stringify(manifest, null, 1)}\n`);
   await rename(`${path}.${process.pid}.tmp`, path);

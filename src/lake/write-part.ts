@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Cell } from '../rows/row-types.ts';
 import { columnType, parquetCell } from './lake-columns.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /** The lake's two encodings. */
 export type LakeFormat = 'parquet' | 'ndjson';
@@ -63,7 +64,7 @@ export async function writePart(dir: string, entity: string, machine: string, da
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const folder = join(entity, `machine=${partitionValue(machine)}`, `date=${date}`);
   const name = `part-${hash}.${format === 'parquet' ? 'parquet' : 'ndjson.gz'}`;
-  await mkdir(join(dir, folder), { recursive: true });
+  makeDir(join(dir, folder));
   const temporary = join(dir, folder, `.${name}.${process.pid}.tmp`);
   await writeFile(temporary, bytes);
   await rename(temporary, join(dir, folder, name));

@@ -1,7 +1,8 @@
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { colorOf } from '../model/color-of.ts';
+import { makeDir } from '../fs/make-dir.ts';
 
 /** One transcript file of a registered session. */
 export interface RegisteredFile {
@@ -192,9 +193,11 @@ async function update(home: string, rompUuid: string, change: (entry: RegistryEn
   const dir = registryFolder(home);
   const path = entryPath(home, rompUuid);
   const failed = (error: unknown): RegistryError => new RegistryError(`cannot write registry entry ${path}: ${(error as Error).message}`);
-  await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+  try {
+    makeDir(dir);
+  } catch (error) {
     throw failed(error);
-  });
+  }
   // loaded here, by the one writer: readers of the registry (every parse with a romp home) never need it
   const { default: lockfile } = await import('proper-lockfile');
   const release = await lockfile
