@@ -2,7 +2,8 @@ import type { Entry } from '../graph/entry.ts';
 import { HARNESS_TEXT } from '../tree/harness-text.ts';
 import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
-import type { Atom, ContentBlock } from '../model/types.ts';
+import type { Atom } from '../model/types.ts';
+import { normaliseMessage } from '../tree/normalise-message.ts';
 import { versionBefore } from '../read/claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
 import { PromptQueue } from './prompt-queue.ts';
@@ -198,8 +199,7 @@ function continuesResponse(e: Entry, latest: Entry): boolean {
 }
 
 function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: string): Atom {
-  const content = taken.op.content;
-  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as ContentBlock[]) : [];
+  const blocks = normaliseMessage('user', { role: 'user', content: taken.op.content }).content;
   const t = [op.t, taken.op.t, latest.t].find((x) => !Number.isNaN(x)) ?? Number.NaN;
   return {
     type: 'user',
