@@ -7,6 +7,8 @@
  * `reduceStream`, `streamSession`, `fromStream`). See docs/pipeline.md.
  */
 export type * from './model/types.ts';
+export { isKnownBlock } from './model/is-known-block.ts';
+export { toolResultText } from './model/tool-result-text.ts';
 export { diagnostic, formatDiagnostic, SEVERITY } from './diagnostics/diagnostic.ts';
 export type { Diagnostic, DiagnosticCode, OnDiagnostic, Severity } from './diagnostics/diagnostic.ts';
 export { LineDecoder, DEFAULT_MAX_LINE_BYTES } from './read/line-decoder.ts';

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Author, ContentBlock, Session, Turn } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { typedText } from '../views/prompt-text.ts';
@@ -92,10 +93,7 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
   const results = new Map<string, { text: string; is_error: boolean }>();
   for (const atom of turn.atoms) {
     for (const block of blocksOf(atom)) {
-      if (block.type === 'tool_result') {
-        const b = block as { tool_use_id?: unknown; content?: unknown; is_error?: unknown };
-        if (typeof b.tool_use_id === 'string') results.set(b.tool_use_id, { text: toolResultText(b.content), is_error: b.is_error === true });
-      }
+      if (block.type === 'tool_result') results.set(block.tool_use_id, { text: toolResultText(block.content), is_error: block.is_error === true });
     }
   }
   const width = Math.max(40, options.width);
@@ -127,18 +125,16 @@ function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string;
   const lines: string[] = [];
   for (const block of blocksOf(atom)) {
     if (block.type === 'text') {
-      const text = (block as { text?: unknown }).text;
-      if (typeof text !== 'string' || text.trim() === '') continue;
+      const text = block.text;
+      if (text.trim() === '') continue;
       const [first = '', ...rest] = wrap(text, width - 2);
       lines.push(`● ${first}`, ...rest.map((l) => `  ${l}`));
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-      const thought = (block as { thinking?: unknown }).thinking;
-      const size = typeof thought === 'string' ? thought.length : 0;
+      const size = block.type === 'thinking' ? block.thinking.length : 0;
       lines.push(paint('dim', size > 0 ? `  ✻ thinking · ${NUMBER.format(size)} chars` : '  ✻ thinking (signature only: the text was not kept)'));
     } else if (block.type === 'tool_use') {
-      const b = block as { id?: unknown; name?: unknown; input?: unknown };
-      lines.push(paint('cyan', `  ⏺ ${clip(safeText(toolLabel(typeof b.name === 'string' ? b.name : '?', b.input)), width - 4)}`));
-      const id = typeof b.id === 'string' ? b.id : '';
+      lines.push(paint('cyan', `  ⏺ ${clip(safeText(toolLabel(block.name, block.input)), width - 4)}`));
+      const id = block.id;
       const result = results.get(id);
       if (result === undefined) lines.push(paint('dim', '    ⎿ no result'));
       else if (result.is_error) lines.push(paint('red', `    ⎿ ${clip(safeText(errorLine(result.text)), width - 6)}`));
@@ -152,7 +148,7 @@ function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string;
 }
 
 function blocksOf(atom: Atom): ContentBlock[] {
-  return atom.message?.content ?? [];
+  return knownBlocks(atom.message?.content);
 }
 
 function authorLabel(author: Author | null | undefined): string {

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import { readFile } from 'node:fs/promises';
 import type { Session } from '../model/types.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
@@ -50,8 +51,7 @@ async function firstPrompt(path: string): Promise<string> {
     for (const line of (await readEdges(path, 64 * 1024, 0)).head) {
       const record = JSON.parse(line) as Record<string, unknown>;
       if (record['type'] !== 'user') continue;
-      const text = normaliseMessage('user', record['message']).content.find((b) => b.type === 'text') as { text?: unknown } | undefined;
-      if (typeof text?.text === 'string') return text.text;
+      for (const block of knownBlocks(normaliseMessage('user', record['message']).content)) if (block.type === 'text') return block.text;
     }
   } catch {
     // unreadable or not JSON: no prompt

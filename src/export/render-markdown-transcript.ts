@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session, Turn } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
@@ -44,7 +45,7 @@ export function renderMarkdownTranscript(session: Session, ctx: RenderContext, b
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
   const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${session.turns.length} turns · ${usd(totals.cost_usd)}`;
-  const rest = branches.map((b) => `### Rewound branch (${b.lines.length} lines)\n\n${b.lines.map((l) => (l.type === 'user' ? quote(typedText(l) || '(tool results)') : l.message.content.map((c) => (c.type === 'text' ? String((c as { text?: unknown }).text) : c.type === 'tool_use' ? `- **${toolLabel(String((c as { name?: unknown }).name), (c as { input?: unknown }).input)}**` : '')).filter((s) => s !== '').join('\n\n'))).join('\n\n')}`);
+  const rest = branches.map((b) => `### Rewound branch (${b.lines.length} lines)\n\n${b.lines.map((l) => (l.type === 'user' ? quote(typedText(l) || '(tool results)') : knownBlocks(l.message.content).map((c) => (c.type === 'text' ? c.text : c.type === 'tool_use' ? `- **${toolLabel(c.name, c.input)}**` : '')).filter((s) => s !== '').join('\n\n'))).join('\n\n')}`);
   return `${[head, chat(session, ctx, 2), ...(rest.length === 0 ? [] : ['## Rewound branches', ...rest])].join('\n\n')}\n`;
 }
 
@@ -79,10 +80,9 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
   if (atom.type === 'result') return [`*result · ${atom.result?.subtype ?? ''} · ${usd(atom.result?.total_cost_usd ?? 0)}*`, ...notes];
   if (atom.type === 'user' && atom.author === 'system') return [`<details><summary>system</summary>\n\n${fence(cut(typedText(atom)))}\n\n</details>`, ...notes];
   if (atom.type === 'user') return [quote(`**${authorName(atom.author).label}:** ${typedText(atom)}`), ...notes];
-  return [...(atom.message?.content ?? []).flatMap((block): string[] => {
-    const b = block as { type: string; text?: unknown; thinking?: unknown; id?: unknown; name?: unknown; input?: unknown };
-    if (b.type === 'text' && typeof b.text === 'string') return [b.text];
-    if (b.type === 'thinking') return [typeof b.thinking === 'string' && b.thinking !== '' ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>` : '*thinking: signature only*'];
+  return [...knownBlocks(atom.message?.content).flatMap((b): string[] => {
+    if (b.type === 'text') return [b.text];
+    if (b.type === 'thinking') return [b.thinking !== '' ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>` : '*thinking: signature only*'];
     if (b.type === 'redacted_thinking') return ['*thinking: redacted*'];
     if (b.type === 'image') return ['*[image]*'];
     if (b.type === 'tool_use') return renderCall(b, results, ctx, level);

@@ -1,3 +1,5 @@
+import { knownBlocks } from '../model/known-blocks.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
 import type { Atom } from '../model/types.ts';
 import type { ToolResult } from './tool-results.ts';
 
@@ -21,7 +23,7 @@ export function isToolOnly(atom: Atom, results: ReadonlyMap<string, ToolResult>)
   const content = atom.message?.content ?? [];
   if (content.length === 0) return false;
   if (atom.type === 'assistant') return content.every((b) => b.type === 'tool_use');
-  return atom.type === 'user' && atom.author === undefined && content.every((b) => b.type === 'tool_result' && results.get(String((b as { tool_use_id?: unknown }).tool_use_id))?.atom === atom);
+  return atom.type === 'user' && atom.author === undefined && content.every((b) => isKnownBlock(b) && b.type === 'tool_result' && results.get(b.tool_use_id)?.atom === atom);
 }
 
 /**
@@ -38,7 +40,7 @@ export function atomRuns(atoms: readonly Atom[], results: ReadonlyMap<string, To
     while (j < atoms.length && isToolOnly(atoms[j] as Atom, results)) j++;
     if (j === i) j = i + 1;
     const run = atoms.slice(i, j);
-    const tools = run.flatMap((a) => (a.type === 'assistant' ? (a.message?.content ?? []).filter((b) => b.type === 'tool_use').map((b) => String((b as { name?: unknown }).name)) : []));
+    const tools = run.flatMap((a) => (a.type === 'assistant' ? knownBlocks(a.message.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])) : []));
     if (tools.length >= 2 && run.every((a) => isToolOnly(a, results))) runs.push({ atoms: run, group: true, tools });
     else for (const atom of run) runs.push({ atoms: [atom], group: false, tools: [] });
     i = j;

@@ -1,10 +1,11 @@
-import type { Atom, ContentBlock } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import type { Atom, MessageBlock } from '../model/types.ts';
 import { capText } from './cap-text.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { RenderContext } from './render-context.ts';
 import { renderImage } from './render-image.ts';
 import { renderMarkdown } from './render-markdown.ts';
-import { renderToolCall, type ToolUse } from './render-tool-call.ts';
+import { renderToolCall } from './render-tool-call.ts';
 import type { ToolResult } from './tool-results.ts';
 
 /**
@@ -19,14 +20,13 @@ import type { ToolResult } from './tool-results.ts';
  * @param ctx patches, subagents, caps
  * @returns the HTML
  */
-export function renderBlock(block: ContentBlock, atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext): string {
-  const b = block as { type: string; text?: unknown; thinking?: unknown; signature?: unknown; id?: unknown; content?: unknown };
-  switch (b.type) {
+export function renderBlock(block: MessageBlock, atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext): string {
+  const b = isKnownBlock(block) ? block : undefined;
+  switch (b?.type) {
     case 'text':
-      if (typeof b.text !== 'string') break;
       return atom.type === 'assistant' ? `<div class="md">${renderMarkdown(b.text)}</div>` : `<div class="plain">${escapeHtml(b.text)}</div>`;
     case 'thinking': {
-      const text = typeof b.thinking === 'string' ? b.thinking : '';
+      const text = b.thinking;
       if (text === '') return `<p class="thinking-empty">thinking: signature only (the text is not in the transcript)</p>`;
       return `<details class="thinking"><summary>thinking · ${text.length.toLocaleString('en')} characters</summary><div class="md">${renderMarkdown(text)}</div></details>`;
     }
@@ -35,11 +35,11 @@ export function renderBlock(block: ContentBlock, atom: Atom, results: ReadonlyMa
     case 'image':
       return renderImage(b, atom, ctx);
     case 'tool_use':
-      return renderToolCall(b as ToolUse, atom, typeof b.id === 'string' ? results.get(b.id) : undefined, ctx);
+      return renderToolCall(b, atom, results.get(b.id), ctx);
     case 'tool_result': {
       const { html, note } = capText(typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? null), atom, 'tool result', ctx);
       return `<div class="orphan-result"><p class="label">tool result without its call</p><pre class="out">${html}</pre>${note}</div>`;
     }
   }
-  return `<details class="unknown"><summary>${escapeHtml(b.type)} block</summary><pre class="code">${escapeHtml(JSON.stringify(block, null, 2))}</pre></details>`;
+  return `<details class="unknown"><summary>${escapeHtml(block.type)} block</summary><pre class="code">${escapeHtml(JSON.stringify(block, null, 2))}</pre></details>`;
 }

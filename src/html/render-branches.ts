@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { Branch } from './read-branches.ts';
 import { renderMarkdown } from './render-markdown.ts';
@@ -18,13 +19,12 @@ export function renderBranches(branches: readonly Branch[], omitted: number): st
     const lines = branch.lines.map((line) => {
       if (line.type === 'user') {
         const typed = typedText(line);
-        const results = line.message.content.filter((b) => b.type === 'tool_result').length;
+        const results = knownBlocks(line.message.content).filter((b) => b.type === 'tool_result').length;
         return `<div class="atom a-user" id="${escapeHtml(line.uuid)}">${typed === '' ? `<p class="chip">${results} tool result${results === 1 ? '' : 's'}</p>` : `<div class="plain">${escapeHtml(typed)}</div>`}</div>`;
       }
-      const blocks = line.message.content.map((b) => {
-        const block = b as { type: string; text?: unknown; name?: unknown; input?: unknown };
-        if (block.type === 'text' && typeof block.text === 'string') return `<div class="md">${renderMarkdown(block.text)}</div>`;
-        if (block.type === 'tool_use') return `<p class="chip">${escapeHtml(toolLabel(String(block.name), block.input))}</p>`;
+      const blocks = knownBlocks(line.message.content).map((block) => {
+        if (block.type === 'text') return `<div class="md">${renderMarkdown(block.text)}</div>`;
+        if (block.type === 'tool_use') return `<p class="chip">${escapeHtml(toolLabel(block.name, block.input))}</p>`;
         return '';
       });
       return `<div class="atom a-assistant" id="${escapeHtml(line.uuid)}">${blocks.join('')}</div>`;

@@ -1,4 +1,4 @@
-import type { Atom } from '../model/types.ts';
+import type { Atom, ImageBlock } from '../model/types.ts';
 import { escapeHtml } from './escape-html.ts';
 import { truncated } from './cap-text.ts';
 import type { RenderContext } from './render-context.ts';
@@ -17,11 +17,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * @param ctx where a cut is counted
  * @returns the HTML
  */
-export function renderImage(block: unknown, atom: Pick<Atom, 'uuid' | 'fsid'>, ctx: RenderContext): string {
-  const source = (block as { source?: { type?: unknown; media_type?: unknown; data?: unknown } }).source;
-  const media = typeof source?.media_type === 'string' ? source.media_type : '';
-  const data = typeof source?.data === 'string' ? source.data : '';
-  if (source?.type !== 'base64' || !RASTER.has(media) || !BASE64.test(data)) return `<p class="image-omitted">[image not shown: ${escapeHtml(media === '' ? String(source?.type ?? 'no source') : media)}]</p>`;
+export function renderImage(block: ImageBlock, atom: Pick<Atom, 'uuid' | 'fsid'>, ctx: RenderContext): string {
+  const source = block.source;
+  const media = typeof source['media_type'] === 'string' ? source['media_type'] : '';
+  const data = typeof source['data'] === 'string' ? source['data'] : '';
+  if (source.type !== 'base64' || !RASTER.has(media) || !BASE64.test(data)) return `<p class="image-omitted">[image not shown: ${escapeHtml(media === '' ? source.type : media)}]</p>`;
   if (data.length > IMAGE_CAP) return truncated(`image: ${media} of ${data.length.toLocaleString('en')} base64 characters, over the ${IMAGE_CAP.toLocaleString('en')} cap; not shown`, atom, ctx);
   return `<img class="image" alt="image from the transcript" src="data:${media};base64,${data}">`;
 }

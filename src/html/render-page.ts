@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import { createHash } from 'node:crypto';
 import type { Session, Turn } from '../model/types.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
@@ -117,7 +118,7 @@ function pageShell(session: Session, options: PageOptions): (turns: readonly Tur
   const timeline = renderTimeline(session);
   return (turns, chat, branches, nav) => {
     const tools = new Set<string>();
-    for (const turn of turns) for (const atom of turn.atoms) for (const b of atom.message?.content ?? []) if (b.type === 'tool_use') tools.add(String((b as { name?: unknown }).name));
+    for (const turn of turns) for (const atom of turn.atoms) for (const b of knownBlocks(atom.message?.content)) if (b.type === 'tool_use') tools.add(b.name);
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(pagePolicy(options.live === true))}">

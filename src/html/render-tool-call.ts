@@ -1,4 +1,5 @@
-import type { Atom } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import type { Atom, MessageBlock } from '../model/types.ts';
 import { usd } from './format-numbers.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { capText } from './cap-text.ts';
@@ -62,12 +63,12 @@ function renderInput(name: string, id: string, input: unknown, atom: Atom, ctx: 
 
 function renderResult(result: ToolResult, ctx: RenderContext): string {
   const content = result.block.content;
-  const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  const blocks: MessageBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
   return blocks
     .map((b) => {
-      const block = b as { type?: unknown; text?: unknown };
+      const block = isKnownBlock(b) ? b : undefined;
       if (block?.type === 'image') return renderImage(block, result.atom, ctx);
-      const text = block?.type === 'text' && typeof block.text === 'string' ? block.text : JSON.stringify(block);
+      const text = block?.type === 'text' ? block.text : JSON.stringify(b);
       const { html, note } = capText(text, result.atom, 'tool result', ctx);
       return `<pre class="out">${html}</pre>${note}`;
     })

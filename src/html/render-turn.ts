@@ -1,3 +1,4 @@
+import { isKnownBlock } from '../model/is-known-block.ts';
 import type { Atom, Turn } from '../model/types.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
@@ -32,7 +33,7 @@ export function renderTurn(turn: Turn, index: number, results: ReadonlyMap<strin
   const usage = summary.usage;
   const total = usage.input_tokens + usage.output_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
   const trigger = turn.trigger === null ? undefined : turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
-  const hasError = summary.outcome === 'api_error' || turn.atoms.some((a) => a.type === 'user' && (a.message?.content ?? []).some((b) => b.type === 'tool_result' && (b as { is_error?: unknown }).is_error === true));
+  const hasError = summary.outcome === 'api_error' || turn.atoms.some((a) => a.type === 'user' && a.message.content.some((b) => isKnownBlock(b) && b.type === 'tool_result' && b.is_error === true));
   const outside = ctx.context !== undefined && turn.atoms.every((a) => !ctx.context?.has(a.uuid));
   const before = trigger !== undefined && ctx.context !== undefined && !ctx.context.has(trigger.uuid) ? ' pre-context' : '';
   const head =

@@ -1,8 +1,9 @@
-import type { Atom, Session } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import type { Atom, Session, ToolResultBlock } from '../model/types.ts';
 
 /** A `tool_result` block with the user atom that carries it. */
 export interface ToolResult {
-  block: { content?: unknown; is_error?: unknown };
+  block: ToolResultBlock;
   atom: Atom;
   /** Whether it is the first result its atom carries (the one that takes the atom's uuid as anchor). */
   first: boolean;
@@ -20,9 +21,8 @@ export function toolResults(session: Session): Map<string, ToolResult> {
     for (const atom of turn.atoms) {
       if (atom.type !== 'user') continue;
       let first = true;
-      for (const block of atom.message?.content ?? []) {
-        const b = block as { type: string; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
-        if (b.type !== 'tool_result' || typeof b.tool_use_id !== 'string' || results.has(b.tool_use_id)) continue;
+      for (const b of atom.message.content) {
+        if (!isKnownBlock(b) || b.type !== 'tool_result' || results.has(b.tool_use_id)) continue;
         results.set(b.tool_use_id, { block: b, atom, first });
         first = false;
       }

@@ -5,24 +5,54 @@
  * verbatim. The whole tree is plain JSON: no classes, no `Map`s, no `Date`s; times are epoch
  * milliseconds. `docs/model.md` is the spec of every field.
  */
-import type { BetaContentBlock, BetaStopReason, BetaUsage } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaStopReason, BetaUsage } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ImageBlockParam, RedactedThinkingBlockParam, TextBlockParam, ThinkingBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+
+/** A `text` block (Messages API `TextBlockParam`): `text` is a string. Other fields (`citations`, …) pass through. */
+export type TextBlock = Pick<TextBlockParam, 'type' | 'text'>;
+
+/** A `thinking` block (`ThinkingBlockParam`): `thinking` is a string; `signature` a string where written. */
+export type ThinkingBlock = Pick<ThinkingBlockParam, 'type' | 'thinking'> & { signature?: string };
+
+/** A `redacted_thinking` block (`RedactedThinkingBlockParam`): `data` is a string. */
+export type RedactedThinkingBlock = Pick<RedactedThinkingBlockParam, 'type' | 'data'>;
+
+/** A `tool_use` block (`ToolUseBlockParam`): `id` and `name` are strings, `input` is any JSON (present). */
+export type ToolUseBlock = Pick<ToolUseBlockParam, 'type' | 'id' | 'name' | 'input'>;
 
 /**
- * A content block we do not know. Claude Code and the API add block types over time; they pass
- * through unchanged, with whatever fields they carry.
+ * A `tool_result` block (`ToolResultBlockParam`): `tool_use_id` is a string; `content`, where present, a
+ * string or blocks (each checked as a message's are); `is_error`, where present, a boolean. Its text:
+ * `toolResultText`.
  */
-export interface UnknownBlock {
+export type ToolResultBlock = Pick<ToolResultBlockParam, 'type' | 'tool_use_id'> & { content?: string | MessageBlock[]; is_error?: boolean };
+
+/** An `image` block (`ImageBlockParam`): `source` is an object with a string `type` (`base64`, `url`, …). */
+export type ImageBlock = Pick<ImageBlockParam, 'type'> & { source: { type: string; [field: string]: unknown } };
+
+/**
+ * A content block romp knows, a union discriminated on `type`: `if (block.type === 'text')` makes
+ * `block.text` a `string`. The tree stage checks every known block's fields (`normaliseMessage`), so a
+ * block of a known type whose fields do not fit reaches the model as an `OtherBlock`. Get one from a
+ * `MessageBlock` with `isKnownBlock`.
+ */
+export type ContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock;
+
+/**
+ * A content block romp does not know, or a known type whose fields do not fit (a `text` block whose `text`
+ * is not a string), passed through unchanged with whatever fields it carries: Claude Code and the API
+ * add block types over time. An entry that is not an object reads `{type: "(invalid)", value}`.
+ */
+export interface OtherBlock {
   type: string;
   [field: string]: unknown;
 }
 
-/**
- * One block of a message's `content`: the Messages API's own shapes (`text`, `thinking`,
- * `redacted_thinking`, `tool_use` on assistant messages; `text`, `image`, `tool_result`, ... on user
- * messages), or an unknown block passed through.
- */
-export type ContentBlock = BetaContentBlock | ContentBlockParam | UnknownBlock;
+/** @deprecated the old name of `OtherBlock`. */
+export type UnknownBlock = OtherBlock;
+
+/** One entry of a message's `content`: a known `ContentBlock` or an `OtherBlock`; tell them apart with `isKnownBlock`. */
+export type MessageBlock = ContentBlock | OtherBlock;
 
 /**
  * Token usage of one API response, as the API reports it (tokens). Transcripts omit some of the
@@ -40,7 +70,7 @@ export type StopReason = BetaStopReason | (string & {}) | null;
  */
 export interface ApiMessage {
   role: 'assistant' | 'user';
-  content: ContentBlock[];
+  content: MessageBlock[];
   /** API message id (`msg_…`), shared by every line of one split response. Assistant only. */
   id?: string;
   model?: string;
@@ -84,21 +114,14 @@ export interface ResultPayload {
   local_command?: string;
 }
 
-/**
- * One atom = one transcript line = one streaming message (seed, "Hierarchy").
- *
- * `type`/`subtype` are the streaming message's; `idle` is romp's one synthetic kind.
- */
-export interface Atom {
-  type: 'assistant' | 'user' | 'system' | 'result' | 'idle';
+/** The fields every atom may carry beside `type` and `message` (see `Atom`). */
+export interface AtomFields {
   /** `system` atoms: `compact_boundary`; a user atom read from a `system` row keeps that row's subtype (`informational`: a prompt a hook blocked). */
   subtype?: 'compact_boundary' | 'informational' | 'status' | 'task_notification' | (string & {});
   /** The line's uuid (same value in stream and transcript). */
   uuid: string;
   /** The session's rompUuid. */
   session_id: string;
-  /** assistant / user atoms: the Anthropic message. */
-  message?: ApiMessage;
   /** `system:compact_boundary` atoms. */
   compact_metadata?: CompactMetadata;
   /** `result` atoms. */
@@ -124,6 +147,27 @@ export interface Atom {
   /** user atoms: who wrote it; absent on tool_result-only user atoms (harness output). */
   author?: Author;
 }
+
+/** A `user` or `assistant` atom: it always carries its Anthropic `message`. */
+export interface MessageAtom extends AtomFields {
+  type: 'assistant' | 'user';
+  /** The Anthropic message. */
+  message: ApiMessage;
+}
+
+/** A `system`, `result` or `idle` atom: no `message`. */
+export interface EventAtom extends AtomFields {
+  type: 'system' | 'result' | 'idle';
+  message?: undefined;
+}
+
+/**
+ * One atom = one transcript line = one streaming message (seed, "Hierarchy"), a union discriminated on
+ * `type`: `if (atom.type === 'user')` makes `atom.message` present.
+ *
+ * `type`/`subtype` are the streaming message's; `idle` is romp's one synthetic kind.
+ */
+export type Atom = MessageAtom | EventAtom;
 
 /** The user atom that opened a turn (seed: "a trigger is simply a user message"). */
 export interface Trigger {

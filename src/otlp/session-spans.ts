@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session } from '../model/types.ts';
 import { addResponse, emptyTotals, type Response, type Totals } from '../usage/count-usage.ts';
 import { PRICES, priceFor, type Price } from '../usage/prices.ts';
@@ -205,9 +206,8 @@ function addResponseTotals(r: Response, prices: Readonly<Record<string, Price>>)
 /** A response line's blocks as GenAI message parts: text, and tool calls by id and name. */
 function parts(atom: Atom): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
-  for (const b of atom.message?.content ?? []) {
-    const block = b as { type: string; text?: unknown; id?: unknown; name?: unknown; input?: unknown };
-    if (block.type === 'text' && typeof block.text === 'string') out.push({ type: 'text', content: block.text });
+  for (const block of knownBlocks(atom.message?.content)) {
+    if (block.type === 'text') out.push({ type: 'text', content: block.text });
     else if (block.type === 'tool_use') out.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
   }
   return out;

@@ -1,3 +1,4 @@
+import { toolResultText } from '../model/tool-result-text.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { isCompactBoundary, type Entry } from '../graph/entry.ts';
 import type { SessionState } from '../session/build-session.ts';
@@ -163,7 +164,5 @@ function forkCause(start: number, fullPath: Entry[], onContext: ReadonlySet<stri
 /** The length of a compact summary's text (characters). */
 function summaryChars(e: Entry): number {
   const content = (e.record['message'] as { content?: unknown } | undefined)?.content;
-  if (typeof content === 'string') return content.length;
-  if (!Array.isArray(content)) return 0;
-  return content.reduce((n: number, b: unknown) => n + (typeof (b as { text?: unknown }).text === 'string' ? ((b as { text: string }).text.length) : 0), 0);
+  return toolResultText(content).length;
 }

@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../model/types.ts';
+import type { MessageBlock } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 
 /** How many characters of a block's text a row keeps by default (4 KiB of ASCII). */
@@ -14,7 +14,7 @@ export const TOOL_TEXT_CAP = 2048;
  * @param block a content block
  * @returns its text (full length)
  */
-export function blockText(block: ContentBlock): string {
+export function blockText(block: MessageBlock): string {
   const b = block as { type: string; text?: unknown; thinking?: unknown; input?: unknown; content?: unknown };
   if (b.type === 'text' && typeof b.text === 'string') return b.text;
   if (b.type === 'thinking' && typeof b.thinking === 'string') return b.thinking;

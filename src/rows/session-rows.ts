@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { Author, Atom, ContentBlock, Session } from '../model/types.ts';
+import type { Author, Atom, MessageBlock, Session } from '../model/types.ts';
 import { normaliseAuthor } from './author-cells.ts';
 import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
 import type { AtomRow, BlockRole, BlockRow, DiagnosticRow, SessionRow, SessionRows, SubagentRow, TurnRow } from './row-types.ts';
@@ -204,7 +204,7 @@ function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPat
 }
 
 /** How a block is searched (`BlockRole`). */
-function roleOf(atom: Atom, block: ContentBlock, author: Author | undefined): BlockRole {
+function roleOf(atom: Atom, block: MessageBlock, author: Author | undefined): BlockRole {
   switch (block.type) {
     case 'text':
       if (atom.type === 'assistant') return 'assistant';

@@ -2,7 +2,9 @@ import type { Entry } from '../graph/entry.ts';
 import { HARNESS_TEXT } from '../tree/harness-text.ts';
 import type { GraphIndex } from '../graph/build-index.ts';
 import type { EntrySet } from '../graph/entry-set.ts';
-import type { Atom, ContentBlock } from '../model/types.ts';
+import type { Atom } from '../model/types.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
+import { normaliseMessage } from '../tree/normalise-message.ts';
 import { versionBefore } from '../read/claude-version.ts';
 import type { QueueOperation } from './collect-files.ts';
 import { PromptQueue } from './prompt-queue.ts';
@@ -198,8 +200,7 @@ function continuesResponse(e: Entry, latest: Entry): boolean {
 }
 
 function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: string): Atom {
-  const content = taken.op.content;
-  const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? (content as ContentBlock[]) : [];
+  const blocks = normaliseMessage('user', { role: 'user', content: taken.op.content }).content;
   const t = [op.t, taken.op.t, latest.t].find((x) => !Number.isNaN(x)) ?? Number.NaN;
   return {
     type: 'user',
@@ -212,12 +213,10 @@ function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: 
   };
 }
 
-/** The text of a prompt's content: a string, or the text blocks of an array joined; `undefined` without text. */
+/** The text of a prompt's content (`toolResultText`: a string, or its text blocks joined, an image as `[image]`); `undefined` without text. */
 function promptText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  const texts = content.flatMap((b) => (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' ? [String((b as { text?: unknown }).text)] : []));
-  return texts.length === 0 ? undefined : texts.join('\n');
+  const text = toolResultText(content);
+  return text === '' ? undefined : text;
 }
 
 function isNotification(text: string | undefined): boolean {

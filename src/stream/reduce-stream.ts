@@ -1,6 +1,6 @@
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { compactMetadata } from '../tree/compact-metadata.ts';
-import type { Atom, ResultPayload, Session, Usage } from '../model/types.ts';
+import type { Atom, AtomFields, MessageAtom, ResultPayload, Session, Usage } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { keyed, keyedCopy } from '../model/keyed.ts';
 import { colorOf } from '../model/color-of.ts';
@@ -102,8 +102,7 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
   const next: StreamState = { ...s, count: s.count + 1, rompUuid: s.rompUuid ?? sessionId };
   const stamp = parseTimestamp(m['timestamp']);
   const t = Number.isNaN(stamp) ? now : stamp;
-  const base = (type: Atom['type']): Atom => ({
-    type,
+  const base = (): AtomFields => ({
     uuid: typeof m['uuid'] === 'string' ? m['uuid'] : `${sessionId ?? 'stream'}:${s.count}`,
     session_id: next.rompUuid ?? '',
     t,
@@ -112,8 +111,7 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
   const subtype = typeof m['subtype'] === 'string' ? m['subtype'] : undefined;
 
   if (type === 'assistant' || type === 'user') {
-    const atom = base(type);
-    atom.message = normaliseMessage(type, m['message']);
+    const atom: MessageAtom = { type, ...base(), message: normaliseMessage(type, m['message']) };
     if (type === 'assistant' && typeof m['request_id'] === 'string') atom.request_id = m['request_id'];
     if (type === 'user') {
       const author = deriveAuthor(m, atom.message.content, s.options.resolvePeer ?? (() => null), 'sdk');
@@ -123,14 +121,11 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
     return addAtom({ ...next, removed }, atom, m['parent_tool_use_id']);
   }
   if (type === 'result') {
-    const atom = base('result');
-    atom.result = resultPayload(m);
+    const atom: Atom = { type: 'result', ...base(), result: resultPayload(m) };
     return addAtom(next, atom, null);
   }
   if (type === 'system' && subtype === 'compact_boundary') {
-    const atom = base('system');
-    atom.subtype = 'compact_boundary';
-    atom.compact_metadata = compactMetadata(m['compact_metadata'], 'snake');
+    const atom: Atom = { type: 'system', ...base(), subtype: 'compact_boundary', compact_metadata: compactMetadata(m['compact_metadata'], 'snake') };
     return addAtom(next, atom, null);
   }
   if (type === 'system' && subtype === 'init') {

@@ -1,4 +1,6 @@
-import type { Atom, Author, ContentBlock, StopReason, Turn } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import { knownBlocks } from '../model/known-blocks.ts';
+import type { Atom, Author, MessageBlock, StopReason, Turn } from '../model/types.ts';
 import { HARNESS_TEXT, startsWithHarness } from './harness-text.ts';
 import { turnId } from './turn-id.ts';
 
@@ -324,9 +326,8 @@ function takesFloor(state: Mutable, atom: Atom): boolean {
  */
 function answersPending(d: Draft | undefined, atom: Atom): boolean {
   if (d === undefined || d.pending.size === 0) return false;
-  for (const block of atom.message?.content ?? []) {
-    const toolId = (block as { tool_use_id?: unknown }).tool_use_id;
-    if (block.type === 'tool_result' && typeof toolId === 'string' && d.pending.has(toolId)) return true;
+  for (const block of knownBlocks(atom.message?.content)) {
+    if (block.type === 'tool_result' && d.pending.has(block.tool_use_id)) return true;
   }
   return false;
 }
@@ -340,7 +341,7 @@ function holdsFloor(d: Draft): boolean {
 
 /** Updates the current draft with an atom it took; returns whether the turn is closed after it. */
 function observe(state: Mutable, d: Draft, atom: Atom): boolean {
-  const content: ContentBlock[] = atom.message?.content ?? [];
+  const content: MessageBlock[] = atom.message?.content ?? [];
   if (atom.type === 'result') {
     d.endSeen = true;
     return true;
@@ -352,16 +353,14 @@ function observe(state: Mutable, d: Draft, atom: Atom): boolean {
     d.lastMessageId = id;
     d.hasAssistant = true;
     for (const block of content) {
-      const toolId = (block as { id?: unknown }).id;
-      if (block.type === 'tool_use' && typeof toolId === 'string') d.pending.add(toolId);
+      if (isKnownBlock(block) && block.type === 'tool_use') d.pending.add(block.id);
       d.lastBlockType = block.type;
     }
     return state.mode === 'stop_reason' && d.stop !== null && !CONTINUING.has(d.stop);
   }
   if (atom.type !== 'user') return state.closed;
   for (const block of content) {
-    const toolId = (block as { tool_use_id?: unknown }).tool_use_id;
-    if (block.type === 'tool_result' && typeof toolId === 'string') d.pending.delete(toolId);
+    if (isKnownBlock(block) && block.type === 'tool_result') d.pending.delete(block.tool_use_id);
     if (startsWithInterrupt(block)) d.interrupted = true;
   }
   if (state.mode !== 'stop_reason') return state.closed;
@@ -370,8 +369,8 @@ function observe(state: Mutable, d: Draft, atom: Atom): boolean {
   return state.closed || d.interrupted || d.noModelCall;
 }
 
-function startsWithInterrupt(block: ContentBlock): boolean {
-  const text = (block as { text?: unknown }).text ?? (block as { content?: unknown }).content;
+function startsWithInterrupt(block: MessageBlock): boolean {
+  const text = !isKnownBlock(block) ? undefined : block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : undefined;
   if (typeof text !== 'string') return false;
   // most blocks fail at their first non-blank character: no trimmed copy of a long tool output
   let i = 0;

@@ -1,4 +1,5 @@
-import type { Author, ContentBlock } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import type { Author, MessageBlock } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { findPostalId } from './find-postal-id.ts';
 import { HARNESS_TEXT } from './harness-text.ts';
@@ -57,7 +58,7 @@ const PROMPT_SOURCE_AUTHORS: ReadonlyMap<string, Author> = new Map([
  */
 export function deriveAuthor(
   record: RawRecord,
-  content: ContentBlock[],
+  content: MessageBlock[],
   resolvePeer: ResolvePeer,
   fallback: 'human' | 'sdk',
 ): Author | undefined {
@@ -83,11 +84,8 @@ export function deriveAuthor(
   return fallback;
 }
 
-function textsOf(content: ContentBlock[]): string[] {
+function textsOf(content: MessageBlock[]): string[] {
   const texts: string[] = [];
-  for (const block of content) {
-    const text = (block as { text?: unknown }).text;
-    if (block.type === 'text' && typeof text === 'string') texts.push(text);
-  }
+  for (const block of content) if (isKnownBlock(block) && block.type === 'text') texts.push(block.text);
   return texts;
 }

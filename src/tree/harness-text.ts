@@ -1,4 +1,5 @@
-import type { ContentBlock } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import type { MessageBlock } from '../model/types.ts';
 
 /**
  * Texts Claude Code writes as user lines on its own (transcript-format §14), by what they mean. Each
@@ -25,10 +26,10 @@ export const HARNESS_TEXT = {
  * @param content a message's content blocks
  * @returns the text (`""` without one) and the index
  */
-export function leadingText(content: readonly ContentBlock[] | undefined): { text: string; start: number } {
+export function leadingText(content: readonly MessageBlock[] | undefined): { text: string; start: number } {
   for (const block of content ?? []) {
-    const text = (block as { text?: unknown }).text;
-    if (block.type !== 'text' || typeof text !== 'string') continue;
+    if (!isKnownBlock(block) || block.type !== 'text') continue;
+    const text = block.text;
     // most texts start with a non-blank: no trimmed copy of a long prompt
     let i = 0;
     for (let c = text.charCodeAt(0); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++i));
@@ -43,7 +44,7 @@ export function leadingText(content: readonly ContentBlock[] | undefined): { tex
  * @param prefixes a text or texts of `HARNESS_TEXT`
  * @returns true when its first text block starts with one of them, after blanks
  */
-export function startsWithHarness(content: readonly ContentBlock[] | undefined, prefixes: string | readonly string[]): boolean {
+export function startsWithHarness(content: readonly MessageBlock[] | undefined, prefixes: string | readonly string[]): boolean {
   const { text, start } = leadingText(content);
   return typeof prefixes === 'string' ? text.startsWith(prefixes, start) : prefixes.some((p) => text.startsWith(p, start));
 }

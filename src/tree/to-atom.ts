@@ -1,6 +1,6 @@
 import type { Entry } from '../graph/entry.ts';
 import { compactMetadata } from './compact-metadata.ts';
-import type { ApiMessage, Atom } from '../model/types.ts';
+import type { ApiMessage, Atom, AtomFields, MessageAtom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
 import { deriveAuthor, type ResolvePeer } from './derive-author.ts';
 import { normaliseMessage } from './normalise-message.ts';
@@ -43,23 +43,22 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
     case 'system':
       if (entry.subtype === 'informational') return blockedPromptAtom(entry, ctx);
       return entry.subtype === 'compact_boundary'
-        ? { ...base(entry, ctx, 'system'), subtype: 'compact_boundary', compact_metadata: compactMetadata(record['compactMetadata'], 'camel') }
+        ? { type: 'system', ...fields(entry, ctx), subtype: 'compact_boundary', compact_metadata: compactMetadata(record['compactMetadata'], 'camel') }
         : undefined;
     default:
       return undefined;
   }
 }
 
-function base(entry: Entry, ctx: AtomContext, type: Atom['type']): Atom {
-  const atom: Atom = { type, uuid: entry.uuid, session_id: ctx.rompUuid, t: entry.t, fsid: entry.fsid };
+function fields(entry: Entry, ctx: AtomContext): AtomFields {
+  const atom: AtomFields = { uuid: entry.uuid, session_id: ctx.rompUuid, t: entry.t, fsid: entry.fsid };
   const link = entry.record['parentUuid'] ?? entry.record['logicalParentUuid'];
   if (typeof link === 'string') atom.parentUuid = link;
   return atom;
 }
 
-function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: AtomContext): Atom {
-  const atom = base(entry, ctx, message.role);
-  atom.message = message;
+function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: AtomContext): MessageAtom {
+  const atom: MessageAtom = { type: message.role, ...fields(entry, ctx), message };
   if (message.role === 'assistant' && typeof record['requestId'] === 'string') atom.request_id = record['requestId'];
   if (message.role === 'assistant' && record['isApiErrorMessage'] === true) atom.isApiErrorMessage = true;
   if (message.role === 'user') {
@@ -95,5 +94,5 @@ export const ORIGINAL_PROMPT = '\n\nOriginal prompt: ';
 function blockedPromptAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const content = entry.record['content'];
   if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT)) return undefined;
-  return { ...base(entry, ctx, 'user'), subtype: 'informational', message: { role: 'user', content: [{ type: 'text', text: content }] }, author: 'human' };
+  return { type: 'user', ...fields(entry, ctx), subtype: 'informational', message: { role: 'user', content: [{ type: 'text', text: content }] }, author: 'human' };
 }

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Session } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { toolCalls } from './tool-calls.ts';
@@ -33,9 +34,9 @@ export function decisions(session: Session): Decision[] {
     if (!DECISION_TOOLS.has(call.name) || call.resultUuid === null) continue;
     const atom = atoms.get(call.resultUuid);
     const content = atom?.message?.content ?? [];
-    const block = content.findIndex((b) => b.type === 'tool_result' && (b as { tool_use_id?: unknown }).tool_use_id === call.tool_use_id);
-    const result = content[block] as { content?: unknown } | undefined;
-    out.push({ uuid: call.resultUuid, block, tool_use_id: call.tool_use_id, tool: call.name, choice: toolResultText(result?.content), is_error: call.is_error, turnId: call.turnId });
+    const result = knownBlocks(content).find((b) => b.type === 'tool_result' && b.tool_use_id === call.tool_use_id);
+    const block = result === undefined ? -1 : content.indexOf(result);
+    out.push({ uuid: call.resultUuid, block, tool_use_id: call.tool_use_id, tool: call.name, choice: toolResultText(result?.type === 'tool_result' ? result.content : undefined), is_error: call.is_error, turnId: call.turnId });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { isKnownBlock } from '../model/is-known-block.ts';
 import type { Atom, Turn } from '../model/types.ts';
 import { withoutPostalMarker } from '../tree/find-postal-id.ts';
 import { ORIGINAL_PROMPT } from '../tree/to-atom.ts';
@@ -45,9 +46,10 @@ export function triggerAtom(turn: Turn): Atom | undefined {
 export function typedText(atom: Pick<Atom, 'message' | 'subtype'>): string {
   const parts: string[] = [];
   for (const block of atom.message?.content ?? []) {
+    if (!isKnownBlock(block)) continue;
     if (block.type === 'image') parts.push('[image]');
-    const text = (block as { text?: unknown }).text;
-    if (block.type !== 'text' || typeof text !== 'string') continue;
+    if (block.type !== 'text') continue;
+    const text = block.text;
     if (atom.subtype === 'informational') {
       const at = text.lastIndexOf(ORIGINAL_PROMPT);
       return (at < 0 ? text : text.slice(at + ORIGINAL_PROMPT.length)).trim();

@@ -1,3 +1,5 @@
+import { knownBlocks } from '../model/known-blocks.ts';
+import { toolResultText } from '../model/tool-result-text.ts';
 import type { Atom, Author, Session, Turn } from '../model/types.ts';
 
 /** What to look for; every field given must match (and), none given matches everything. */
@@ -54,10 +56,7 @@ function toolNames(session: Session): Map<string, string> {
   const names = new Map<string, string>();
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
-      for (const b of atom.message?.content ?? []) {
-        const block = b as { type: string; id?: unknown; name?: unknown };
-        if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') names.set(block.id, block.name);
-      }
+      for (const block of knownBlocks(atom.message?.content)) if (block.type === 'tool_use') names.set(block.id, block.name);
     }
   }
   return names;
@@ -72,12 +71,12 @@ function matches(atom: Atom, f: AtomFilter, toolOf: Map<string, string>): boolea
   if (f.kind !== undefined && atom.type !== f.kind && `${atom.type}:${atom.subtype ?? ''}` !== f.kind) return false;
   if (f.from !== undefined && atom.t < f.from) return false;
   if (f.to !== undefined && atom.t > f.to) return false;
-  const blocks = (atom.message?.content ?? []) as Array<{ type: string; name?: unknown; tool_use_id?: unknown; is_error?: unknown; text?: unknown; thinking?: unknown; content?: unknown }>;
+  const blocks = knownBlocks(atom.message?.content);
   if (f.tool !== undefined && !blocks.some((b) => (b.type === 'tool_use' && b.name === f.tool) || (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && toolOf.get(b.tool_use_id) === f.tool))) return false;
   if (f.isError !== undefined && blocks.some((b) => b.type === 'tool_result' && b.is_error === true) !== f.isError) return false;
   if (f.text !== undefined) {
     const needle = f.text.toLowerCase();
-    const texts = blocks.flatMap((b) => [b.text, b.thinking, b.content].flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.map((x) => (x as { text?: unknown }).text).filter((x): x is string => typeof x === 'string') : [])));
+    const texts = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : b.type === 'thinking' ? [b.thinking] : b.type === 'tool_result' ? [toolResultText(b.content)] : []));
     if (!texts.some((t) => t.toLowerCase().includes(needle))) return false;
   }
   return true;

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Session } from '../model/types.ts';
 
 /** A `Task` / `Agent` tool call linked to the transcript of the subagent it spawned. */
@@ -33,10 +34,10 @@ export async function linkSubagents(session: Session, files: SubagentFile[]): Pr
   const calls: Array<{ id: string; prompt: string }> = [];
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
-      for (const b of atom.message?.content ?? []) {
-        const block = b as { type: string; id?: unknown; name?: unknown; input?: { prompt?: unknown } };
-        if (block.type === 'tool_use' && typeof block.id === 'string' && SPAWNERS.has(String(block.name))) {
-          calls.push({ id: block.id, prompt: typeof block.input?.prompt === 'string' ? block.input.prompt : '' });
+      for (const block of knownBlocks(atom.message?.content)) {
+        if (block.type === 'tool_use' && SPAWNERS.has(block.name)) {
+          const prompt = typeof block.input === 'object' && block.input !== null && 'prompt' in block.input ? block.input.prompt : undefined;
+          calls.push({ id: block.id, prompt: typeof prompt === 'string' ? prompt : '' });
         }
       }
     }

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Author, Turn } from '../model/types.ts';
 import { countAtomUsage, type Totals } from '../usage/count-usage.ts';
 import { promptText, triggerAtom } from './prompt-text.ts';
@@ -46,9 +47,9 @@ export function summarizeTurn(turn: Turn, index: number): TurnSummary {
   let subagents = 0;
   for (const atom of turn.atoms) {
     if (atom.type !== 'assistant') continue;
-    for (const block of atom.message?.content ?? []) {
-      const name = (block as { name?: unknown }).name;
-      if (block.type !== 'tool_use' || typeof name !== 'string') continue;
+    for (const block of knownBlocks(atom.message.content)) {
+      if (block.type !== 'tool_use') continue;
+      const name = block.name;
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (SPAWNERS.has(name)) subagents++;
     }

@@ -1,3 +1,4 @@
+import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { isKnownTime } from '../model/time.ts';
@@ -36,13 +37,12 @@ export function toolCalls(session: Session): ToolCall[] {
   const order: ToolCall[] = [];
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
-      for (const block of atom.message?.content ?? []) {
-        const b = block as { type: string; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; is_error?: unknown; content?: unknown };
-        if (atom.type === 'assistant' && b.type === 'tool_use' && typeof b.id === 'string') {
-          const call: ToolCall = { tool_use_id: b.id, name: typeof b.name === 'string' ? b.name : '', input: b.input, useUuid: atom.uuid, resultUuid: null, t: atom.t, end: null, duration_ms: null, is_error: false, error: null, turnId: turn.id };
+      for (const b of knownBlocks(atom.message?.content)) {
+        if (atom.type === 'assistant' && b.type === 'tool_use') {
+          const call: ToolCall = { tool_use_id: b.id, name: b.name, input: b.input, useUuid: atom.uuid, resultUuid: null, t: atom.t, end: null, duration_ms: null, is_error: false, error: null, turnId: turn.id };
           calls.set(b.id, call);
           order.push(call);
-        } else if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') {
+        } else if (b.type === 'tool_result') {
           settle(calls.get(b.tool_use_id), atom, b.is_error === true ? toolResultText(b.content) : null, b.tool_use_id, turn.id, calls, order);
         }
       }

@@ -1,4 +1,6 @@
-import type { Atom, ResultPayload, Turn } from '../model/types.ts';
+import { isKnownBlock } from '../model/is-known-block.ts';
+import { knownBlocks } from '../model/known-blocks.ts';
+import type { Atom, ResultPayload, ToolResultBlock, Turn } from '../model/types.ts';
 import { HARNESS_TEXT, startsWithHarness } from '../tree/harness-text.ts';
 
 /**
@@ -66,11 +68,10 @@ export function turnOutcome(turn: Turn): TurnOutcome {
       }
       responded = true;
     } else if (atom.type === 'user') {
-      const content = atom.message?.content ?? [];
-      for (const block of content) {
+      for (const block of knownBlocks(atom.message.content)) {
         if (block.type !== 'tool_result') continue;
         outcome = 'open'; // the model goes on with the result
-        if ((block as { is_error?: unknown }).is_error === true && startsWithRejection((block as { content?: unknown }).content)) refused = true;
+        if (block.is_error === true && startsWithRejection(block.content)) refused = true;
       }
       const said = saysEnding(atom, refused, responded);
       if (said !== undefined) outcome = said;
@@ -105,9 +106,8 @@ function fromResult(r: ResultPayload, before: TurnOutcome | 'unknown'): TurnOutc
   return 'api_error';
 }
 
-function startsWithRejection(content: unknown): boolean {
+function startsWithRejection(content: ToolResultBlock['content']): boolean {
   if (typeof content === 'string') return content.startsWith(REJECTION);
-  if (!Array.isArray(content)) return false;
-  const first = content[0] as { text?: unknown } | undefined;
-  return typeof first?.text === 'string' && first.text.startsWith(REJECTION);
+  const first = content?.[0];
+  return first !== undefined && isKnownBlock(first) && first.type === 'text' && first.text.startsWith(REJECTION);
 }
