@@ -21,8 +21,16 @@ function watching(argv: string[]): { until: (what: (out: string, err: string) =>
   };
   const running = cli(argv, { stdout: { write: (s: string) => ((out += s), wake()) }, stderr: { write: (s: string) => ((err += s), wake()) } }, controller.signal);
   return {
+    // a wait that never ends fails the test after 30 s, with what was written, rather than hanging the run
     until: async (what) => {
-      while (!what(out, err)) await new Promise<void>((resolve) => waiting.push(resolve));
+      const deadline = Date.now() + 30_000;
+      while (!what(out, err)) {
+        if (Date.now() > deadline) throw new Error(`waited 30 s; stdout:\n${out}\nstderr:\n${err}`);
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          setTimeout(resolve, 1_000).unref();
+        });
+      }
       return out;
     },
     stop: async () => {
