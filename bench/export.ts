@@ -18,14 +18,46 @@ export async function benchExport(sessions = 5000): Promise<void> {
   const root = join(tmpdir(), `romp-bench-projects-real-${sessions}-v${REPLICA_VERSION}`);
   const { bytes } = await replicateProjects(root, sessions, 50, smallSessions(300_000));
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
-  console.log(`export: real-shaped projects folder, ${sessions} sessions, ${(bytes / MB).toFixed(0)} MB (load ${loadavg()[0]?.toFixed(2)})`);
+  console.log(
+    `export: real-shaped projects folder, ${sessions} sessions, ${(bytes / MB).toFixed(0)} MB (load ${loadavg()[0]?.toFixed(2)})`,
+  );
   for (const format of ['parquet', 'ndjson']) {
     const lake = mkdtempSync(join(tmpdir(), 'romp-bench-lake-'));
     try {
-      const run = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, bin, 'export', '--format', format, '--out', lake, '--projects', root, '--machine', 'bench', '--json'], { encoding: 'utf8', maxBuffer: 64 * MB });
-      if (run.status !== 0) throw new Error(`romp export --format ${format} exited ${String(run.status)}: ${run.stderr.slice(-300)}`);
-      const [wall, user, system, kb] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number) as [number, number, number, number];
-      const report = JSON.parse(run.stdout) as { sessions: number; parts: number; bytes: number; rows: Record<string, number> };
+      const run = spawnSync(
+        '/usr/bin/time',
+        [
+          '-f',
+          '%e %U %S %M',
+          process.execPath,
+          bin,
+          'export',
+          '--format',
+          format,
+          '--out',
+          lake,
+          '--projects',
+          root,
+          '--machine',
+          'bench',
+          '--json',
+        ],
+        { encoding: 'utf8', maxBuffer: 64 * MB },
+      );
+      if (run.status !== 0)
+        throw new Error(`romp export --format ${format} exited ${String(run.status)}: ${run.stderr.slice(-300)}`);
+      const [wall, user, system, kb] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      const report = JSON.parse(run.stdout) as {
+        sessions: number;
+        parts: number;
+        bytes: number;
+        rows: Record<string, number>;
+      };
       const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
       const cpu = user + system;
       console.log(

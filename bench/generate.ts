@@ -23,7 +23,10 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = 'the parser reads each line of the transcript and builds turns from atoms while the graph walk keeps the active path'.split(' ');
+const WORDS =
+  'the parser reads each line of the transcript and builds turns from atoms while the graph walk keeps the active path'.split(
+    ' ',
+  );
 
 /**
  * @param path where to write
@@ -31,9 +34,14 @@ const WORDS = 'the parser reads each line of the transcript and builds turns fro
  * @param prefix makes session, message and request ids unique to this file (for folders of many)
  * @returns the bytes and lines written, and the turns on the active path
  */
-export async function generateTranscript(path: string, targetBytes: number, prefix = ''): Promise<{ bytes: number; lines: number; turns: number }> {
+export async function generateTranscript(
+  path: string,
+  targetBytes: number,
+  prefix = '',
+): Promise<{ bytes: number; lines: number; turns: number }> {
   const random = prng(42 + prefix.length);
-  const words = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+  const words = (n: number): string =>
+    Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   const out = createWriteStream(path);
   let bytes = 0;
   let n = 0;
@@ -48,50 +56,140 @@ export async function generateTranscript(path: string, targetBytes: number, pref
     bytes += Buffer.byteLength(line);
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
-  const line = async (type: string, extra: Record<string, unknown>, parentUuid: string | null = parent): Promise<string> => {
+  const line = async (
+    type: string,
+    extra: Record<string, unknown>,
+    parentUuid: string | null = parent,
+  ): Promise<string> => {
     const id = uuid();
     clock += 200 + Math.floor(random() * 3000);
-    await write({ parentUuid, isSidechain: false, userType: 'external', cwd: '/work/bench', sessionId: sid, version: '2.1.112', gitBranch: 'main', type, uuid: id, timestamp: new Date(clock).toISOString(), ...extra });
+    await write({
+      parentUuid,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/work/bench',
+      sessionId: sid,
+      version: '2.1.112',
+      gitBranch: 'main',
+      type,
+      uuid: id,
+      timestamp: new Date(clock).toISOString(),
+      ...extra,
+    });
     return id;
   };
   let turn = 0;
   while (bytes < targetBytes) {
     turn++;
-    await write({ type: 'file-history-snapshot', messageId: `snap-${turn}`, snapshot: { messageId: `snap-${turn}`, trackedFileBackups: { 'src/a.ts': { backupFileName: `a@v${turn}`, version: turn, backupTime: new Date(clock).toISOString() } }, timestamp: new Date(clock).toISOString() }, isSnapshotUpdate: false });
+    await write({
+      type: 'file-history-snapshot',
+      messageId: `snap-${turn}`,
+      snapshot: {
+        messageId: `snap-${turn}`,
+        trackedFileBackups: {
+          'src/a.ts': { backupFileName: `a@v${turn}`, version: turn, backupTime: new Date(clock).toISOString() },
+        },
+        timestamp: new Date(clock).toISOString(),
+      },
+      isSnapshotUpdate: false,
+    });
     const rewindFrom = parent;
-    parent = await line('user', { message: { role: 'user', content: words(20 + Math.floor(random() * 60)) }, promptSource: 'typed' });
-    if (turn % 50 === 0 && rewindFrom !== null) parent = await line('user', { message: { role: 'user', content: words(15) }, promptSource: 'typed' }, rewindFrom);
+    parent = await line('user', {
+      message: { role: 'user', content: words(20 + Math.floor(random() * 60)) },
+      promptSource: 'typed',
+    });
+    if (turn % 50 === 0 && rewindFrom !== null)
+      parent = await line('user', { message: { role: 'user', content: words(15) }, promptSource: 'typed' }, rewindFrom);
     const steps = 1 + Math.floor(random() * 6);
     for (let s = 0; s < steps; s++) {
       const mid = `msg_${prefix}${turn}_${s}`;
-      const usage = { input_tokens: 10, output_tokens: 200 + s, cache_creation_input_tokens: 500, cache_read_input_tokens: 40000 };
+      const usage = {
+        input_tokens: 10,
+        output_tokens: 200 + s,
+        cache_creation_input_tokens: 500,
+        cache_read_input_tokens: 40000,
+      };
       const last = s === steps - 1;
-      const assistant = (content: unknown[]): Record<string, unknown> => ({ message: { id: mid, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: last ? 'end_turn' : 'tool_use', stop_sequence: null, usage }, requestId: `req_${mid}` });
-      parent = await line('assistant', assistant([{ type: 'thinking', thinking: words(40), signature: 'x'.repeat(200) }]));
+      const assistant = (content: unknown[]): Record<string, unknown> => ({
+        message: {
+          id: mid,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content,
+          stop_reason: last ? 'end_turn' : 'tool_use',
+          stop_sequence: null,
+          usage,
+        },
+        requestId: `req_${mid}`,
+      });
+      parent = await line(
+        'assistant',
+        assistant([{ type: 'thinking', thinking: words(40), signature: 'x'.repeat(200) }]),
+      );
       parent = await line('assistant', assistant([{ type: 'text', text: words(30 + Math.floor(random() * 100)) }]));
       if (last) break;
       const calls = random() < 0.2 ? 3 : 1;
       const uses: string[] = [];
       for (let c = 0; c < calls; c++) {
-        parent = await line('assistant', assistant([{ type: 'tool_use', id: `toolu_${turn}_${s}_${c}`, name: 'Read', input: { file_path: `src/f${c}.ts` } }]));
+        parent = await line(
+          'assistant',
+          assistant([
+            { type: 'tool_use', id: `toolu_${turn}_${s}_${c}`, name: 'Read', input: { file_path: `src/f${c}.ts` } },
+          ]),
+        );
         uses.push(parent);
       }
       let result = parent;
       for (const [c, use] of uses.entries()) {
-        const progress = await line('progress', { data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, toolUseID: `toolu_${turn}_${s}_${c}` }, use);
+        const progress = await line(
+          'progress',
+          { data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, toolUseID: `toolu_${turn}_${s}_${c}` },
+          use,
+        );
         const size = 500 + Math.floor(random() * 7500);
         const text = words(Math.floor(size / 6));
         // Claude Code writes a Read result twice: for the model, and as the harness's own toolUseResult
-        const file = { filePath: `src/f${c}.ts`, content: text, numLines: Math.ceil(size / 80), startLine: 1, totalLines: Math.ceil(size / 80) };
-        result = await line('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}_${s}_${c}`, content: text }] }, toolUseResult: { type: 'text', file }, sourceToolAssistantUUID: use }, progress);
+        const file = {
+          filePath: `src/f${c}.ts`,
+          content: text,
+          numLines: Math.ceil(size / 80),
+          startLine: 1,
+          totalLines: Math.ceil(size / 80),
+        };
+        result = await line(
+          'user',
+          {
+            message: {
+              role: 'user',
+              content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}_${s}_${c}`, content: text }],
+            },
+            toolUseResult: { type: 'text', file },
+            sourceToolAssistantUUID: use,
+          },
+          progress,
+        );
       }
       parent = result;
     }
     await line('system', { subtype: 'turn_duration', durationMs: 12000, isMeta: false });
     if (turn % 300 === 0) {
       const tail = parent;
-      parent = await line('system', { subtype: 'compact_boundary', content: 'Conversation compacted', logicalParentUuid: tail, compactMetadata: { trigger: 'auto', preTokens: 160000 } }, null);
-      parent = await line('user', { message: { role: 'user', content: `This session is being continued ${words(300)}` }, isCompactSummary: true, isVisibleInTranscriptOnly: true });
+      parent = await line(
+        'system',
+        {
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          logicalParentUuid: tail,
+          compactMetadata: { trigger: 'auto', preTokens: 160000 },
+        },
+        null,
+      );
+      parent = await line('user', {
+        message: { role: 'user', content: `This session is being continued ${words(300)}` },
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+      });
     }
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));

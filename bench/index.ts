@@ -22,7 +22,8 @@ const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 function wall(args: string[], env: NodeJS.ProcessEnv): number {
   const start = performance.now();
   const run = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (run.status !== 0) throw new Error(`romp ${args[0]} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
+  if (run.status !== 0)
+    throw new Error(`romp ${args[0]} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
   return (performance.now() - start) / 1000;
 }
 
@@ -34,7 +35,10 @@ export async function benchIndex(): Promise<void> {
   const longMb = Number(process.env['ROMP_BENCH_INDEX_LONG_MB'] ?? 100);
   const root = join(tmpdir(), `romp-bench-index-v${REPLICA_VERSION}-${sessions}-${longMb}`);
   const projects = join(root, 'projects');
-  const { bytes: small } = await replicateProjects(projects, sessions, 50, [...smallSessions(2 * MB), ...LONG_SESSIONS]);
+  const { bytes: small } = await replicateProjects(projects, sessions, 50, [
+    ...smallSessions(2 * MB),
+    ...LONG_SESSIONS,
+  ]);
   const long = join(projects, '-work-long', 'long-session.jsonl');
   if (!existsSync(long)) {
     mkdirSync(join(projects, '-work-long'), { recursive: true });
@@ -44,20 +48,33 @@ export async function benchIndex(): Promise<void> {
   const home = join(root, 'home');
   rmSync(home, { recursive: true, force: true });
   const env = { ...process.env, ROMP_HOME: home };
-  console.log(`index: ${sessions} sessions + one of ${longMb} MB, ${(bytes / MB).toFixed(0)} MB of transcripts; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `index: ${sessions} sessions + one of ${longMb} MB, ${(bytes / MB).toFixed(0)} MB of transcripts; load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const usage = wall(['usage', '--projects', projects, '--json'], env);
   const build = wall(['index', '--projects', projects, '--no-progress'], env);
-  const size = ['index.db', 'index.db-wal'].reduce((n, f) => n + (existsSync(join(home, f)) ? statSync(join(home, f)).size : 0), 0);
-  console.log(`  romp usage ${usage.toFixed(1)} s; full romp index ${build.toFixed(1)} s = ${(build / usage).toFixed(2)}x usage (target < 3x)`);
+  const size = ['index.db', 'index.db-wal'].reduce(
+    (n, f) => n + (existsSync(join(home, f)) ? statSync(join(home, f)).size : 0),
+    0,
+  );
+  console.log(
+    `  romp usage ${usage.toFixed(1)} s; full romp index ${build.toFixed(1)} s = ${(build / usage).toFixed(2)}x usage (target < 3x)`,
+  );
   console.log(`  index ${(size / MB).toFixed(0)} MB = ${(size / bytes).toFixed(2)}x the transcripts (target < 0.5x)`);
   const idle = wall(['index', '--projects', projects, '--no-progress'], env);
   console.log(`  refresh, nothing changed: ${(idle * 1000).toFixed(0)} ms, a whole romp process (target < 1 s)`);
   // a prompt on the leaf, as Claude Code appends one: its parent is the file's last line
-  const leaf = (): string => (JSON.parse(readFileSync(long, 'utf8').trimEnd().split('\n').at(-1) as string) as { uuid: string }).uuid;
-  const line = (n: number): string => `${JSON.stringify({ type: 'user', uuid: `bench-append-${n}-${Date.now()}`, parentUuid: leaf(), sessionId: 'long-session', timestamp: new Date().toISOString(), message: { role: 'user', content: 'one more line, appended' } })}\n`;
+  const leaf = (): string =>
+    (JSON.parse(readFileSync(long, 'utf8').trimEnd().split('\n').at(-1) as string) as { uuid: string }).uuid;
+  const line = (n: number): string =>
+    `${JSON.stringify({ type: 'user', uuid: `bench-append-${n}-${Date.now()}`, parentUuid: leaf(), sessionId: 'long-session', timestamp: new Date().toISOString(), message: { role: 'user', content: 'one more line, appended' } })}\n`;
   appendFileSync(long, line(1));
   const appended = wall(['index', '--projects', projects, '--no-progress'], env);
-  console.log(`  refresh after one line appended to the ${longMb} MB session, new process: ${(appended * 1000).toFixed(0)} ms (reads that file again: no parser state survives a process)`);
+  console.log(
+    `  refresh after one line appended to the ${longMb} MB session, new process: ${(appended * 1000).toFixed(0)} ms (reads that file again: no parser state survives a process)`,
+  );
   // a process that keeps its watchers (an index of the long session alone, through a hard link: one file)
   const alone = join(root, 'long-only');
   rmSync(alone, { recursive: true, force: true });
@@ -69,13 +86,29 @@ export async function benchIndex(): Promise<void> {
   appendFileSync(long, line(2));
   const start = performance.now();
   const report = await refreshIndex(db, { projectsDir: alone, watchers });
-  console.log(`  refresh after one line appended, kept watchers: ${(performance.now() - start).toFixed(0)} ms, ${report.bytesRead} bytes read (target < 100 ms)`);
+  console.log(
+    `  refresh after one line appended, kept watchers: ${(performance.now() - start).toFixed(0)} ms, ${report.bytesRead} bytes read (target < 100 ms)`,
+  );
   db.close();
   const reader = openIndexForRead(join(home, 'index.db'));
   if (typeof reader === 'string') throw new Error(reader);
   const one = ['test', 'error', 'function', 'parser', 'install', 'config', 'commit', 'branch', 'timeout', 'database'];
-  const two = ['test failing', 'build error', 'read file', 'git status', 'type error', 'add tests', 'fix bug', 'run npm', 'merge branch', 'null value'];
-  for (const [label, queries] of [['one word', one], ['two words', two]] as const) {
+  const two = [
+    'test failing',
+    'build error',
+    'read file',
+    'git status',
+    'type error',
+    'add tests',
+    'fix bug',
+    'run npm',
+    'merge branch',
+    'null value',
+  ];
+  for (const [label, queries] of [
+    ['one word', one],
+    ['two words', two],
+  ] as const) {
     const times: number[] = [];
     for (let round = 0; round < 3; round++) {
       for (const q of queries) {

@@ -48,7 +48,9 @@ const TIME = /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)"/g;
 const SESSION_ID = /"sessionId":"[^"]*"/g;
 
 function readSource(path: string): Source {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   let root = -1;
   let leaf = '';
   let first = Number.POSITIVE_INFINITY;
@@ -87,7 +89,10 @@ function copyLine(text: string, k: number, shift: number): string {
 }
 
 /** Writes lines to a stream, waiting when it is full. */
-async function writeAll(path: string, produce: (write: (line: string) => Promise<void>) => Promise<void>): Promise<void> {
+async function writeAll(
+  path: string,
+  produce: (write: (line: string) => Promise<void>) => Promise<void>,
+): Promise<void> {
   const out = createWriteStream(path);
   await produce(async (line) => {
     if (!out.write(`${line}\n`)) await new Promise<void>((done) => out.once('drain', () => done()));
@@ -137,7 +142,14 @@ export function smallSessions(maxBytes: number): string[] {
       const path = join(dir, name);
       const info = statSync(path);
       if (info.isDirectory() && name !== 'subagents') walk(path);
-      else if (info.isFile() && name.endsWith('.jsonl') && !name.startsWith('agent-') && info.size > 0 && info.size <= maxBytes) out.push(path);
+      else if (
+        info.isFile() &&
+        name.endsWith('.jsonl') &&
+        !name.startsWith('agent-') &&
+        info.size > 0 &&
+        info.size <= maxBytes
+      )
+        out.push(path);
     }
   };
   if (existsSync(CORPUS)) walk(CORPUS);
@@ -145,7 +157,8 @@ export function smallSessions(maxBytes: number): string[] {
 }
 
 /**
- * One long session of `targetBytes` (cut at the first line past it): copies of the sources in turn, each copy's root line hung on
+ * One long session of `targetBytes` (cut at the first line past it): copies of the sources in turn, each copy's root
+ * line hung on
  * the previous copy's leaf and its times one second after the previous copy's last, every `sessionId`
  * set to `sessionId`.
  * @param path where to write
@@ -153,7 +166,11 @@ export function smallSessions(maxBytes: number): string[] {
  * @param sessionId the session's id
  * @returns the bytes and lines written, and the copies made
  */
-export async function replicateSession(path: string, targetBytes: number, sessionId: string): Promise<{ bytes: number; lines: number; copies: number }> {
+export async function replicateSession(
+  path: string,
+  targetBytes: number,
+  sessionId: string,
+): Promise<{ bytes: number; lines: number; copies: number }> {
   const all = sources(LONG_SESSIONS);
   let bytes = 0;
   let lines = 0;
@@ -191,7 +208,12 @@ export async function replicateSession(path: string, targetBytes: number, sessio
  * @param from the real transcripts to copy, in turn
  * @returns the files written and their total size in bytes
  */
-export async function replicateProjects(root: string, sessions: number, projects: number, from: string[]): Promise<{ files: string[]; bytes: number }> {
+export async function replicateProjects(
+  root: string,
+  sessions: number,
+  projects: number,
+  from: string[],
+): Promise<{ files: string[]; bytes: number }> {
   const files: string[] = [];
   const done = join(root, '.done');
   const all = existsSync(done) ? [] : sources(from);
@@ -205,7 +227,8 @@ export async function replicateProjects(root: string, sessions: number, projects
     mkdirSync(dir, { recursive: true });
     const shift = Date.UTC(2026, 0, 1) + i * 60_000 - source.first;
     await writeAll(path, async (write) => {
-      for (const text of source.lines) await write(copyLine(text, i + 1, shift).replace(SESSION_ID, `"sessionId":"${sessionId}"`));
+      for (const text of source.lines)
+        await write(copyLine(text, i + 1, shift).replace(SESSION_ID, `"sessionId":"${sessionId}"`));
     });
   }
   if (!existsSync(done)) writeFileSync(done, '');

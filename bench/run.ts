@@ -31,7 +31,8 @@ import { benchWatch } from './watch.ts';
 const HERE = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
 
-/** The floor: split lines and `JSON.parse` each; with `keep`, also hold every parsed value (the cost of retention alone). */
+/** The floor: split lines and `JSON.parse` each; with `keep`, also hold every parsed value (the cost of retention
+ * alone). */
 async function floor(path: string, keep = false): Promise<number> {
   const kept: unknown[] = [];
   const decoder = new LineDecoder(
@@ -95,7 +96,9 @@ interface Run {
 }
 
 function runChild(name: Measure, timed: number, files: string[]): Run[] {
-  const out = execFileSync(process.execPath, ['--expose-gc', HERE, '--measure', name, String(timed), ...files], { maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ['--expose-gc', HERE, '--measure', name, String(timed), ...files], {
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out.toString()) as Run[];
 }
 
@@ -107,7 +110,14 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
  * `timed` times warm. Reports the medians of the warm runs' CPU time (the ratio that counts), their
  * wall time, and the ratios of the best warm runs and of the cold runs.
  */
-async function compare(label: string, files: string[], bytes: number, target: number, rounds = 3, timed = 3): Promise<void> {
+async function compare(
+  label: string,
+  files: string[],
+  bytes: number,
+  target: number,
+  rounds = 3,
+  timed = 3,
+): Promise<void> {
   const warm: Record<Measure, Run[]> = { floor: [], keep: [], romp: [] };
   const cold: Record<Measure, Run[]> = { floor: [], keep: [], romp: [] };
   for (let i = 0; i < rounds; i++) {
@@ -121,14 +131,21 @@ async function compare(label: string, files: string[], bytes: number, target: nu
   }
   const cpu = (runs: Run[]): number[] => runs.map((r) => r.cpu);
   const wall = (runs: Run[]): number[] => runs.map((r) => r.wall);
-  const rate = (ms: number): string => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
+  const rate = (ms: number): string => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
   const row = (text: string, name: Measure, goal = ''): void => {
     const [c, w] = [median(cpu(warm[name])), median(wall(warm[name]))];
     const others = `wall ${(w / median(wall(warm.floor))).toFixed(2)}x, best run ${(Math.min(...cpu(warm[name])) / Math.min(...cpu(warm.floor))).toFixed(2)}x, cold ${(median(cpu(cold[name])) / median(cpu(cold.floor))).toFixed(2)}x`;
-    const ratio = name === 'floor' ? '' : `  = ${(c / median(cpu(warm.floor))).toFixed(2)}x the floor's CPU${goal} (${others})`;
-    console.log(`  ${text.padEnd(28)} cpu ${c.toFixed(0).padStart(6)} ms  wall ${w.toFixed(0).padStart(6)} ms ${rate(w).padStart(11)}${ratio}`);
+    const ratio =
+      name === 'floor' ? '' : `  = ${(c / median(cpu(warm.floor))).toFixed(2)}x the floor's CPU${goal} (${others})`;
+    console.log(
+      `  ${text.padEnd(28)} cpu ${c.toFixed(0).padStart(6)} ms  wall ${w.toFixed(0).padStart(6)} ms ${rate(w).padStart(11)}${ratio}`,
+    );
   };
-  console.log(`${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files (medians of ${rounds * timed} warm runs in ${rounds} processes each; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `${label}: ${(bytes / MB).toFixed(1)} MB in ${files.length} files (medians of ${rounds * timed} warm runs in ${rounds} processes each; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
   row('floor (split + JSON.parse)', 'floor');
   row('floor + keeping every value', 'keep');
   row('romp parseSession', 'romp', ` (target <= ${target}x)`);
@@ -142,7 +159,8 @@ async function peakChild(path: string): Promise<void> {
   console.log(kb * 1024);
 }
 
-/** A real-shaped session of `mb` MiB (copies of corpus sessions) in the temp folder, made once and kept for later runs. */
+/** A real-shaped session of `mb` MiB (copies of corpus sessions) in the temp folder, made once and kept for later runs.
+ * */
 async function replicatedFile(mb: number): Promise<{ path: string; size: number }> {
   const path = join(tmpdir(), `romp-bench-real-${mb}mb-v${REPLICA_VERSION}.jsonl`);
   if (!existsSync(path) || statSync(path).size < mb * MB) {
@@ -159,7 +177,9 @@ async function beyondStringLimit(): Promise<void> {
   const start = process.hrtime.bigint();
   const peak = Number(execFileSync(process.execPath, [HERE, '--peak', huge]).toString().trim());
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  console.log(`beyond the string limit: ${(size / MB).toFixed(0)} MB parsed in ${(ms / 1000).toFixed(1)} s (child process, with start-up), peak memory ${(peak / MB).toFixed(0)} MB = ${(peak / size).toFixed(2)}x the file`);
+  console.log(
+    `beyond the string limit: ${(size / MB).toFixed(0)} MB parsed in ${(ms / 1000).toFixed(1)} s (child process, with start-up), peak memory ${(peak / MB).toFixed(0)} MB = ${(peak / size).toFixed(2)}x the file`,
+  );
 }
 
 function walk(dir: string): string[] {
@@ -171,23 +191,39 @@ function walk(dir: string): string[] {
 
 async function main(): Promise<void> {
   if (process.argv[2] === '--peak') return peakChild(process.argv[3] ?? '');
-  if (process.argv[2] === '--measure') return measureChild(process.argv[3] as Measure, Number(process.argv[4]), process.argv.slice(5));
+  if (process.argv[2] === '--measure')
+    return measureChild(process.argv[3] as Measure, Number(process.argv[4]), process.argv.slice(5));
   if (process.argv[2] === '--stream') return benchStream();
   if (process.argv[2] === '--ls') return benchLs();
   if (process.argv[2] === '--watch') return benchWatch();
   if (process.argv[2] === '--usage') return benchUsage();
   if (process.argv[2] === '--html') return benchHtml();
-  if (process.argv[2] === '--export') return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
+  if (process.argv[2] === '--export')
+    return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
   if (process.argv[2] === '--index') return benchIndex();
   if (existsSync(CORPUS)) {
     const files = walk(CORPUS);
-    await compare('corpus', files, files.reduce((n, p) => n + statSync(p).size, 0), 1.3);
+    await compare(
+      'corpus',
+      files,
+      files.reduce((n, p) => n + statSync(p).size, 0),
+      1.3,
+    );
   }
   const { path: big, size } = await replicatedFile(200);
   await compare('real-shaped session', [big], size, 1.0, 3, 2);
   const peak = Number(execFileSync(process.execPath, [HERE, '--peak', big]).toString().trim());
-  const baseline = Number(execFileSync(process.execPath, ['-e', "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)"]).toString().trim());
-  console.log(`  peak memory ${(peak / MB).toFixed(0)} MB (node alone ${(baseline / MB).toFixed(0)} MB) = ${(peak / size).toFixed(2)}x the file (target <= 1.2x)`);
+  const baseline = Number(
+    execFileSync(process.execPath, [
+      '-e',
+      "console.log(Number(/VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))[1])*1024)",
+    ])
+      .toString()
+      .trim(),
+  );
+  console.log(
+    `  peak memory ${(peak / MB).toFixed(0)} MB (node alone ${(baseline / MB).toFixed(0)} MB) = ${(peak / size).toFixed(2)}x the file (target <= 1.2x)`,
+  );
   if (process.argv[2] === '--parse') return;
   await beyondStringLimit();
   benchStream();

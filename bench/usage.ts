@@ -26,9 +26,15 @@ interface Timed {
 
 function timed(command: string, args: string[], env: NodeJS.ProcessEnv): Timed {
   const run = spawnSync('/usr/bin/time', ['-f', '%U %S %e %M', command, ...args], { env, maxBuffer: 1 << 28 });
-  if (run.status !== 0) throw new Error(`${command} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
+  if (run.status !== 0)
+    throw new Error(`${command} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
   const [user, system, wall, kb] = (run.stderr.toString().trim().split('\n').at(-1) ?? '').split(' ').map(Number);
-  return { cpu: (user ?? 0) + (system ?? 0), wall: wall ?? Number.NaN, peakMb: (kb ?? 0) / 1024, stdout: run.stdout.toString() };
+  return {
+    cpu: (user ?? 0) + (system ?? 0),
+    wall: wall ?? Number.NaN,
+    peakMb: (kb ?? 0) / 1024,
+    stdout: run.stdout.toString(),
+  };
 }
 
 /** The native ccusage binary for this machine, fetched once; undefined when it cannot be had. */
@@ -38,7 +44,9 @@ function ccusageBinary(): string | undefined {
   if (existsSync(bin)) return bin;
   if (process.platform !== 'linux' || process.arch !== 'x64') return undefined;
   mkdirSync(dir, { recursive: true });
-  const tarball = execFileSync('npm', ['pack', `@ccusage/ccusage-linux-x64@${CCUSAGE}`, '--silent'], { cwd: dir }).toString().trim();
+  const tarball = execFileSync('npm', ['pack', `@ccusage/ccusage-linux-x64@${CCUSAGE}`, '--silent'], { cwd: dir })
+    .toString()
+    .trim();
   execFileSync('tar', ['xzf', tarball], { cwd: dir });
   if (!existsSync(bin)) return undefined;
   chmodSync(bin, 0o755); // the registry's tarball keeps no mode bits
@@ -48,7 +56,12 @@ function ccusageBinary(): string | undefined {
 /** The four token sums of both tools' JSON, for a same-totals check. */
 function rompTokens(json: string): number[] {
   const t = (JSON.parse(json) as { total: Record<string, number> }).total;
-  return [t['input_tokens'] ?? 0, t['output_tokens'] ?? 0, t['cache_creation_input_tokens'] ?? 0, t['cache_read_input_tokens'] ?? 0];
+  return [
+    t['input_tokens'] ?? 0,
+    t['output_tokens'] ?? 0,
+    t['cache_creation_input_tokens'] ?? 0,
+    t['cache_read_input_tokens'] ?? 0,
+  ];
 }
 function ccusageTokens(json: string): number[] {
   const t = (JSON.parse(json) as { totals: Record<string, number> }).totals;
@@ -64,14 +77,19 @@ export async function benchUsage(): Promise<void> {
   const { bytes } = await replicateProjects(projects, SESSIONS, 40, LONG_SESSIONS);
   const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
   const native = ccusageBinary();
-  console.log(`usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions; load ${loadavg()[0]?.toFixed(2)}`);
+  console.log(
+    `usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions; load ${loadavg()[0]?.toFixed(2)}`,
+  );
   const romp: Timed[] = [];
   const ccusage: Timed[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const runRomp = (): number => romp.push(timed(process.execPath, [bin, 'usage', '--projects', projects, '--json'], process.env));
-    const runCcusage = (): number => (native === undefined ? 0 : ccusage.push(timed(native, ['session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root })));
-    if (round % 2 === 0) (runRomp(), runCcusage());
-    else (runCcusage(), runRomp());
+    const runRomp = (): number =>
+      romp.push(timed(process.execPath, [bin, 'usage', '--projects', projects, '--json'], process.env));
+    const runCcusage = (): number =>
+      native === undefined
+        ? 0
+        : ccusage.push(timed(native, ['session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root }));
+    for (const run of round % 2 === 0 ? [runRomp, runCcusage] : [runCcusage, runRomp]) run();
   }
   const line = (name: string, runs: Timed[]): string =>
     `  ${name.padEnd(24)} cpu ${median(runs.map((r) => r.cpu)).toFixed(2)} s, wall ${median(runs.map((r) => r.wall)).toFixed(2)} s, peak ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB`;
@@ -82,8 +100,12 @@ export async function benchUsage(): Promise<void> {
   }
   console.log(line(`ccusage ${CCUSAGE} native`, ccusage));
   const ratio = (f: (r: Timed) => number): string => (median(romp.map(f)) / median(ccusage.map(f))).toFixed(2);
-  console.log(`  romp/ccusage: cpu ${ratio((r) => r.cpu)}x, wall ${ratio((r) => r.wall)}x (medians of ${ROUNDS} alternating rounds)`);
+  console.log(
+    `  romp/ccusage: cpu ${ratio((r) => r.cpu)}x, wall ${ratio((r) => r.wall)}x (medians of ${ROUNDS} alternating rounds)`,
+  );
   const a = rompTokens(romp[0].stdout);
   const b = ccusageTokens(ccusage[0].stdout);
-  console.log(`  token totals (input, output, cache write, cache read): ${a.every((v, i) => v === b[i]) ? 'equal' : `differ: romp ${a.join(', ')} / ccusage ${b.join(', ')}`}`);
+  console.log(
+    `  token totals (input, output, cache write, cache read): ${a.every((v, i) => v === b[i]) ? 'equal' : `differ: romp ${a.join(', ')} / ccusage ${b.join(', ')}`}`,
+  );
 }

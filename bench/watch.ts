@@ -16,13 +16,18 @@ import { CORPUS, continuation, REPLICA_VERSION, replicateSession } from './repli
 const MB = 1024 * 1024;
 const SESSION_ID = 'be0c4a11-0000-4000-8000-000000000002';
 
-/** The real files whose lines are appended: progress rows, hook summaries, turn durations, queue operations (2.1.12, 2.1.29). */
+/** The real files whose lines are appended: progress rows, hook summaries, turn durations, queue operations (2.1.12,
+ * 2.1.29). */
 const APPENDED = ['entireio__cli/d5/99f72ee73a/0/full.jsonl', 'entireio__cli/26/dcd5518fea/0/full.jsonl'];
 
 /** The last main-chain uuid and the last time in a session file's tail. */
 function tailOf(path: string): { leaf: string; clock: number } {
   const size = statSync(path).size;
-  const tail = readFileSync(path).subarray(Math.max(0, size - 400_000)).toString('utf8').trim().split('\n');
+  const tail = readFileSync(path)
+    .subarray(Math.max(0, size - 400_000))
+    .toString('utf8')
+    .trim()
+    .split('\n');
   let leaf: string | undefined;
   let clock = 0;
   for (let i = tail.length - 1; i >= 0; i--) {
@@ -30,7 +35,13 @@ function tailOf(path: string): { leaf: string; clock: number } {
     const time = /"timestamp":"([^"]+)"/.exec(line);
     if (time !== null) clock = Math.max(clock, Date.parse(time[1] as string));
     const match = /"uuid":"([^"]+)"/.exec(line);
-    if (leaf === undefined && match !== null && !line.includes('"isSidechain":true') && !line.includes('"type":"progress"')) leaf = match[1] as string;
+    if (
+      leaf === undefined &&
+      match !== null &&
+      !line.includes('"isSidechain":true') &&
+      !line.includes('"type":"progress"')
+    )
+      leaf = match[1] as string;
   }
   if (leaf === undefined) throw new Error('no uuid');
   return { leaf, clock };
@@ -80,10 +91,21 @@ export async function benchWatch(): Promise<void> {
       all.full += figures.full;
     }
     const sorted = all.times.sort((a, b) => a - b);
-    const [p50, p90, p99, max] = [quantile(sorted, 0.5), quantile(sorted, 0.9), quantile(sorted, 0.99), sorted.at(-1) ?? 0];
+    const [p50, p90, p99, max] = [
+      quantile(sorted, 0.5),
+      quantile(sorted, 0.9),
+      quantile(sorted, 0.99),
+      sorted.at(-1) ?? 0,
+    ];
     p99s.push(p99);
-    console.log(`watch ${String(mb).padStart(3)} MB: ${sorted.length} real lines appended, per update p50 ${p50.toFixed(2)} / p90 ${p90.toFixed(2)} / p99 ${p99.toFixed(2)} / max ${max.toFixed(2)} ms; ${all.full} full re-resolves`);
+    console.log(
+      `watch ${String(mb).padStart(3)} MB: ${sorted.length} real lines appended, per update p50 ${p50.toFixed(2)} / p90 ${p90.toFixed(2)} / p99 ${p99.toFixed(2)} / max ${max.toFixed(2)} ms; ${all.full} full re-resolves`,
+    );
   }
   const ratio = (p99s[2] ?? 0) / (p99s[0] || 1);
-  console.log(`watch: p99 100 MB / 1 MB = ${ratio.toFixed(2)}x (target <= 2x, p99 < 5 ms); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `watch: p99 100 MB / 1 MB = ${ratio.toFixed(2)}x (target <= 2x, p99 < 5 ms); load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 }

@@ -14,7 +14,18 @@ import { cli } from '../src/cli/cli.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 import { assistant, text, user } from '../tests/helpers/transcript.ts';
 
-const KINDS = ['file', 'agent', 'fifo', 'dev-zero', 'outside', 'dangling', 'self-link', 'loop', 'inside-link', 'project-link'] as const;
+const KINDS = [
+  'file',
+  'agent',
+  'fifo',
+  'dev-zero',
+  'outside',
+  'dangling',
+  'self-link',
+  'loop',
+  'inside-link',
+  'project-link',
+] as const;
 type Kind = (typeof KINDS)[number];
 /** Kinds that must be named as skipped: they are never regular files inside the folder. */
 const SKIPPED = new Set<Kind>(['fifo', 'dev-zero', 'outside', 'dangling', 'self-link', 'loop']);
@@ -23,7 +34,14 @@ const SKIPPED = new Set<Kind>(['fifo', 'dev-zero', 'outside', 'dangling', 'self-
 const folderArb = fc.array(fc.array(fc.constantFrom(...KINDS), { maxLength: 8 }), { minLength: 1, maxLength: 3 });
 
 function transcript(id: string): string {
-  const lines = [user(`u-${id}`, null, `prompt ${id}`, 0, { sessionId: id }), assistant(`a-${id}`, `u-${id}`, text('ok'), 1, { mid: `m-${id}`, stop: 'end_turn', extra: { sessionId: id, requestId: `r-${id}` } })];
+  const lines = [
+    user(`u-${id}`, null, `prompt ${id}`, 0, { sessionId: id }),
+    assistant(`a-${id}`, `u-${id}`, text('ok'), 1, {
+      mid: `m-${id}`,
+      stop: 'end_turn',
+      extra: { sessionId: id, requestId: `r-${id}` },
+    }),
+  ];
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
@@ -69,14 +87,19 @@ function build(projects: Kind[][]): { root: string; responses: number; skipped: 
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { code, out, err };
 }
 
 /** Fails a case that does not end within `ms` (a hang on a FIFO), instead of stalling the run. */
 async function ends<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`did not end within ${ms} ms`)), ms)));
+  const hung = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`did not end within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([work, hung]);
   } finally {
@@ -101,21 +124,29 @@ async function checkFolder(root: string, responses: number, skipped: string[], s
     const real = realpathSync(path);
     if (!real.startsWith(`${realRoot}/`) || !statSync(real).isFile()) throw new Error(`ls listed ${path} (${real})`);
   }
-  for (const path of skipped) if (!ls.err.includes(`romp: skipped ${path}: `)) throw new Error(`ls did not name ${path}: ${ls.err}`);
+  for (const path of skipped)
+    if (!ls.err.includes(`romp: skipped ${path}: `)) throw new Error(`ls did not name ${path}: ${ls.err}`);
   const usage = await ends(run(['usage', '--projects', root, '--json']), 20_000);
   if (responses === 0) {
     if (usage.code !== 2) throw new Error(`usage of a folder without transcripts: exit ${usage.code}`);
   } else {
     const counted = (JSON.parse(usage.out) as { total: { responses: number } }).total.responses;
-    if (usage.code !== 0 || counted !== responses) throw new Error(`usage counted ${counted} of ${responses} responses, exit ${usage.code}: ${usage.err}`);
+    if (usage.code !== 0 || counted !== responses)
+      throw new Error(`usage counted ${counted} of ${responses} responses, exit ${usage.code}: ${usage.err}`);
   }
   for (const path of special) {
     const { diagnostics } = await ends(parseSession([path]), 10_000);
-    if (diagnostics.map((d) => d.code).join() !== 'FILE_UNREADABLE') throw new Error(`parseSession(${path}): ${JSON.stringify(diagnostics)}`);
+    if (diagnostics.map((d) => d.code).join() !== 'FILE_UNREADABLE')
+      throw new Error(`parseSession(${path}): ${JSON.stringify(diagnostics)}`);
   }
 }
 
 /** The suites of this module, in the shape `fuzz/run.ts` runs. */
 export function projectsFolderProperties(): Array<{ name: string; property: fc.IAsyncPropertyWithHooks<[Kind[][]]> }> {
-  return [{ name: 'projects folders with FIFOs and symlinks: ls and usage end, list regular files inside only, name what they skip', property: fc.asyncProperty(folderArb, check) }];
+  return [
+    {
+      name: 'projects folders with FIFOs and symlinks: ls and usage end, list regular files inside only, name what they skip',
+      property: fc.asyncProperty(folderArb, check),
+    },
+  ];
 }

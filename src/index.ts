@@ -41,7 +41,14 @@ export { watchSession } from './live/watch-session.ts';
 export type { WatchSessionOptions } from './live/watch-session.ts';
 export { listClaudeSessions } from './discover/list-claude-sessions.ts';
 export type { ClaudeSessionInfo, ListOptions } from './discover/list-claude-sessions.ts';
-export { isRompUuid, listSessions, recordResume, registerSession, RegistryError, resolveSession } from './romp-home/registry.ts';
+export {
+  isRompUuid,
+  listSessions,
+  recordResume,
+  registerSession,
+  RegistryError,
+  resolveSession,
+} from './romp-home/registry.ts';
 export { isKnownTime, UNKNOWN_TIME } from './model/time.ts';
 export type { NewSession, RegisteredFile, RegistryEntry } from './romp-home/registry.ts';
 export { rompHome } from './romp-home/romp-home.ts';
@@ -79,7 +86,14 @@ export { findLostTurns } from './resume/find-lost-turns.ts';
 export type { CauseNote, LossCause, LostTurn, ResumeReport, ResumeViews } from './resume/find-lost-turns.ts';
 export { readResumeViews } from './resume/read-resume-views.ts';
 export { explainCacheWrites } from './cache/explain-cache-writes.ts';
-export type { CacheCause, CacheLine, CacheOptions, CacheReport, CacheWrite, CauseTotals } from './cache/explain-cache-writes.ts';
+export type {
+  CacheCause,
+  CacheLine,
+  CacheOptions,
+  CacheReport,
+  CacheWrite,
+  CauseTotals,
+} from './cache/explain-cache-writes.ts';
 export { readCacheLines } from './cache/read-cache-lines.ts';
 export { cacheClock } from './cache/cache-clock.ts';
 export type { CacheClock } from './cache/cache-clock.ts';

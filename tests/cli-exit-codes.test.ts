@@ -18,7 +18,11 @@ const bin = new URL('../src/cli/bin.js', import.meta.url).pathname;
 
 async function romp(argv: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
   const asRoot = process.getuid?.() === 0;
-  const child = spawn(process.execPath, [bin, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+  const child = spawn(process.execPath, [bin, ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -35,12 +39,28 @@ test('an unreadable transcript exits 2 with a romp: line in every command that r
   for (const d of [dir, projects, join(projects, '-work-app')]) chmodSync(d, 0o755);
   const home = join(dir, 'home');
   const env = { ROMP_HOME: home, CLAUDE_CONFIG_DIR: dir, HOME: dir };
-  const commands = [['show'], ['json'], ['turns'], ['segments'], ['tools'], ['usage'], ['doctor'], ['watch'], ['stream'], ['register', 'R'], ['resume', 'R']];
+  const commands = [
+    ['show'],
+    ['json'],
+    ['turns'],
+    ['segments'],
+    ['tools'],
+    ['usage'],
+    ['doctor'],
+    ['watch'],
+    ['stream'],
+    ['register', 'R'],
+    ['resume', 'R'],
+  ];
   const results: Array<readonly [string, { code: number | null; err: string }]> = [];
   for (const command of commands) results.push([command[0] as string, await romp([...command, locked], env)] as const);
   results.push(['usage --projects', await romp(['usage', '--projects', projects], env)]);
   results.push(['ls', await romp(['ls', '--projects', projects], env)]);
-  const summary = results.map(([name, r]) => [name, r.code, /^romp: .*locked\.jsonl: cannot read: EACCES: permission denied/m.test(r.err) && !/\n\s+at /.test(r.err)]);
+  const summary = results.map(([name, r]) => [
+    name,
+    r.code,
+    /^romp: .*locked\.jsonl: cannot read: EACCES: permission denied/m.test(r.err) && !/\n\s+at /.test(r.err),
+  ]);
   assert.deepEqual(summary, [...commands.map((c) => [c[0], 2, true]), ['usage --projects', 2, true], ['ls', 2, true]]);
 });
 
@@ -52,16 +72,36 @@ test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, 
   writeFileSync(file, 'x');
   let err = '';
   const io = { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } };
-  const codes = [await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', home], io), await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', file], io)];
+  const codes = [
+    await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', home], io),
+    await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', file], io),
+  ];
   assert.deepEqual(codes, [2, 2]);
-  assert.match(err, /^romp: cannot write registry entry .*\/sessions\/R\.json: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\nromp: cannot write registry entry .*home-is-a-file\/sessions\/R\.json: ENOTDIR: not a directory, .*home-is-a-file\/sessions/);
+  assert.match(
+    err,
+    /^romp: cannot write registry entry .*\/sessions\/R\.json: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\nromp: cannot write registry entry .*home-is-a-file\/sessions\/R\.json: ENOTDIR: not a directory, .*home-is-a-file\/sessions/,
+  );
   chmodSync(dir, 0o755);
-  const readOnly = await romp(['register', 'R', EXAMPLE_SESSION, '--romp-home', join(dir, 'owned-by-someone-else')], {});
-  assert.deepEqual([readOnly.code, /^romp: cannot write registry entry .*: EACCES: permission denied, mkdir '.*owned-by-someone-else/.test(readOnly.err)], [2, true], readOnly.err);
+  const readOnly = await romp(
+    ['register', 'R', EXAMPLE_SESSION, '--romp-home', join(dir, 'owned-by-someone-else')],
+    {},
+  );
+  assert.deepEqual(
+    [
+      readOnly.code,
+      /^romp: cannot write registry entry .*: EACCES: permission denied, mkdir '.*owned-by-someone-else/.test(
+        readOnly.err,
+      ),
+    ],
+    [2, true],
+    readOnly.err,
+  );
 });
 
 test('a system error line names the error on one line, control characters escaped; other errors are left to throw', () => {
-  const enospc = Object.assign(new Error("ENOSPC: no space left on device, write '/x/\u001b[31m.json'"), { code: 'ENOSPC' });
+  const enospc = Object.assign(new Error("ENOSPC: no space left on device, write '/x/\u001b[31m.json'"), {
+    code: 'ENOSPC',
+  });
   assert.equal(systemErrorLine(enospc), "ENOSPC: no space left on device, write '/x/\\u001b[31m.json'");
   assert.equal(systemErrorLine(new TypeError('x is undefined')), undefined);
   assert.equal(systemErrorLine(Object.assign(new Error('commander'), { code: 'commander.unknownOption' })), undefined);

@@ -16,10 +16,18 @@ const LINK = '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\';
 const HOSTILE = `${TITLE}${CLEAR}${LINK}\u009b31m\u202egnp.exe\r\b\u007f`;
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-async function run(argv: string[], signal?: AbortSignal, stdin?: string): Promise<{ code: number; out: string; err: string }> {
+async function run(
+  argv: string[],
+  signal?: AbortSignal,
+  stdin?: string,
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, ...(stdin === undefined ? {} : { stdin: [Buffer.from(stdin)] }) };
+  const io = {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    ...(stdin === undefined ? {} : { stdin: [Buffer.from(stdin)] }),
+  };
   const code = await cli(argv, io, signal);
   return { code, out, err };
 }
@@ -32,9 +40,27 @@ function hostileProjects(): { projects: string; file: string } {
   const file = join(dir, 'hostile-session.jsonl');
   const lines = [
     user('u1', null, `run ${HOSTILE}`, 0, { cwd: `/work/${HOSTILE}`, sessionId: 'hostile-session' }),
-    assistant('a1', 'u1', toolUse('toolu_1', `Bash${HOSTILE}`, { command: HOSTILE }), 1, { mid: 'm1', stop: 'tool_use', extra: { sessionId: 'hostile-session' } }),
+    assistant('a1', 'u1', toolUse('toolu_1', `Bash${HOSTILE}`, { command: HOSTILE }), 1, {
+      mid: 'm1',
+      stop: 'tool_use',
+      extra: { sessionId: 'hostile-session' },
+    }),
     user('r1', 'a1', [toolResult('toolu_1', HOSTILE, true)], 2, { sessionId: 'hostile-session' }),
-    { ...assistant('a2', 'r1', text(HOSTILE), 3, { mid: 'm2', stop: 'end_turn', extra: { sessionId: 'hostile-session' } }), message: { id: 'm2', role: 'assistant', model: `claude-${HOSTILE}`, content: [text(HOSTILE)], stop_reason: 'end_turn', usage: { input_tokens: 3, output_tokens: 4 } } },
+    {
+      ...assistant('a2', 'r1', text(HOSTILE), 3, {
+        mid: 'm2',
+        stop: 'end_turn',
+        extra: { sessionId: 'hostile-session' },
+      }),
+      message: {
+        id: 'm2',
+        role: 'assistant',
+        model: `claude-${HOSTILE}`,
+        content: [text(HOSTILE)],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 3, output_tokens: 4 },
+      },
+    },
     system('s1', 'a2', 'turn_duration', 4, { durationMs: 4000, sessionId: 'hostile-session' }),
     { type: 'custom-title', customTitle: HOSTILE, sessionId: 'hostile-session' },
   ];
@@ -43,7 +69,10 @@ function hostileProjects(): { projects: string; file: string } {
 }
 
 test('safeText escapes C0, DEL, C1 and bidi controls and keeps everything else', () => {
-  assert.equal(safeText(`a${TITLE}b\u009b\u202e\u2066\u007f\tü→😀`), 'a\\x1b]0;pwned\\x07b\\u009b\\u202e\\u2066\\u007f\\x09ü→😀');
+  assert.equal(
+    safeText(`a${TITLE}b\u009b\u202e\u2066\u007f\tü→😀`),
+    'a\\x1b]0;pwned\\x07b\\u009b\\u202e\\u2066\\u007f\\x09ü→😀',
+  );
   assert.equal(safeText('one\ntwo\r'), 'one\\x0atwo\\x0d');
   assert.equal(safeText('one\ntwo\r', { keepNewlines: true }), 'one\ntwo\\x0d');
   // the \u form of DEL, C1 and bidi is a JSON escape: JSON output stays exact
@@ -57,9 +86,17 @@ test('a hostile transcript through every command: no raw control character on st
   const stream = [
     { type: 'system', subtype: 'init', session_id: 'S', cwd: `/w/${HOSTILE}`, model: HOSTILE },
     { type: 'user', uuid: 'p1', session_id: 'S', message: { role: 'user', content: HOSTILE } },
-    { type: 'assistant', uuid: 'x1', session_id: 'S', parent_tool_use_id: null, message: { id: 'm1', role: 'assistant', content: [toolUse('t1', HOSTILE)] } },
+    {
+      type: 'assistant',
+      uuid: 'x1',
+      session_id: 'S',
+      parent_tool_use_id: null,
+      message: { id: 'm1', role: 'assistant', content: [toolUse('t1', HOSTILE)] },
+    },
     { type: 'result', subtype: HOSTILE, uuid: 'r1', session_id: 'S', num_turns: 1, is_error: false },
-  ].map((l) => JSON.stringify(l)).join('\n');
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n');
   const runs: Array<[string, { code: number; out: string; err: string }]> = [];
   for (const argv of [
     ['show', file],

@@ -3,7 +3,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
-import { assistant, compactBoundary, system, text, thinking, toolResult, toolUse, user, writeJsonl } from './helpers/transcript.ts';
+import {
+  assistant,
+  compactBoundary,
+  system,
+  text,
+  thinking,
+  toolResult,
+  toolUse,
+  user,
+  writeJsonl,
+} from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 interface Run {
@@ -16,24 +26,43 @@ async function run(argv: string[], tty = false, stdin?: string): Promise<Run> {
   let out = '';
   let err = '';
   const stdout = { write: (s: string) => (out += s), ...(tty ? { isTTY: true, columns: 60 } : {}) };
-  const code = await cli(argv, { stdout, stderr: { write: (s: string) => (err += s) }, ...(stdin === undefined ? {} : { stdin: [Buffer.from(stdin)] }) });
+  const code = await cli(argv, {
+    stdout,
+    stderr: { write: (s: string) => (err += s) },
+    ...(stdin === undefined ? {} : { stdin: [Buffer.from(stdin)] }),
+  });
   return { code, out, err };
 }
 
-/** A turn with thinking, a Bash call answered, a Read that failed, an Edit the user refused, then a compaction and a second turn. */
+/** A turn with thinking, a Bash call answered, a Read that failed, an Edit the user refused, then a compaction and a
+ * second turn. */
 const LINES = [
   user('u1', null, 'Fix the flaky test in <b>src</b>', 0),
   assistant('a1', 'u1', thinking('the test races the clock'), 1, { mid: 'm1', stop: 'tool_use' }),
-  assistant('a2', 'a1', toolUse('t1', 'Bash', { command: 'npm test -- --grep flaky' }), 2, { mid: 'm1', stop: 'tool_use' }),
+  assistant('a2', 'a1', toolUse('t1', 'Bash', { command: 'npm test -- --grep flaky' }), 2, {
+    mid: 'm1',
+    stop: 'tool_use',
+  }),
   user('r1', 'a2', [toolResult('t1', 'not ok 3 - flaky\n# fail 1\n# pass 2')], 5),
   assistant('a3', 'r1', toolUse('t2', 'Read', { file_path: 'src/missing.ts' }), 6, { mid: 'm2', stop: 'tool_use' }),
   user('r2', 'a3', [toolResult('t2', 'File does not exist.', true)], 7),
-  assistant('a4', 'r2', toolUse('t3', 'Edit', { file_path: 'src/clock.ts', old_string: 'a', new_string: 'b\nc' }), 8, { mid: 'm3', stop: 'tool_use' }),
-  user('r3', 'a4', [toolResult('t3', "The user doesn't want to proceed with this tool use. The tool use was rejected.", true)], 9),
+  assistant('a4', 'r2', toolUse('t3', 'Edit', { file_path: 'src/clock.ts', old_string: 'a', new_string: 'b\nc' }), 8, {
+    mid: 'm3',
+    stop: 'tool_use',
+  }),
+  user(
+    'r3',
+    'a4',
+    [toolResult('t3', "The user doesn't want to proceed with this tool use. The tool use was rejected.", true)],
+    9,
+  ),
   user('i1', 'r3', [text('[Request interrupted by user for tool use]')], 9),
   compactBoundary('c1', 'i1', 20),
   user('u2', 'c1', 'Now explain the race in one line please, with enough words to wrap at sixty columns', 30),
-  assistant('a5', 'u2', text('The test reads the clock twice, and a tick between the two reads makes it fail.'), 31, { mid: 'm4', stop: 'end_turn' }),
+  assistant('a5', 'u2', text('The test reads the clock twice, and a tick between the two reads makes it fail.'), 31, {
+    mid: 'm4',
+    stop: 'end_turn',
+  }),
   system('s1', 'a5', 'turn_duration', 32, { durationMs: 2000 }),
 ];
 
@@ -77,10 +106,17 @@ test('romp cat on a terminal: colours unless --no-color or NO_COLOR, wrapped to 
 });
 
 test('a file with no transcript line is refused; diagnostics go to stderr, 20 and a count', async () => {
-  const junk = writeJsonl(['root:x:0:0:root:/root:/bin/bash', 'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin', 'bin:x:2:2::/bin:/usr/sbin/nologin']);
+  const junk = writeJsonl([
+    'root:x:0:0:root:/root:/bin/bash',
+    'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin',
+    'bin:x:2:2::/bin:/usr/sbin/nologin',
+  ]);
   const refused = await run(['show', junk]);
   assert.equal(refused.code, 2);
-  assert.equal(refused.err, `romp: ${junk}: not a Claude Code transcript (0 of 3 lines readable; romp doctor ${junk} says why)\n`);
+  assert.equal(
+    refused.err,
+    `romp: ${junk}: not a Claude Code transcript (0 of 3 lines readable; romp doctor ${junk} says why)\n`,
+  );
   const broken = writeJsonl([...LINES, ...Array.from({ length: 25 }, (_, i) => `{broken ${i}`)]);
   const shown = await run(['show', broken]);
   assert.equal(shown.code, 0);
@@ -93,12 +129,22 @@ test('a file with no transcript line is refused; diagnostics go to stderr, 20 an
 test('romp show finds a session by id prefix or --latest; - reads standard input; romp tools names turn, input and error', async () => {
   const projects = tempDir('romp-show-projects-');
   mkdirSync(join(projects, '-work-demo'));
-  writeFileSync(join(projects, '-work-demo', '5e55a000-0000-4000-8000-000000000001.jsonl'), `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeFileSync(
+    join(projects, '-work-demo', '5e55a000-0000-4000-8000-000000000001.jsonl'),
+    `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`,
+  );
   const byId = await run(['turns', '5e55a', '--projects', projects, '--json']);
-  assert.deepEqual((JSON.parse(byId.out) as Array<{ outcome: string }>).map((t) => t.outcome), ['rejected', 'completed']);
+  assert.deepEqual(
+    (JSON.parse(byId.out) as Array<{ outcome: string }>).map((t) => t.outcome),
+    ['rejected', 'completed'],
+  );
   const latest = await run(['show', '--latest', '--projects', projects, '--timezone', 'UTC']);
   assert.match(latest.out, /^#2 {2}2026-03-01 10:00 {2}human {2}completed/m);
-  const piped = await run(['tools', '-', '--timezone', 'UTC'], false, `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const piped = await run(
+    ['tools', '-', '--timezone', 'UTC'],
+    false,
+    `${LINES.map((l) => JSON.stringify(l)).join('\n')}\n`,
+  );
   assert.deepEqual(piped.out.trimEnd().split('\n'), [
     '#1  Bash: npm test -- --grep flaky  3,000 ms  t1',
     '#1  Read: src/missing.ts  1,000 ms  t2  error: File does not exist.',

@@ -39,24 +39,50 @@ test('projectKey encodes a cwd as Claude Code names its folder; a long one is ma
 test('resolveTargets: a path stays, an id or a unique prefix finds its file, an ambiguous prefix lists both', async () => {
   const { root, a, c } = projects();
   const options = { projects: root, timezone: 'Asia/Tokyo' };
-  assert.deepEqual((await resolveTargets([c, '03eb', '7d1e0000-cccc-4000-8000-000000000003'], options, 'one', noStdin)).files, [c, a, c]);
+  assert.deepEqual(
+    (await resolveTargets([c, '03eb', '7d1e0000-cccc-4000-8000-000000000003'], options, 'one', noStdin)).files,
+    [c, a, c],
+  );
   await assert.rejects(resolveTargets(['03e'], options, 'one', noStdin), (error: Error) => {
     assert.ok(error instanceof UserError);
-    assert.match(error.message, /^03e matches 2 sessions \(last activity in Asia\/Tokyo\); give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app {2}2026-03-01 19:05 {2}prompt of 03ec0000/);
+    assert.match(
+      error.message,
+      /^03e matches 2 sessions \(last activity in Asia\/Tokyo\); give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app {2}2026-03-01 19:05 {2}prompt of 03ec0000/,
+    );
     assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}-work-app {2}2026-03-01 19:00 /);
     return true;
   });
-  await assert.rejects(resolveTargets(['ffff'], options, 'one', noStdin), /ffff: no such file, and no session id starting with it under/);
+  await assert.rejects(
+    resolveTargets(['ffff'], options, 'one', noStdin),
+    /ffff: no such file, and no session id starting with it under/,
+  );
 });
 
 test('resolveTargets: --latest, --project by real path or folder name, one or many', async () => {
   const { root, a, b, c } = projects();
   assert.deepEqual((await resolveTargets([], { projects: root, latest: true }, 'one', noStdin)).files, [b]);
-  assert.deepEqual((await resolveTargets([], { projects: root, project: '/home/user/my-site' }, 'one', noStdin)).files, [c]);
-  assert.deepEqual((await resolveTargets([], { projects: root, project: '.' }, 'many', noStdin, '/work/app')).files, [b, a]);
-  assert.deepEqual((await resolveTargets([], { projects: root, project: '-work-app', latest: true }, 'many', noStdin)).files, [b]);
-  assert.deepEqual((await resolveTargets(['03eb'], { projects: root, project: '/home/user/my-site' }, 'one', noStdin).catch((e: Error) => e.message)), '03eb: no such file, and no session id starting with it under ' + root);
-  await assert.rejects(resolveTargets([], { projects: root, project: '/nowhere' }, 'one', noStdin), /no sessions for project \/nowhere under .* \(no folder -nowhere\)/);
+  assert.deepEqual(
+    (await resolveTargets([], { projects: root, project: '/home/user/my-site' }, 'one', noStdin)).files,
+    [c],
+  );
+  assert.deepEqual((await resolveTargets([], { projects: root, project: '.' }, 'many', noStdin, '/work/app')).files, [
+    b,
+    a,
+  ]);
+  assert.deepEqual(
+    (await resolveTargets([], { projects: root, project: '-work-app', latest: true }, 'many', noStdin)).files,
+    [b],
+  );
+  assert.deepEqual(
+    await resolveTargets(['03eb'], { projects: root, project: '/home/user/my-site' }, 'one', noStdin).catch(
+      (e: Error) => e.message,
+    ),
+    '03eb: no such file, and no session id starting with it under ' + root,
+  );
+  await assert.rejects(
+    resolveTargets([], { projects: root, project: '/nowhere' }, 'one', noStdin),
+    /no sessions for project \/nowhere under .* \(no folder -nowhere\)/,
+  );
   assert.deepEqual((await resolveTargets([], { projects: root }, 'one', noStdin)).files, []);
 });
 

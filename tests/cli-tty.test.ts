@@ -27,7 +27,17 @@ const jsonl = (...records: object[]): string => records.map((r) => `${JSON.strin
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** A command run on a pty of `cols`×`rows`; `until` waits for what the terminal shows. */
-function onTerminal(command: string, cols: number, rows: number, env: Record<string, string> = {}): { proc: ChildProcess; screen: () => string; until: (what: (s: string) => boolean) => Promise<string>; exited: Promise<number | null> } {
+function onTerminal(
+  command: string,
+  cols: number,
+  rows: number,
+  env: Record<string, string> = {},
+): {
+  proc: ChildProcess;
+  screen: () => string;
+  until: (what: (s: string) => boolean) => Promise<string>;
+  exited: Promise<number | null>;
+} {
   const proc = spawn('script', ['-qfec', `stty cols ${cols} rows ${rows}; exec ${command}`, '/dev/null'], {
     env: { ...process.env, TZ: 'UTC', NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -48,7 +58,8 @@ function onTerminal(command: string, cols: number, rows: number, env: Record<str
       while (!what(out)) {
         const more = new Promise<void>((resolve) => waiting.push(resolve));
         const why = await Promise.race([more.then(() => 'data'), exited.then(() => 'exit'), stuck]);
-        if (why !== 'data' && !what(out)) throw new Error(`${why === 'exit' ? 'ended' : 'still waiting'}; the terminal shows ${JSON.stringify(out)}`);
+        if (why !== 'data' && !what(out))
+          throw new Error(`${why === 'exit' ? 'ended' : 'still waiting'}; the terminal shows ${JSON.stringify(out)}`);
       }
       return out;
     } finally {
@@ -59,14 +70,21 @@ function onTerminal(command: string, cols: number, rows: number, env: Record<str
 }
 
 /** Runs `romp watch ARGS` on a pty while `check` looks at the screen, then ends it with Ctrl-C, as a person does. */
-async function watchOnTerminal(args: string, cols: number, check: (t: ReturnType<typeof onTerminal>) => Promise<void>): Promise<void> {
+async function watchOnTerminal(
+  args: string,
+  cols: number,
+  check: (t: ReturnType<typeof onTerminal>) => Promise<void>,
+): Promise<void> {
   const t = onTerminal(`node ${quote(BIN)} watch ${args} --timezone UTC`, cols, 20);
   try {
     await check(t);
   } finally {
     // the terminal turns ^C into SIGINT for romp; should that not end it, script's process group is ended
     t.proc.stdin?.write('\x03');
-    const ended = await Promise.race([t.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref())]);
+    const ended = await Promise.race([
+      t.exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref()),
+    ]);
     if (!ended) process.kill(-(t.proc.pid as number), 'SIGTERM');
     await t.exited;
   }
@@ -75,43 +93,75 @@ async function watchOnTerminal(args: string, cols: number, check: (t: ReturnType
 /** The blocks of a redrawing watch: the text between one cursor-up-and-erase and the next, newlines plain. */
 const blocks = (s: string): string[] => s.replace(/\r\n/g, '\n').split(/\x1b\[\d+F\x1b\[J/);
 
-test('watch on a terminal: one line per turn, redrawn in place as the open turn ends, a rewind marked', { skip }, async () => {
-  const dir = tempDir('romp-tty-');
-  const file = join(dir, 's1.jsonl');
-  writeFileSync(file, jsonl(user('u1', null, 'first question', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'second: run the tests', 5)));
-  await watchOnTerminal(quote(file), 100, async (t) => {
-    const first = await t.until((s) => s.includes('cache:'));
-    assert.deepEqual(blocks(first)[0]?.split('\n').slice(0, 3), [
-      '(untitled)  s1.jsonl  2 turns  times in UTC',
-      '#1  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "first question"',
-      '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0  "second: run the tests"',
-    ]);
-    // the open turn ends: the block (title, 2 turns, clock = 4 lines) is redrawn over itself
-    appendFileSync(file, jsonl(assistant('a2', 'u2', text('all green'), 9, end('m2'))));
-    const second = await t.until((s) => blocks(s).length === 2 && blocks(s)[1]?.includes('cache:') === true);
-    assert.match(second, /cache: [^\n]*\r\n\x1b\[4F\x1b\[J\(untitled\)/);
-    assert.equal(blocks(second)[1]?.split('\n')[2], '#2  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "second: run the tests"');
-    // a rewind: a prompt hanging on a1 again drops turn 2, and the block says so
-    appendFileSync(file, jsonl(user('u3', 'a1', 'asked again', 60)));
-    const third = await t.until((s) => blocks(s).length === 3 && blocks(s)[2]?.includes('cache:') === true);
-    const lines = blocks(third)[2]?.split('\n') ?? [];
-    assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0  "asked again"');
-    assert.match(lines[3] ?? '', /^» \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/);
-    // a compaction arriving live is marked in the block too
-    appendFileSync(file, jsonl(assistant('a3', 'u3', text('ok'), 61, end('m3')), compactBoundary('b', 'a3', 70), user('s', 'b', 'summary', 70, { isCompactSummary: true }), user('u4', 's', 'go on', 80)));
-    const fourth = await t.until((s) => blocks(s).some((b) => b.includes('compaction in turn')));
-    assert.match(fourth, /» [^\n]*compaction in turn #2/);
-    assert.match(blocks(fourth).at(-1) ?? blocks(fourth).at(-2) ?? '', /#2 [^\n]*compacted 1×/);
-  });
-});
+test(
+  'watch on a terminal: one line per turn, redrawn in place as the open turn ends, a rewind marked',
+  { skip },
+  async () => {
+    const dir = tempDir('romp-tty-');
+    const file = join(dir, 's1.jsonl');
+    writeFileSync(
+      file,
+      jsonl(
+        user('u1', null, 'first question', 0),
+        assistant('a1', 'u1', text('one'), 1, end('m1')),
+        user('u2', 'a1', 'second: run the tests', 5),
+      ),
+    );
+    await watchOnTerminal(quote(file), 100, async (t) => {
+      const first = await t.until((s) => s.includes('cache:'));
+      assert.deepEqual(blocks(first)[0]?.split('\n').slice(0, 3), [
+        '(untitled)  s1.jsonl  2 turns  times in UTC',
+        '#1  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "first question"',
+        '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0  "second: run the tests"',
+      ]);
+      // the open turn ends: the block (title, 2 turns, clock = 4 lines) is redrawn over itself
+      appendFileSync(file, jsonl(assistant('a2', 'u2', text('all green'), 9, end('m2'))));
+      const second = await t.until((s) => blocks(s).length === 2 && blocks(s)[1]?.includes('cache:') === true);
+      assert.match(second, /cache: [^\n]*\r\n\x1b\[4F\x1b\[J\(untitled\)/);
+      assert.equal(
+        blocks(second)[1]?.split('\n')[2],
+        '#2  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "second: run the tests"',
+      );
+      // a rewind: a prompt hanging on a1 again drops turn 2, and the block says so
+      appendFileSync(file, jsonl(user('u3', 'a1', 'asked again', 60)));
+      const third = await t.until((s) => blocks(s).length === 3 && blocks(s)[2]?.includes('cache:') === true);
+      const lines = blocks(third)[2]?.split('\n') ?? [];
+      assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0  "asked again"');
+      assert.match(lines[3] ?? '', /^» \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/);
+      // a compaction arriving live is marked in the block too
+      appendFileSync(
+        file,
+        jsonl(
+          assistant('a3', 'u3', text('ok'), 61, end('m3')),
+          compactBoundary('b', 'a3', 70),
+          user('s', 'b', 'summary', 70, { isCompactSummary: true }),
+          user('u4', 's', 'go on', 80),
+        ),
+      );
+      const fourth = await t.until((s) => blocks(s).some((b) => b.includes('compaction in turn')));
+      assert.match(fourth, /» [^\n]*compaction in turn #2/);
+      assert.match(blocks(fourth).at(-1) ?? blocks(fourth).at(-2) ?? '', /#2 [^\n]*compacted 1×/);
+    });
+  },
+);
 
 test('watch on a narrow terminal cuts each line to its width, never wraps', { skip }, async () => {
   const dir = tempDir('romp-tty-');
   const file = join(dir, 's2.jsonl');
-  writeFileSync(file, jsonl(user('u1', null, 'a long question '.repeat(10), 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', '\x1b]0;pwned\x07\u202ex', 5)));
+  writeFileSync(
+    file,
+    jsonl(
+      user('u1', null, 'a long question '.repeat(10), 0),
+      assistant('a1', 'u1', text('one'), 1, end('m1')),
+      user('u2', 'a1', '\x1b]0;pwned\x07\u202ex', 5),
+    ),
+  );
   await watchOnTerminal(quote(file), 40, async (t) => {
     const out = await t.until((s) => s.includes('cache:'));
-    const lines = blocks(out)[0]?.split('\n').filter((l) => l !== '') ?? [];
+    const lines =
+      blocks(out)[0]
+        ?.split('\n')
+        .filter((l) => l !== '') ?? [];
     assert.equal(lines[1], '#1  2026-03-01 10:00  human  completed…');
     for (const line of lines) assert.ok([...line].length <= 39, line);
     assert.equal(lines[2], '#2  2026-03-01 10:00  human  open  1 a…');
@@ -152,24 +202,37 @@ test('watch of a file not there yet says so once, then follows it', { skip }, as
 });
 
 const conversation = (turns: number): string =>
-  jsonl(...Array.from({ length: turns }, (_, i) => [user(`u${i}`, i === 0 ? null : `a${i - 1}`, `question number ${i}`, i * 10), assistant(`a${i}`, `u${i}`, text(`answer number ${i}`), i * 10 + 1, end(`m${i}`))]).flat());
+  jsonl(
+    ...Array.from({ length: turns }, (_, i) => [
+      user(`u${i}`, i === 0 ? null : `a${i - 1}`, `question number ${i}`, i * 10),
+      assistant(`a${i}`, `u${i}`, text(`answer number ${i}`), i * 10 + 1, end(`m${i}`)),
+    ]).flat(),
+  );
 
-test('show --full on a terminal goes through less -FRX: a long one pages until q, a short one prints and quits', { skip: skipPager }, async () => {
-  const dir = tempDir('romp-tty-');
-  const long = join(dir, 'long.jsonl');
-  writeFileSync(long, conversation(30));
-  const paged = onTerminal(`node ${quote(BIN)} show --full ${quote(long)} --timezone UTC`, 80, 12, { PAGER: 'less -FRX' });
-  const first = await paged.until((s) => s.includes('question number 1'));
-  // less stops at the screen's end with its prompt (`:` then erase-line); the last turn is not shown yet
-  const page = await paged.until((s) => s.includes(':\x1b[K'));
-  assert.ok(!first.includes('answer number 29') && !page.includes('question number 29'));
-  paged.proc.stdin?.write('q');
-  assert.equal(await paged.exited, 0);
-  assert.ok(!paged.screen().includes('answer number 29'));
+test(
+  'show --full on a terminal goes through less -FRX: a long one pages until q, a short one prints and quits',
+  { skip: skipPager },
+  async () => {
+    const dir = tempDir('romp-tty-');
+    const long = join(dir, 'long.jsonl');
+    writeFileSync(long, conversation(30));
+    const paged = onTerminal(`node ${quote(BIN)} show --full ${quote(long)} --timezone UTC`, 80, 12, {
+      PAGER: 'less -FRX',
+    });
+    const first = await paged.until((s) => s.includes('question number 1'));
+    // less stops at the screen's end with its prompt (`:` then erase-line); the last turn is not shown yet
+    const page = await paged.until((s) => s.includes(':\x1b[K'));
+    assert.ok(!first.includes('answer number 29') && !page.includes('question number 29'));
+    paged.proc.stdin?.write('q');
+    assert.equal(await paged.exited, 0);
+    assert.ok(!paged.screen().includes('answer number 29'));
 
-  const short = join(dir, 'short.jsonl');
-  writeFileSync(short, conversation(1));
-  const printed = onTerminal(`node ${quote(BIN)} show --full ${quote(short)} --timezone UTC`, 80, 40, { PAGER: 'less -FRX' });
-  assert.equal(await printed.exited, 0);
-  assert.match(printed.screen(), /question number 0[\s\S]*answer number 0/);
-});
+    const short = join(dir, 'short.jsonl');
+    writeFileSync(short, conversation(1));
+    const printed = onTerminal(`node ${quote(BIN)} show --full ${quote(short)} --timezone UTC`, 80, 40, {
+      PAGER: 'less -FRX',
+    });
+    assert.equal(await printed.exited, 0);
+    assert.match(printed.screen(), /question number 0[\s\S]*answer number 0/);
+  },
+);

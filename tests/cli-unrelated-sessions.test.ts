@@ -9,7 +9,10 @@ import { assistant, text, user, writeJsonl } from './helpers/transcript.ts';
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { code, out, err };
 }
 
@@ -17,7 +20,11 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 function exchange(p: string, sid: string, parent: string | null, sec: number): Array<Record<string, unknown>> {
   return [
     user(`${p}u`, parent, `prompt ${p}`, sec, { sessionId: sid }),
-    assistant(`${p}a`, `${p}u`, text(`reply ${p}`), sec + 1, { mid: `${p}m`, stop: 'end_turn', extra: { sessionId: sid } }),
+    assistant(`${p}a`, `${p}u`, text(`reply ${p}`), sec + 1, {
+      mid: `${p}m`,
+      stop: 'end_turn',
+      extra: { sessionId: sid },
+    }),
   ];
 }
 
@@ -37,18 +44,32 @@ test('a resume pair (history copied into the new file, uuids kept) and a subagen
   const old = writeJsonl(exchange('1', 'sess-old', null, 0), 'sess-old.jsonl');
   const resumed = join(dirname(old), 'sess-new.jsonl');
   const copies = exchange('1', 'sess-new', null, 0);
-  writeFileSync(resumed, [...copies, ...exchange('2', 'sess-new', '1a', 120)].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(
+    resumed,
+    [...copies, ...exchange('2', 'sess-new', '1a', 120)].map((l) => JSON.stringify(l)).join('\n') + '\n',
+  );
   // a subagent's file shares no uuid, only its parent's sessionId
   const agent = join(dirname(old), 'agent-x.jsonl');
-  writeFileSync(agent, exchange('x', 'sess-new', null, 130).map((l) => JSON.stringify({ ...l, isSidechain: true, agentId: 'x' })).join('\n') + '\n');
+  writeFileSync(
+    agent,
+    exchange('x', 'sess-new', null, 130)
+      .map((l) => JSON.stringify({ ...l, isSidechain: true, agentId: 'x' }))
+      .join('\n') + '\n',
+  );
   const { code, out, err } = await run(['json', old, resumed, agent]);
   assert.equal(err, '');
   assert.equal(code, 0);
   const session = JSON.parse(out) as Session;
-  assert.deepEqual(session.turns.map((t) => t.trigger?.uuid), ['1u', '2u']);
+  assert.deepEqual(
+    session.turns.map((t) => t.trigger?.uuid),
+    ['1u', '2u'],
+  );
   // with an unrelated file added, the two groups are named
   const other = writeJsonl(exchange('b', 'sess-b', null, 60), 'sess-b.jsonl');
   const refused = await run(['show', old, resumed, agent, other]);
   assert.equal(refused.code, 2);
-  assert.equal(refused.err, `romp: these files hold 2 unrelated sessions, give the files of one: ${old} + ${resumed} + ${agent}, ${other}\n`);
+  assert.equal(
+    refused.err,
+    `romp: these files hold 2 unrelated sessions, give the files of one: ${old} + ${resumed} + ${agent}, ${other}\n`,
+  );
 });

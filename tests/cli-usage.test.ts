@@ -22,14 +22,39 @@ function folder(): string {
   const sec = (iso: string): number => (Date.parse(iso) - Date.parse('2026-03-01T10:00:00Z')) / 1000;
   write('-work-app', 'aaaa0000-0000-4000-8000-000000000001', [
     user('u1', null, 'first', sec('2026-03-01T09:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
-    assistant('a1', 'u1', text('ok'), 0, { mid: 'm1', stop: 'end_turn', usage: { input_tokens: 1_200_000, output_tokens: 10_000, cache_read_input_tokens: 2_000_000 }, extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' } }),
+    assistant('a1', 'u1', text('ok'), 0, {
+      mid: 'm1',
+      stop: 'end_turn',
+      usage: { input_tokens: 1_200_000, output_tokens: 10_000, cache_read_input_tokens: 2_000_000 },
+      extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
+    }),
     user('u2', 'a1', 'second', sec('2026-03-02T08:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
-    assistant('a2', 'u2', text('ok'), sec('2026-03-02T09:00:00Z'), { mid: 'm2', stop: 'end_turn', usage: { input_tokens: 1000, output_tokens: 500 }, extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' } }),
+    assistant('a2', 'u2', text('ok'), sec('2026-03-02T09:00:00Z'), {
+      mid: 'm2',
+      stop: 'end_turn',
+      usage: { input_tokens: 1000, output_tokens: 500 },
+      extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
+    }),
     { type: 'custom-title', customTitle: 'Parser work', sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
   ]);
   write('-work-site', 'bbbb0000-0000-4000-8000-000000000002', [
     user('v1', null, 'third', sec('2026-03-02T11:59:00Z'), { sessionId: 'bbbb0000-0000-4000-8000-000000000002' }),
-    { ...assistant('b1', 'v1', text('ok'), sec('2026-03-02T12:00:00Z'), { mid: 'm3', stop: 'end_turn', usage: { input_tokens: 4000, output_tokens: 1000 }, extra: { sessionId: 'bbbb0000-0000-4000-8000-000000000002' } }), message: { id: 'm3', role: 'assistant', model: 'claude-haiku-4-5', content: [text('ok')], stop_reason: 'end_turn', usage: { input_tokens: 4000, output_tokens: 1000 } } },
+    {
+      ...assistant('b1', 'v1', text('ok'), sec('2026-03-02T12:00:00Z'), {
+        mid: 'm3',
+        stop: 'end_turn',
+        usage: { input_tokens: 4000, output_tokens: 1000 },
+        extra: { sessionId: 'bbbb0000-0000-4000-8000-000000000002' },
+      }),
+      message: {
+        id: 'm3',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [text('ok')],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 4000, output_tokens: 1000 },
+      },
+    },
   ]);
   return root;
 }
@@ -39,7 +64,10 @@ test('romp usage: a daily table with a header, thousands separators, models and 
   assert.equal(code, 0);
   const lines = out.split('\n');
   assert.equal(lines[0], 'Usage by day (times in UTC; each API response counted once)');
-  assert.match(out, /│ Date +│ Models +│ +Input │ +Output │ Cache Create │ +Cache Read │ Total Tokens │ Cost \(USD\) │/);
+  assert.match(
+    out,
+    /│ Date +│ Models +│ +Input │ +Output │ Cache Create │ +Cache Read │ Total Tokens │ Cost \(USD\) │/,
+  );
   // m1: 1.2M×3 + 10k×15 + 2M×0.3 = 3.6 + 0.15 + 0.6 = $4.35
   assert.match(out, /│ 2026-03-01 │ - sonnet-4-5 │ 1,200,000 │ +10,000 │ +0 │ +2,000,000 │ +3,210,000 │ +\$4\.35 │/);
   // m2 (1000×3 + 500×15)/1e6 = $0.0105, m3 (4000×1 + 1000×5)/1e6 = $0.009: $0.02
@@ -56,8 +84,20 @@ test('romp usage session / project / weekly, --breakdown, --since/--until, --jso
   assert.match(breakdown, /│ 2026-W09 +│ - sonnet-4-5 │ 1,200,000 │/);
   assert.match(breakdown, /│ 2026-W10 +│ - haiku-4-5 +│ +5,000 │/);
   assert.match(breakdown, /│ {3}└ haiku-4-5 +│ +│ +4,000 │ +1,000 │/);
-  const json = JSON.parse((await run(['usage', 'project', '--projects', root, '--json', '--since', '20260302', '--until', '2026-03-02'])).out) as { report: string; rows: Array<{ key: string; totals: { responses: number } }>; total: { responses: number } };
-  assert.deepEqual([json.report, json.rows.map((r) => [r.key, r.totals.responses]), json.total.responses], ['project', [['-work-app', 1], ['-work-site', 1]], 2]);
+  const json = JSON.parse(
+    (await run(['usage', 'project', '--projects', root, '--json', '--since', '20260302', '--until', '2026-03-02'])).out,
+  ) as { report: string; rows: Array<{ key: string; totals: { responses: number } }>; total: { responses: number } };
+  assert.deepEqual(
+    [json.report, json.rows.map((r) => [r.key, r.totals.responses]), json.total.responses],
+    [
+      'project',
+      [
+        ['-work-app', 1],
+        ['-work-site', 1],
+      ],
+      2,
+    ],
+  );
   // 30 February is no day: refused, not rolled over into 2 March
   const bad = await run(['usage', '--projects', root, '--until', '2026-02-30']);
   assert.equal(bad.code, 2);
@@ -68,9 +108,15 @@ test('romp usage leaves out the cache columns when the terminal is too narrow; -
   const root = folder();
   const narrow = (await run(['usage', '--projects', root, '--timezone', 'UTC'], 80)).out;
   assert.doesNotMatch(narrow, /Cache Read/);
-  assert.ok(narrow.split('\n').every((l) => l.length <= 80), narrow);
+  assert.ok(
+    narrow.split('\n').every((l) => l.length <= 80),
+    narrow,
+  );
   const prices = join(root, 'prices.json');
   writeFileSync(prices, JSON.stringify({ 'claude-sonnet-4-5': { cache_read: 0 } }));
   // m1 without its cache read: 3.6 + 0.15 = $3.75
-  assert.match((await run(['usage', '--projects', root, '--timezone', 'UTC', '--prices', prices])).out, /│ 2026-03-01 │ .* \$3\.75 │/);
+  assert.match(
+    (await run(['usage', '--projects', root, '--timezone', 'UTC', '--prices', prices])).out,
+    /│ 2026-03-01 │ .* \$3\.75 │/,
+  );
 });

@@ -11,7 +11,10 @@ const end = (mid: string) => ({ mid, stop: 'end_turn' });
 const jsonl = (...records: object[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
 
 /** Runs `romp argv` in-process until aborted; `until` waits for what stdout (or stderr) holds. */
-function watching(argv: string[]): { until: (what: (out: string, err: string) => boolean) => Promise<string>; stop: () => Promise<number> } {
+function watching(argv: string[]): {
+  until: (what: (out: string, err: string) => boolean) => Promise<string>;
+  stop: () => Promise<number>;
+} {
   const controller = new AbortController();
   let out = '';
   let err = '';
@@ -19,7 +22,11 @@ function watching(argv: string[]): { until: (what: (out: string, err: string) =>
   const wake = (): void => {
     for (const w of waiting.splice(0)) w();
   };
-  const running = cli(argv, { stdout: { write: (s: string) => ((out += s), wake()) }, stderr: { write: (s: string) => ((err += s), wake()) } }, controller.signal);
+  const running = cli(
+    argv,
+    { stdout: { write: (s: string) => ((out += s), wake()) }, stderr: { write: (s: string) => ((err += s), wake()) } },
+    controller.signal,
+  );
   return {
     // a wait that never ends fails the test after 30 s, with what was written, rather than hanging the run
     until: async (what) => {
@@ -42,7 +49,10 @@ function watching(argv: string[]): { until: (what: (out: string, err: string) =>
 
 test('watch into a pipe: the changed turns appended, a rewind marked on its own line, no escape sequence', async () => {
   const file = join(tempDir('romp-watch-cli-'), 's.jsonl');
-  writeFileSync(file, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'two', 5)));
+  writeFileSync(
+    file,
+    jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'two', 5)),
+  );
   const w = watching(['watch', file, '--timezone', 'UTC', '--poll']);
   await w.until((out) => out.includes('"two"'));
   appendFileSync(file, jsonl(user('u3', 'a1', 'three', 60)));
@@ -55,7 +65,10 @@ test('watch into a pipe: the changed turns appended, a rewind marked on its own 
     '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0',
     '    "two"',
   ]);
-  assert.match(lines.find((l) => l.includes('rewind')) ?? '', /^romp: \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/);
+  assert.match(
+    lines.find((l) => l.includes('rewind')) ?? '',
+    /^romp: \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/,
+  );
   assert.ok(lines.includes('#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0'));
   assert.ok(!out.includes('\x1b'));
 });
@@ -70,17 +83,39 @@ test('watch --latest --json: a new session replaces the old one in the fold (its
   writeFileSync(join(folder, 'bbbb2222.jsonl'), jsonl(user('v1', null, 'second', 0)));
   const out = await w.until((s, err) => s.includes('"second"') && err.includes('following new session bbbb2222'));
   assert.equal(await w.stop(), 0);
-  const [a, b] = out.trim().split('\n').map((l) => JSON.parse(l) as { changed: string[]; removed: string[]; turns: Array<{ id: string; atoms: Array<{ uuid: string }> }> });
+  const [a, b] = out
+    .trim()
+    .split('\n')
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          changed: string[];
+          removed: string[];
+          turns: Array<{ id: string; atoms: Array<{ uuid: string }> }>;
+        },
+    );
   assert.deepEqual(Object.keys(a ?? {}), ['changed', 'removed', 'turns', 'cache_clock']);
-  assert.deepEqual(a?.turns.map((t) => t.atoms.map((x) => x.uuid)), [['u1']]);
+  assert.deepEqual(
+    a?.turns.map((t) => t.atoms.map((x) => x.uuid)),
+    [['u1']],
+  );
   assert.deepEqual(b?.removed, a?.changed);
-  assert.deepEqual(b?.turns.map((t) => t.atoms.map((x) => x.uuid)), [['v1']]);
-  assert.deepEqual(b?.changed, b?.turns.map((t) => t.id));
+  assert.deepEqual(
+    b?.turns.map((t) => t.atoms.map((x) => x.uuid)),
+    [['v1']],
+  );
+  assert.deepEqual(
+    b?.changed,
+    b?.turns.map((t) => t.id),
+  );
 });
 
 test('watch of a path in a folder that does not exist is a usage error, naming the folder', async () => {
   let err = '';
-  const code = await cli(['watch', '/nonexistent-romp/x.jsonl'], { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(['watch', '/nonexistent-romp/x.jsonl'], {
+    stdout: { write: () => true },
+    stderr: { write: (s: string) => (err += s) },
+  });
   assert.equal(code, 2);
   assert.match(err, /\/nonexistent-romp\/x\.jsonl: no such file, and no folder \/nonexistent-romp to wait in/);
 });
@@ -96,10 +131,21 @@ test('WatchScreen on a short terminal: the oldest turns summed up in one line, t
   const { WatchScreen } = await import('../src/cli/watch-screen.ts');
   const { timeFormat } = await import('../src/cli/format-time.ts');
   const file = join(tempDir('romp-watch-cli-'), 'many.jsonl');
-  writeFileSync(file, jsonl(...Array.from({ length: 6 }, (_, i) => [user(`u${i}`, i === 0 ? null : `a${i - 1}`, `q${i}`, i * 60), assistant(`a${i}`, `u${i}`, text('ok'), i * 60 + 1, end(`m${i}`))]).flat()));
+  writeFileSync(
+    file,
+    jsonl(
+      ...Array.from({ length: 6 }, (_, i) => [
+        user(`u${i}`, i === 0 ? null : `a${i - 1}`, `q${i}`, i * 60),
+        assistant(`a${i}`, `u${i}`, text('ok'), i * 60 + 1, end(`m${i}`)),
+      ]).flat(),
+    ),
+  );
   const { session } = await parseSession([file]);
   let out = '';
-  const screen = new WatchScreen({ write: () => true, styled: (s: string) => (out += s), isTTY: true, columns: 60, rows: 6 }, timeFormat('UTC'));
+  const screen = new WatchScreen(
+    { write: () => true, styled: (s: string) => (out += s), isTTY: true, columns: 60, rows: 6 },
+    timeFormat('UTC'),
+  );
   screen.follow(file);
   screen.show({ session, changed: [], removed: [], clock: 'cache: expired' }, true);
   screen.show({ session, changed: [], removed: [], clock: 'cache: expired' }, false);

@@ -17,32 +17,42 @@ const present = corpusPresent;
 const files = corpusTranscripts();
 const synthetic = isSynthetic;
 
-test('every corpus transcript parses in both views; every line is a record or a diagnostic; nothing is lost', { skip: !present }, async () => {
-  assert.ok(files.length >= 100, `corpus has ${files.length} files`);
-  for (const file of files) {
-    const where = relative(ROOT, file);
-    const read = await readTranscript(file);
-    for (const view of ['full', 'context'] as const) {
-      const { session } = await parseSession([file], { view });
-      checkInvariants(session, `${where} (${view})`);
-      checkLossless(read, session, `${where} (${view})`);
+test(
+  'every corpus transcript parses in both views; every line is a record or a diagnostic; nothing is lost',
+  { skip: !present },
+  async () => {
+    assert.ok(files.length >= 100, `corpus has ${files.length} files`);
+    for (const file of files) {
+      const where = relative(ROOT, file);
+      const read = await readTranscript(file);
+      for (const view of ['full', 'context'] as const) {
+        const { session } = await parseSession([file], { view });
+        checkInvariants(session, `${where} (${view})`);
+        checkLossless(read, session, `${where} (${view})`);
+      }
     }
-  }
-});
+  },
+);
 
-test('skipping toolUseResult and progress payloads unparsed changes no Session of the corpus', { skip: !present }, async () => {
-  let skipped = 0;
-  for (const file of files) {
-    const where = relative(ROOT, file);
-    const [on, off] = [await parseSession([file]), await parseSession([file], { skipUnread: false })];
-    assert.equal(JSON.stringify(on), JSON.stringify(off), where);
-    const holding = (records: ReadRecord[]): number => records.filter((r) => 'toolUseResult' in r.record).length;
-    skipped += holding((await readTranscript(file)).records) - holding((await readTranscript(file, { skipUnread: true })).records);
-  }
-  // `grep -c ',"toolUseResult":'` finds 2,118 lines; in 28 the key is only inside a nested value (not
-  // skipped), and a synthetic file's spaced `, "toolUseResult": ` is not skipped either
-  assert.equal(skipped, 2090);
-});
+test(
+  'skipping toolUseResult and progress payloads unparsed changes no Session of the corpus',
+  { skip: !present },
+  async () => {
+    let skipped = 0;
+    for (const file of files) {
+      const where = relative(ROOT, file);
+      const [on, off] = [await parseSession([file]), await parseSession([file], { skipUnread: false })];
+      assert.equal(JSON.stringify(on), JSON.stringify(off), where);
+      const holding = (records: ReadRecord[]): number => records.filter((r) => 'toolUseResult' in r.record).length;
+      skipped +=
+        holding((await readTranscript(file)).records) -
+        holding((await readTranscript(file, { skipUnread: true })).records);
+    }
+    // `grep -c ',"toolUseResult":'` finds 2,118 lines; in 28 the key is only inside a nested value (not
+    // skipped), and a synthetic file's spaced `, "toolUseResult": ` is not skipped either
+    assert.equal(skipped, 2090);
+  },
+);
 
 test('the glued lines of the corpus are split and reported', { skip: !present }, async () => {
   const glued: string[] = [];
@@ -54,7 +64,11 @@ test('the glued lines of the corpus are split and reported', { skip: !present },
     }
   }
   // the lines holding `}{` between two records (transcript-format §17.1), found by grep
-  assert.deepEqual(glued, ['entireio__cli/8c/fa910f8ef9/0/full.jsonl:115', 'entireio__cli/8c/fa910f8ef9/0/full.jsonl:241', 'entireio__cli/ee/cf21d297fe/0/full.jsonl:300']);
+  assert.deepEqual(glued, [
+    'entireio__cli/8c/fa910f8ef9/0/full.jsonl:115',
+    'entireio__cli/8c/fa910f8ef9/0/full.jsonl:241',
+    'entireio__cli/ee/cf21d297fe/0/full.jsonl:300',
+  ]);
 });
 
 /** The context view against the Agent SDK's own reader on every real main transcript, with no exemption. */

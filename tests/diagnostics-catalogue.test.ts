@@ -25,7 +25,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   BLANK_LINE: () => lines(['{"type":"a"}', '', '{"type":"b"}']),
   INVALID_UTF8: async () => {
     const path = writeJsonl([]);
-    writeFileSync(path, Buffer.concat([Buffer.from('{"type":"a","text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    writeFileSync(
+      path,
+      Buffer.concat([Buffer.from('{"type":"a","text":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]),
+    );
     return codes([path]);
   },
   UTF16_FILE: async () => {
@@ -46,7 +49,13 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   COMPACT_PARENT_FALLBACK: () => lines([user('u1', null, 'a', 0), compactBoundary('b', 'ghost', 5)]),
   COMPACT_PARENT_MISSING: () => lines([compactBoundary('b', 'ghost', 5)]),
   PRESERVED_RELINK_SKIPPED: () =>
-    lines([user('u1', null, 'a', 0), compactBoundary('b', 'u1', 5, { preservedSegment: { headUuid: 'gone', anchorUuid: 's', tailUuid: 'u1' } })], { view: 'context' }),
+    lines(
+      [
+        user('u1', null, 'a', 0),
+        compactBoundary('b', 'u1', 5, { preservedSegment: { headUuid: 'gone', anchorUuid: 's', tailUuid: 'u1' } }),
+      ],
+      { view: 'context' },
+    ),
   LEAF_CHECKPOINT_UNRESOLVED: () => lines([user('u1', null, 'a', 0), { type: 'last-prompt', leafUuid: 'ghost' }]),
   SESSION_CLEARED: () => lines([user('u1', null, 'a', 0), { type: 'last-prompt', leafUuid: null, explicit: true }]),
   COMMAND_BRANCH: () =>
@@ -66,7 +75,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
   },
   BAD_USAGE: async () => {
     const found: DiagnosticCode[] = [];
-    await countUsage([writeJsonl([assistant('a', null, text('x'), 0, { ...end, usage: { input_tokens: -1, output_tokens: 1 } })])], { onDiagnostic: (d) => found.push(d.code) });
+    await countUsage(
+      [writeJsonl([assistant('a', null, text('x'), 0, { ...end, usage: { input_tokens: -1, output_tokens: 1 } })])],
+      { onDiagnostic: (d) => found.push(d.code) },
+    );
     return found;
   },
   BAD_REGISTRY_ENTRY: async () => {
@@ -76,12 +88,25 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
     return codes([writeJsonl([user('u', null, 'a', 0)])], { rompHome: home });
   },
   HTML_TRUNCATED: async () => {
-    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, { mid: 'm', stop: 'tool_use' })]);
+    const path = writeJsonl([
+      user('u1', null, 'a', 0),
+      assistant('a1', 'u1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x'.repeat(30_000) } }, 1, {
+        mid: 'm',
+        stop: 'tool_use',
+      }),
+    ]);
     return (await buildHtmlPage([path])).diagnostics.map((d) => d.code);
   },
   HTML_SPLIT: async () => {
-    const path = writeJsonl([user('u1', null, 'a', 0), assistant('a1', 'u1', text('one'), 1, end), user('u2', 'a1', 'b', 2), assistant('a2', 'u2', text('two'), 3, { mid: 'm2', stop: 'end_turn' })]);
-    return (await buildHtmlPage([path], { partChars: 1, partHref: (n) => `p${n}.html` })).diagnostics.map((d) => d.code);
+    const path = writeJsonl([
+      user('u1', null, 'a', 0),
+      assistant('a1', 'u1', text('one'), 1, end),
+      user('u2', 'a1', 'b', 2),
+      assistant('a2', 'u2', text('two'), 3, { mid: 'm2', stop: 'end_turn' }),
+    ]);
+    return (await buildHtmlPage([path], { partChars: 1, partHref: (n) => `p${n}.html` })).diagnostics.map(
+      (d) => d.code,
+    );
   },
   INDEX_RECREATED: async () => {
     const path = join(tempDir('romp-index-'), 'index.db');
@@ -95,7 +120,10 @@ const triggers: Record<DiagnosticCode, () => Promise<DiagnosticCode[]>> = {
 async function codes(files: string[], options: ParseOptions = {}): Promise<DiagnosticCode[]> {
   return (await parseSession(files, options)).diagnostics.map((d) => d.code);
 }
-async function lines(content: Array<Record<string, unknown> | string>, options: ParseOptions = {}): Promise<DiagnosticCode[]> {
+async function lines(
+  content: Array<Record<string, unknown> | string>,
+  options: ParseOptions = {},
+): Promise<DiagnosticCode[]> {
   return codes([writeJsonl(content)], options);
 }
 
@@ -109,6 +137,10 @@ test('every diagnostic code has an input that triggers it', async () => {
 test('docs/diagnostics.md has a row for every code, with its severity', () => {
   const doc = readFileSync(new URL('../../docs/diagnostics.md', import.meta.url), 'utf8');
   for (const [code, severity] of Object.entries(SEVERITY)) {
-    assert.match(doc, new RegExp(`^\\| \`${code}\` \\| ${severity} \\|`, 'm'), `${code} missing from docs/diagnostics.md`);
+    assert.match(
+      doc,
+      new RegExp(`^\\| \`${code}\` \\| ${severity} \\|`, 'm'),
+      `${code} missing from docs/diagnostics.md`,
+    );
   }
 });

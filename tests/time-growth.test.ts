@@ -31,8 +31,12 @@ const grows = <T>(t: TestContext, name: string, input: (n: number) => T, run: (i
 
 test('a torn line full of record markers is recovered in linear time', (t) => {
   // every `{"parentUuid":` / `{"type":` of the line was a start to re-parse from
-  const line = (n: number): string => '{"parentUuid":"p","type":"user","message":{"content":"x'.concat('{"type":{"parentUuid":'.repeat(n));
-  assert.deepEqual(parseLine(line(3), 'f', 1, 0).diagnostics.map((d) => d.code), ['INVALID_JSON']);
+  const line = (n: number): string =>
+    '{"parentUuid":"p","type":"user","message":{"content":"x'.concat('{"type":{"parentUuid":'.repeat(n));
+  assert.deepEqual(
+    parseLine(line(3), 'f', 1, 0).diagnostics.map((d) => d.code),
+    ['INVALID_JSON'],
+  );
   grows(t, 'recoverTail', line, (text) => parseLine(text, 'f', 1, 0), 500);
 });
 
@@ -55,10 +59,37 @@ test('never-delivered enqueues are matched in linear time', (t) => {
   const session = (n: number): { queue: QueueOperation[]; entries: Entry[] } => {
     const queue: QueueOperation[] = [];
     const entries: Entry[] = [];
-    for (let i = 0; i < n; i++) queue.push({ operation: 'enqueue', t: i, content: `later ${i}`, reason: undefined, fsid: 'f', line: i + 1, seq: i, fileSeq: i });
+    for (let i = 0; i < n; i++)
+      queue.push({
+        operation: 'enqueue',
+        t: i,
+        content: `later ${i}`,
+        reason: undefined,
+        fsid: 'f',
+        line: i + 1,
+        seq: i,
+        fileSeq: i,
+      });
     for (let i = 0; i < n; i++) {
       const record = { type: 'user', uuid: `u${i}`, message: { role: 'user', content: `now ${i}` } };
-      entries.push({ uuid: `u${i}`, parent: i === 0 ? null : `u${i - 1}`, via: undefined, type: 'user', subtype: undefined, isSidechain: false, messageId: undefined, t: n + i, fsid: 'f', file: 'f', line: n + i + 1, byteOffset: 0, seq: n + i, fileSeq: n + i, pos: -1, record });
+      entries.push({
+        uuid: `u${i}`,
+        parent: i === 0 ? null : `u${i - 1}`,
+        via: undefined,
+        type: 'user',
+        subtype: undefined,
+        isSidechain: false,
+        messageId: undefined,
+        t: n + i,
+        fsid: 'f',
+        file: 'f',
+        line: n + i + 1,
+        byteOffset: 0,
+        seq: n + i,
+        fileSeq: n + i,
+        pos: -1,
+        record,
+      });
     }
     return { queue, entries };
   };
@@ -69,7 +100,8 @@ test('never-delivered enqueues are matched in linear time', (t) => {
     for (const e of index.ordered) onPath.add(e);
     return { queue, entries, index, onPath };
   };
-  const run = ({ queue, entries, index, onPath }: ReturnType<typeof indexed>): ReturnType<typeof queuedPrompts> => queuedPrompts(queue, entries, index, onPath, 'r');
+  const run = ({ queue, entries, index, onPath }: ReturnType<typeof indexed>): ReturnType<typeof queuedPrompts> =>
+    queuedPrompts(queue, entries, index, onPath, 'r');
   assert.deepEqual(run(indexed(3)).prompts, []);
   grows(t, 'queuedPrompts', indexed, run, 100);
 });
@@ -80,7 +112,13 @@ test('the other regexes over transcript text (model id suffixes, the outline whi
   assert.equal(priceFor(model(2)), undefined);
   grows(t, 'priceFor', model, (m) => priceFor(m), 2000);
   const turn = (n: number): Turn => {
-    const atom: Atom = { type: 'user', uuid: 'u1', session_id: 's', t: 1, message: { role: 'user', content: [{ type: 'text', text: ` a${' \t\n'.repeat(n)}b` }] } };
+    const atom: Atom = {
+      type: 'user',
+      uuid: 'u1',
+      session_id: 's',
+      t: 1,
+      message: { role: 'user', content: [{ type: 'text', text: ` a${' \t\n'.repeat(n)}b` }] },
+    };
     return { id: 't', trigger: { uuid: 'u1' } as Turn['trigger'], atoms: [atom], t: 1, end: 1, ended: true } as Turn;
   };
   assert.match(formatTurn(turn(3), 1).join('\n'), /a b/);

@@ -15,7 +15,8 @@ export interface CacheClock {
   /** Seconds left (0 once expired). */
   seconds_left: number;
   model: string;
-  /** The prompt the next request sends again: the last response's input, cache read and write, and its output (tokens). */
+  /** The prompt the next request sends again: the last response's input, cache read and write, and its output (tokens).
+   * */
   rewrite_tokens: number;
   /** What writing them costs once expired (USD, at the tier's write rate); `null` for a model without a price. */
   rewrite_usd: number | null;
@@ -32,21 +33,34 @@ export interface CacheClock {
  * @param prices the price table (default `PRICES`)
  * @returns the clock, or `undefined` without a timed response
  */
-export function cacheClock(session: Session, now: number, prices: Readonly<Record<string, Price>> = PRICES): CacheClock | undefined {
+export function cacheClock(
+  session: Session,
+  now: number,
+  prices: Readonly<Record<string, Price>> = PRICES,
+): CacheClock | undefined {
   let last: Atom | undefined;
   let hour = false;
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
       const usage = atom.message?.usage as Record<string, unknown> | undefined;
-      if (atom.type !== 'assistant' || usage === undefined || atom.message?.model === '<synthetic>' || !isKnownTime(atom.t)) continue;
+      if (
+        atom.type !== 'assistant' ||
+        usage === undefined ||
+        atom.message?.model === '<synthetic>' ||
+        !isKnownTime(atom.t)
+      )
+        continue;
       last = atom;
-      hour ||= (tokenCount((usage['cache_creation'] as Record<string, unknown> | undefined)?.['ephemeral_1h_input_tokens']) ?? 0) > 0;
+      hour ||=
+        (tokenCount((usage['cache_creation'] as Record<string, unknown> | undefined)?.['ephemeral_1h_input_tokens']) ??
+          0) > 0;
     }
   }
   if (last === undefined) return undefined;
   const u = last.message?.usage as unknown as Record<string, unknown>;
   const n = (k: string): number => tokenCount(u[k]) ?? 0;
-  const rewrite = n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens') + n('output_tokens');
+  const rewrite =
+    n('input_tokens') + n('cache_read_input_tokens') + n('cache_creation_input_tokens') + n('output_tokens');
   const model = last.message?.model ?? 'unknown';
   const price = priceFor(model, prices);
   const write = price === undefined ? undefined : hour ? price.cache_write_1h : price.cache_write_5m;
@@ -69,7 +83,10 @@ export function cacheClock(session: Session, now: number, prices: Readonly<Recor
  * @returns the line, without a newline
  */
 export function formatCacheClock(clock: CacheClock): string {
-  const left = clock.seconds_left === 0 ? 'expired' : `${Math.floor(clock.seconds_left / 60)} min ${clock.seconds_left % 60} s left`;
+  const left =
+    clock.seconds_left === 0
+      ? 'expired'
+      : `${Math.floor(clock.seconds_left / 60)} min ${clock.seconds_left % 60} s left`;
   const usd = clock.rewrite_usd === null ? 'no price' : `$${clock.rewrite_usd.toFixed(2)}`;
   return `cache: ${left} (${clock.ttl} TTL); ${clock.seconds_left === 0 ? 'the next request' : 'after that a request'} re-writes ${clock.rewrite_tokens.toLocaleString('en-US')} tokens (${usd})`;
 }

@@ -19,7 +19,8 @@ import { tokenCount } from '../usage/token-count.ts';
  *   (the system prompt or the tool list changed);
  * - `growth`: the normal write of the turns appended at the end.
  */
-export type CacheCause = 'cold_start' | 'expiry_human' | 'expiry_work' | 'model_switch' | 'compaction' | 'rewind' | 'prompt_change' | 'growth';
+export type CacheCause =
+  'cold_start' | 'expiry_human' | 'expiry_work' | 'model_switch' | 'compaction' | 'rewind' | 'prompt_change' | 'growth';
 
 /** A transcript line as the cache forensics need it (`readCacheLines`). */
 export interface CacheLine {
@@ -49,7 +50,8 @@ export interface CauseTotals {
   tokens: number;
   /** What those writes cost at the model's write rates (USD). */
   cost_usd: number;
-  /** What they cost beyond a warm cache: the prefix written again, priced at the write rate less the read rate (USD). */
+  /** What they cost beyond a warm cache: the prefix written again, priced at the write rate less the read rate (USD).
+   * */
   extra_cost_usd: number;
 }
 
@@ -91,7 +93,8 @@ export interface CacheOptions {
   prices?: Readonly<Record<string, Price>>;
   /** IANA zone for `byDay` (default the machine's). */
   timeZone?: string;
-  /** Spans a session sat idle (romp's state logs, epoch ms), by the transcript file they belong to: human time on its main chain. */
+  /** Spans a session sat idle (romp's state logs, epoch ms), by the transcript file they belong to: human time on its
+   * main chain. */
   idle?: ReadonlyArray<{ file: string; t: number; end: number }>;
 }
 
@@ -117,13 +120,21 @@ const num = (v: unknown): number => tokenCount(v) ?? 0;
  * @param options prices, zone for `byDay`, idle spans from romp's state logs
  * @returns the report and each write explained, in time order
  */
-export function explainCacheWrites(responses: readonly Response[], lines: readonly CacheLine[], options: CacheOptions = {}): { report: CacheReport; writes: CacheWrite[] } {
+export function explainCacheWrites(
+  responses: readonly Response[],
+  lines: readonly CacheLine[],
+  options: CacheOptions = {},
+): { report: CacheReport; writes: CacheWrite[] } {
   const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const byFile = new Map<string, FileLines>();
   for (const l of lines) {
     let f = byFile.get(l.file);
-    if (f === undefined) byFile.set(l.file, (f = { byUuid: new Map(), firstOf: new Map(), ordered: [], boundaries: [], inits: [], idle: [] }));
+    if (f === undefined)
+      byFile.set(
+        l.file,
+        (f = { byUuid: new Map(), firstOf: new Map(), ordered: [], boundaries: [], inits: [], idle: [] }),
+      );
     f.ordered.push(l);
     if (l.compactBoundary) f.boundaries.push(l.line);
     if (l.init !== undefined && l.init !== f.inits.at(-1)?.signature) f.inits.push({ line: l.line, signature: l.init });
@@ -137,7 +148,12 @@ export function explainCacheWrites(responses: readonly Response[], lines: readon
     const file = byFile.get(r.file);
     const first = file?.firstOf.get(r.messageId);
     // sidechains written inline without an agentId (1.0.x): one chain per root
-    const chain = first === undefined ? 'main' : first.chain === 'sidechain' && file !== undefined ? `sidechain ${rootOf(first, file, roots).line}` : first.chain;
+    const chain =
+      first === undefined
+        ? 'main'
+        : first.chain === 'sidechain' && file !== undefined
+          ? `sidechain ${rootOf(first, file, roots).line}`
+          : first.chain;
     const key = `${r.file}\u0000${chain}`;
     let list = chains.get(key);
     if (list === undefined) chains.set(key, (list = []));
@@ -152,7 +168,16 @@ export function explainCacheWrites(responses: readonly Response[], lines: readon
     list.forEach((p, i) => {
       if (p.write > 0) {
         const ttlNow = p.write1h > 0 && p.write5m === 0 ? TTL_1H : TTL_5M;
-        writes.push(explain(p, i === 0 ? undefined : (list[i - 1] as Placed), ttl, list, byFile.get(p.r.file), priceFor(p.r.model, prices)));
+        writes.push(
+          explain(
+            p,
+            i === 0 ? undefined : (list[i - 1] as Placed),
+            ttl,
+            list,
+            byFile.get(p.r.file),
+            priceFor(p.r.model, prices),
+          ),
+        );
         ttl = ttlNow;
       }
     });
@@ -160,7 +185,12 @@ export function explainCacheWrites(responses: readonly Response[], lines: readon
   writes.sort((a, b) => (a.t || 0) - (b.t || 0) || a.messageId.localeCompare(b.messageId));
   const project = new Map<string, string>();
   for (const l of lines) if (l.cwd !== undefined && !project.has(l.file)) project.set(l.file, l.cwd);
-  const report: CacheReport = { total: { tokens: 0, cost_usd: 0 }, causes: keyed(), bySession: keyed(), byDay: keyed() };
+  const report: CacheReport = {
+    total: { tokens: 0, cost_usd: 0 },
+    causes: keyed(),
+    bySession: keyed(),
+    byDay: keyed(),
+  };
   for (const w of writes) {
     report.total.tokens += w.tokens;
     report.total.cost_usd += w.cost_usd;
@@ -221,7 +251,13 @@ function sizes(r: Response): Pick<Placed, 'write' | 'write5m' | 'write1h' | 'pro
   const t = emptyTotals();
   addResponse(t, r, undefined);
   const read = num(r.usage['cache_read_input_tokens']);
-  return { write: t.cache_creation_input_tokens, write5m: t.cache_creation_5m, write1h: t.cache_creation_1h, prompt: num(r.usage['input_tokens']) + read + t.cache_creation_input_tokens, read };
+  return {
+    write: t.cache_creation_input_tokens,
+    write5m: t.cache_creation_5m,
+    write1h: t.cache_creation_1h,
+    prompt: num(r.usage['input_tokens']) + read + t.cache_creation_input_tokens,
+    read,
+  };
 }
 
 function add(into: CauseTotals, w: CacheWrite): void {
@@ -231,27 +267,61 @@ function add(into: CauseTotals, w: CacheWrite): void {
   into.extra_cost_usd += w.extra_cost_usd;
 }
 
-function explain(p: Placed, previous: Placed | undefined, ttl: number, chain: readonly Placed[], file: FileLines | undefined, price: Price | undefined): CacheWrite {
+function explain(
+  p: Placed,
+  previous: Placed | undefined,
+  ttl: number,
+  chain: readonly Placed[],
+  file: FileLines | undefined,
+  price: Price | undefined,
+): CacheWrite {
   const cost = price === undefined ? 0 : (p.write5m * price.cache_write_5m + p.write1h * price.cache_write_1h) / 1e6;
   const rate = p.write === 0 ? 0 : cost / p.write;
-  const extraFor = (before: Placed): number => (price === undefined ? 0 : (Math.min(p.write, Math.max(0, before.prompt - p.read)) * Math.max(0, rate - price.cache_read / 1e6)));
-  const base = { messageId: p.r.messageId, sessionId: p.r.sessionId, model: p.r.model, tokens: p.write, cost_usd: cost, file: p.r.file, line: p.first?.line ?? 0, t: p.r.t };
-  if (previous === undefined) return { ...base, cause: 'cold_start', extra_cost_usd: 0, gap_ms: null, human_ms: null, work_ms: null };
+  const extraFor = (before: Placed): number =>
+    price === undefined
+      ? 0
+      : Math.min(p.write, Math.max(0, before.prompt - p.read)) * Math.max(0, rate - price.cache_read / 1e6);
+  const base = {
+    messageId: p.r.messageId,
+    sessionId: p.r.sessionId,
+    model: p.r.model,
+    tokens: p.write,
+    cost_usd: cost,
+    file: p.r.file,
+    line: p.first?.line ?? 0,
+    t: p.r.t,
+  };
+  if (previous === undefined)
+    return { ...base, cause: 'cold_start', extra_cost_usd: 0, gap_ms: null, human_ms: null, work_ms: null };
   const gap = p.r.t - previous.r.t;
   const human = humanTime(previous.r.t, p.r.t, p.first?.chain, file);
-  const timing = { gap_ms: Number.isNaN(gap) ? null : gap, human_ms: Number.isNaN(gap) ? null : human, work_ms: Number.isNaN(gap) ? null : gap - human };
-  if (gap > ttl) return { ...base, ...timing, cause: human * 2 >= gap ? 'expiry_human' : 'expiry_work', extra_cost_usd: extraFor(previous) };
-  if (p.r.model !== previous.r.model) return { ...base, ...timing, cause: 'model_switch', extra_cost_usd: extraFor(previous) };
-  const between = (lines: readonly number[]): boolean => lines.some((l) => l > (previous.first?.line ?? Infinity) && l < (p.first?.line ?? -Infinity));
+  const timing = {
+    gap_ms: Number.isNaN(gap) ? null : gap,
+    human_ms: Number.isNaN(gap) ? null : human,
+    work_ms: Number.isNaN(gap) ? null : gap - human,
+  };
+  if (gap > ttl)
+    return {
+      ...base,
+      ...timing,
+      cause: human * 2 >= gap ? 'expiry_human' : 'expiry_work',
+      extra_cost_usd: extraFor(previous),
+    };
+  if (p.r.model !== previous.r.model)
+    return { ...base, ...timing, cause: 'model_switch', extra_cost_usd: extraFor(previous) };
+  const between = (lines: readonly number[]): boolean =>
+    lines.some((l) => l > (previous.first?.line ?? Infinity) && l < (p.first?.line ?? -Infinity));
   const hung = ancestor(p, file);
-  if (hung === 'compaction' || (hung === undefined && file !== undefined && between(file.boundaries))) return { ...base, ...timing, cause: 'compaction', extra_cost_usd: 0 };
+  if (hung === 'compaction' || (hung === undefined && file !== undefined && between(file.boundaries)))
+    return { ...base, ...timing, cause: 'compaction', extra_cost_usd: 0 };
   if (hung !== undefined && hung !== previous.r.messageId) {
     const on = chain.find((c) => c.r.messageId === hung);
     return { ...base, ...timing, cause: 'rewind', extra_cost_usd: on === undefined ? 0 : extraFor(on) };
   }
   // a stream's system/init with another model or tool list than the one before (the first one excepted)
   const changed = file !== undefined && between(file.inits.slice(1).map((i) => i.line));
-  if (changed || p.read * 2 < previous.prompt) return { ...base, ...timing, cause: 'prompt_change', extra_cost_usd: extraFor(previous) };
+  if (changed || p.read * 2 < previous.prompt)
+    return { ...base, ...timing, cause: 'prompt_change', extra_cost_usd: extraFor(previous) };
   return { ...base, ...timing, cause: 'growth', extra_cost_usd: 0 };
 }
 
@@ -263,7 +333,11 @@ function explain(p: Placed, previous: Placed | undefined, ttl: number, chain: re
 function ancestor(p: Placed, file: FileLines | undefined): string | undefined {
   if (file === undefined || p.first === undefined) return undefined;
   const seen = new Set<CacheLine>();
-  for (let cur = p.first.parentUuid === undefined ? undefined : file.byUuid.get(p.first.parentUuid); cur !== undefined && !seen.has(cur); cur = cur.parentUuid === undefined ? undefined : file.byUuid.get(cur.parentUuid)) {
+  for (
+    let cur = p.first.parentUuid === undefined ? undefined : file.byUuid.get(p.first.parentUuid);
+    cur !== undefined && !seen.has(cur);
+    cur = cur.parentUuid === undefined ? undefined : file.byUuid.get(cur.parentUuid)
+  ) {
     seen.add(cur);
     if (cur.compactBoundary) return 'compaction';
     if (cur.messageId !== undefined && cur.messageId !== p.r.messageId) return cur.messageId;
@@ -287,6 +361,7 @@ function humanTime(from: number, to: number, chain: string | undefined, file: Fi
     before = Math.max(before, l.t);
   }
   let idle = 0;
-  if (chain === 'main') for (const span of file.idle) idle += Math.max(0, Math.min(span.end, to) - Math.max(span.t, from));
+  if (chain === 'main')
+    for (const span of file.idle) idle += Math.max(0, Math.min(span.end, to) - Math.max(span.t, from));
   return Math.min(Math.max(human, idle), to - from);
 }

@@ -15,10 +15,15 @@ import type { CacheLine } from './explain-cache-writes.ts';
  * @param onDiagnostic receives what the read stage reports
  * @returns the lines, file by file, in file order
  */
-export async function readCacheLines(files: readonly string[], onDiagnostic: OnDiagnostic = () => {}): Promise<CacheLine[]> {
+export async function readCacheLines(
+  files: readonly string[],
+  onDiagnostic: OnDiagnostic = () => {},
+): Promise<CacheLine[]> {
   const out: CacheLine[] = [];
   for (const file of files) {
-    await readTranscriptLines(file, (record, line) => void out.push(cacheLine(record, file, line)), onDiagnostic, { skipUnread: true });
+    await readTranscriptLines(file, (record, line) => void out.push(cacheLine(record, file, line)), onDiagnostic, {
+      skipUnread: true,
+    });
   }
   return out;
 }
@@ -34,7 +39,8 @@ function cacheLine(record: RawRecord, file: string, line: number): CacheLine {
     !sidechain &&
     record['isMeta'] !== true &&
     record['isCompactSummary'] !== true &&
-    (typeof content === 'string' || (Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type !== 'tool_result')));
+    (typeof content === 'string' ||
+      (Array.isArray(content) && content.some((b) => (b as { type?: unknown } | null)?.type !== 'tool_result')));
   return {
     file,
     line,
@@ -42,11 +48,22 @@ function cacheLine(record: RawRecord, file: string, line: number): CacheLine {
     parentUuid: str(record['parentUuid']) ?? str(record['logicalParentUuid']),
     type,
     t: parseTimestamp(record['timestamp']),
-    chain: typeof record['parent_tool_use_id'] === 'string' ? `task ${record['parent_tool_use_id']}` : sidechain ? (str(record['agentId']) ?? 'sidechain') : 'main',
+    chain:
+      typeof record['parent_tool_use_id'] === 'string'
+        ? `task ${record['parent_tool_use_id']}`
+        : sidechain
+          ? (str(record['agentId']) ?? 'sidechain')
+          : 'main',
     messageId: type === 'assistant' ? str(message?.id) : undefined,
     prompt,
     compactBoundary: type === 'system' && record['subtype'] === 'compact_boundary',
-    init: type === 'system' && record['subtype'] === 'init' ? JSON.stringify([record['model'], Array.isArray(record['tools']) ? [...(record['tools'] as unknown[]).map(String)].sort() : null]) : undefined,
+    init:
+      type === 'system' && record['subtype'] === 'init'
+        ? JSON.stringify([
+            record['model'],
+            Array.isArray(record['tools']) ? [...(record['tools'] as unknown[]).map(String)].sort() : null,
+          ])
+        : undefined,
     cwd: str(record['cwd']),
   };
 }

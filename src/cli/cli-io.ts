@@ -46,7 +46,11 @@ export function systemErrorLine(error: unknown): string | undefined {
 export async function checkFiles(files: string[]): Promise<void> {
   for (const file of files) {
     const { handle } = await openRegular(file).catch((error: Error) => {
-      throw new UserError(error instanceof NotRegularFile ? `${file}: not a file (${error.kind})` : `${file}: cannot read: ${error.message}`);
+      throw new UserError(
+        error instanceof NotRegularFile
+          ? `${file}: not a file (${error.kind})`
+          : `${file}: cannot read: ${error.message}`,
+      );
     });
     await handle.close();
   }

@@ -18,7 +18,9 @@ import type { WatchCliOptions } from './run-watch.ts';
 
 export type { CliIO } from './cli-io.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * The `romp` command line, testable: parses `argv`, writes to `io`, resolves to the exit code.
@@ -33,7 +35,8 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
  * - `romp doctor FILES...`: a health report per transcript (exit 1 when lines were lost).
  * - `romp cache SESSION [--json] [--statusline]`: why each response wrote to the prompt cache, priced.
  * - `romp resume-check SESSION [--json] [--handoff FILE] [--write-fork DIR]`: what `claude --resume` will not load.
- * - `romp watch [SESSION...] [--latest] [--project DIR] [--session ID] [--json]`: a live outline of a session being written.
+ * - `romp watch [SESSION...] [--latest] [--project DIR] [--session ID] [--json]`: a live outline of a session being
+ *   written.
  * - `romp html SESSION [-o FILE]`: one self-contained HTML page of a session.
  * - `romp export SESSION [--format md|json]`: a session as readable Markdown, or its JSON;
  *   `romp export [SESSION...] --format otlp|parquet|ndjson`: traces or the lake (docs/lake.md).
@@ -60,9 +63,13 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import
 export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): Promise<number> {
   const io = guarded(rawIO);
   let exitCode = 0;
-  const program = rompProgram(io, (code) => {
-    exitCode = code;
-  }, signal);
+  const program = rompProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    signal,
+  );
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -119,15 +126,26 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     );
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
   const viewOption = (): Option =>
-    new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)').choices(['full', 'context']).default('full');
-  const zone = (): Option => new Option('--timezone <zone>', "IANA zone the times are printed in (default: this machine's)").argParser(checkZone);
+    new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)')
+      .choices(['full', 'context'])
+      .default('full');
+  const zone = (): Option =>
+    new Option('--timezone <zone>', "IANA zone the times are printed in (default: this machine's)").argParser(
+      checkZone,
+    );
   /** How the commands that read one session are told which (`loadSession`). */
   const naming = (command: Command): Command =>
     command
-      .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one, or - for standard input')
+      .argument(
+        '[session...]',
+        'transcript files of one session, a session id or a unique prefix of one, or - for standard input',
+      )
       .option('--latest', 'the newest session (of --project when given)')
       .option('--project <dir>', "a project's sessions: its path (. = here) or its folder under the projects folder")
-      .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      )
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .option('--example', 'the bundled example session')
       .addOption(viewOption())
@@ -141,35 +159,67 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
         .option('--no-color', 'no colours (also when NO_COLOR is set; colours only on a terminal)')
         .option('--no-pager', 'with --full on a terminal: print instead of opening $PAGER (less -FRX)');
     }
-    command.option('--json', json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)');
-    command.addOption(new Option('--turn <n>', json ? 'print only turn N (1-based, as romp turns numbers them) as JSON' : 'only turn N (1-based, as romp turns numbers them; romp search names it)').argParser(positive));
+    command.option(
+      '--json',
+      json ? 'the default here (accepted, as on every command)' : 'print the Session as JSON instead (as `romp json`)',
+    );
+    command.addOption(
+      new Option(
+        '--turn <n>',
+        json
+          ? 'print only turn N (1-based, as romp turns numbers them) as JSON'
+          : 'only turn N (1-based, as romp turns numbers them; romp search names it)',
+      ).argParser(positive),
+    );
     const extra = name === 'cat' ? { full: true } : json ? { json: true } : {};
-    return command.action(async (files: string[], options: ShowOptions) => done(await (await import('./run-show.ts')).runShow(files, { ...options, ...extra }, io)));
+    return command.action(async (files: string[], options: ShowOptions) =>
+      done(await (await import('./run-show.ts')).runShow(files, { ...options, ...extra }, io)),
+    );
   };
   sessionCommand('show', 'print an outline of a session (one block per turn), or with --full the conversation', false);
   sessionCommand('cat', 'print the conversation of a session as a person reads it (romp show --full)', false);
   sessionCommand('json', 'print the Session as JSON on stdout, diagnostics on stderr', true);
   program
     .command('stream')
-    .description('read stream-json (claude -p --output-format stream-json --verbose) and print the outline when it ends')
+    .description(
+      'read stream-json (claude -p --output-format stream-json --verbose) and print the outline when it ends',
+    )
     .argument('[file]', 'NDJSON file; - or nothing for standard input')
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
     .addOption(zone())
-    .action(async (file: string | undefined, options: StreamCliOptions) => done(await (await import('./run-stream.ts')).runStream(file, options, io)));
+    .action(async (file: string | undefined, options: StreamCliOptions) =>
+      done(await (await import('./run-stream.ts')).runStream(file, options, io)),
+    );
   program
     .command('watch')
-    .description('follow a session as it is written: on a terminal the turn list redrawn in place, else the lines of the turns that change')
-    .argument('[session...]', 'transcript files of one session (waited for if not there yet), or a session id or a unique prefix of one')
+    .description(
+      'follow a session as it is written: on a terminal the turn list redrawn in place, else the lines of the turns that change',
+    )
+    .argument(
+      '[session...]',
+      'transcript files of one session (waited for if not there yet), or a session id or a unique prefix of one',
+    )
     .option('--latest', 'the newest session (of --project when given), then each new session as Claude Code starts it')
-    .option('--project <dir>', "with --latest (or alone): a project's path (. = here) or its folder under the projects folder")
-    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
-    .option('--session <rompUuid>', "the session's files from romp's registry (resume files registered later are followed)")
+    .option(
+      '--project <dir>',
+      "with --latest (or alone): a project's path (. = here) or its folder under the projects folder",
+    )
+    .option(
+      '--projects <dir>',
+      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+    )
+    .option(
+      '--session <rompUuid>',
+      "the session's files from romp's registry (resume files registered later are followed)",
+    )
     .addOption(zone())
     .addOption(home())
     .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
-    .action(async (files: string[], options: WatchCliOptions) => done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)));
+    .action(async (files: string[], options: WatchCliOptions) =>
+      done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)),
+    );
   for (const [view, description] of [
     ['turns', 'one summary per turn: opener, what was typed, how it ended (outcome), time, atoms, tools, tokens, cost'],
     ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
@@ -177,40 +227,83 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
   ] as const) {
     naming(program.command(view).description(description))
       .option('--json', 'print the view as JSON')
-      .action(async (files: string[], options: ViewCliOptions) => done(await (await import('./run-views.ts')).runView(view, files, options, io)));
+      .action(async (files: string[], options: ViewCliOptions) =>
+        done(await (await import('./run-views.ts')).runView(view, files, options, io)),
+      );
   }
   program
     .command('usage')
-    .description('tokens and cost of every API response, each counted once, as a table per day, week, month, session, project or 5-hour block')
+    .description(
+      'tokens and cost of every API response, each counted once, as a table per day, week, month, session, project or 5-hour block',
+    )
     .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
-    .argument('[files...]', "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)")
-    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
+    .argument(
+      '[files...]',
+      "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
+    )
+    .option(
+      '--projects <dir>',
+      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+    )
     .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
-    .addOption(new Option('--timezone <zone>', "IANA zone for the days and times (default: this machine's)").argParser(checkZone))
+    .addOption(
+      new Option('--timezone <zone>', "IANA zone for the days and times (default: this machine's)").argParser(
+        checkZone,
+      ),
+    )
     .option('--since <day>', 'only responses on or after this day (YYYYMMDD or YYYY-MM-DD, in the zone)')
     .option('--until <day>', 'only responses on or before this day')
     .option('--breakdown', 'a row per model under each row')
-    .option('--prices <file>', 'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price')
+    .option(
+      '--prices <file>',
+      'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price',
+    )
     .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
-    .action(async (report: string | undefined, files: string[], options: UsageCliOptions) => done(await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io)));
+    .action(async (report: string | undefined, files: string[], options: UsageCliOptions) =>
+      done(
+        await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io),
+      ),
+    );
   const targetOptions = (command: Command): Command =>
     command
       .option('--latest', 'the newest session (of --project when given)')
       .option('--project <dir>', "the newest session of a project: its path (. for here) or its folder's name")
-      .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)");
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      );
   targetOptions(
     program
       .command('html')
-      .description('write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)')
+      .description(
+        'write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)',
+      )
       .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .option('-o, --output <file>', 'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …'),
-  ).action(async (session: string | undefined, options: HtmlCliOptions) => done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)));
+      .option(
+        '-o, --output <file>',
+        'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …',
+      ),
+  ).action(async (session: string | undefined, options: HtmlCliOptions) =>
+    done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)),
+  );
   targetOptions(
     program
       .command('export')
-      .description('write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)')
-      .argument('[sessions...]', 'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)')
-      .addOption(new Option('--format <format>', 'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake').choices(['md', 'json', 'otlp', 'parquet', 'ndjson']).default('md'))
+      .description(
+        'write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)',
+      )
+      .argument(
+        '[sessions...]',
+        'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)',
+      )
+      .addOption(
+        new Option(
+          '--format <format>',
+          'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake',
+        )
+          .choices(['md', 'json', 'otlp', 'parquet', 'ndjson'])
+          .default('md'),
+      )
       .addOption(viewOption())
       .option('-o, --output <file>', 'write there (default: standard output)')
       .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
@@ -221,18 +314,33 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
       .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
       .option('--json', 'otlp, parquet, ndjson: the export report as JSON'),
-  ).action(async (sessions: string[], options: ExportCliOptions) => done(await (await import('./run-export.ts')).runExport(sessions, options, io)));
+  ).action(async (sessions: string[], options: ExportCliOptions) =>
+    done(await (await import('./run-export.ts')).runExport(sessions, options, io)),
+  );
   program
     .command('serve')
-    .description('a local, read-only web viewer: the session list, and each session as the romp html page, updating live')
+    .description(
+      'a local, read-only web viewer: the session list, and each session as the romp html page, updating live',
+    )
     .option('--port <n>', 'port (default: a free one, printed with the URL)')
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
-    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
-    .action(async (options: ServeCliOptions) => done(await (await import('./run-serve.ts')).runServe(options, io, signal)));
-  const projectsOption = (): Option => new Option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)");
+    .option(
+      '--projects <dir>',
+      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+    )
+    .action(async (options: ServeCliOptions) =>
+      done(await (await import('./run-serve.ts')).runServe(options, io, signal)),
+    );
+  const projectsOption = (): Option =>
+    new Option(
+      '--projects <dir>',
+      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+    );
   program
     .command('index')
-    .description('build or refresh the SQLite index of every session ($ROMP_HOME/index.db): only what changed is read (docs/index.md)')
+    .description(
+      'build or refresh the SQLite index of every session ($ROMP_HOME/index.db): only what changed is read (docs/index.md)',
+    )
     .addOption(projectsOption())
     .addOption(home())
     .option('--no-progress', 'no progress line (shown on a terminal: files, MB, ETA)')
@@ -240,12 +348,24 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .action(async (options: IndexCliOptions) => done(await (await import('./run-index.ts')).runIndex(options, io)));
   program
     .command('search')
-    .description('full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first)')
-    .argument('<query...>', 'words that must all be in one block (a part of a word or text without spaces is found as a substring)')
-    .addOption(new Option('--author <author>', 'only text by this author (tool output has none)').choices(['human', 'sdk', 'peer', 'system']))
+    .description(
+      'full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first)',
+    )
+    .argument(
+      '<query...>',
+      'words that must all be in one block (a part of a word or text without spaces is found as a substring)',
+    )
+    .addOption(
+      new Option('--author <author>', 'only text by this author (tool output has none)').choices([
+        'human',
+        'sdk',
+        'peer',
+        'system',
+      ]),
+    )
     .option('--tool <name>', "only this tool's input and output")
     .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
-    .option('--since <day>', 'only from this day on (YYYY-MM-DD or YYYYMMDD, this machine\'s zone)')
+    .option('--since <day>', "only from this day on (YYYY-MM-DD or YYYYMMDD, this machine's zone)")
     .option('--until <day>', 'only up to this day, included')
     .addOption(new Option('-n, --limit <n>', 'at most N hits (default 20)').argParser(positive))
     .option('--all-branches', 'rewound branches too (default: the conversation as it stands)')
@@ -256,51 +376,88 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .addOption(home())
     .addOption(zone())
     .option('--json', 'print the hits as a JSON array')
-    .action(async (query: string[], options: SearchCliOptions) => done(await (await import('./run-index.ts')).runSearch(query, options, io)));
+    .action(async (query: string[], options: SearchCliOptions) =>
+      done(await (await import('./run-index.ts')).runSearch(query, options, io)),
+    );
   program
     .command('sql')
     .description('run one read-only SQL query on the index (tables: docs/index.md)')
     .argument('<query>', 'a SELECT (or WITH … SELECT) statement')
     .addOption(home())
     .option('--json', 'print the rows as a JSON array of objects')
-    .action(async (query: string, options: SqlCliOptions) => done(await (await import('./run-index.ts')).runSql(query, options, io)));
+    .action(async (query: string, options: SqlCliOptions) =>
+      done(await (await import('./run-index.ts')).runSql(query, options, io)),
+    );
   program
     .command('cache')
-    .description('why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)')
-    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one (with its subagents)')
+    .description(
+      'why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)',
+    )
+    .argument(
+      '[session...]',
+      'transcript files of one session, a session id or a unique prefix of one (with its subagents)',
+    )
     .option('--latest', 'the newest session (of --project when given)')
-    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option(
+      '--project <dir>',
+      "a project's newest session: its path (. = here) or its folder under the projects folder",
+    )
     .option('--projects <dir>', "Claude Code's projects folder; without a session: every transcript in it")
-    .option('--statusline', 'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)')
+    .option(
+      '--statusline',
+      'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)',
+    )
     .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
     .addOption(new Option('--timezone <zone>', "IANA zone for the days (default: this machine's)").argParser(checkZone))
     .addOption(home())
     .option('--json', 'print {total, causes, bySession, byDay}')
-    .action(async (files: string[], options: CacheCliOptions) => done(await (await import('./run-cache.ts')).runCache(files, options, io)));
+    .action(async (files: string[], options: CacheCliOptions) =>
+      done(await (await import('./run-cache.ts')).runCache(files, options, io)),
+    );
   program
     .command('resume-check')
-    .description('what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)')
+    .description(
+      'what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)',
+    )
     .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one')
     .option('--latest', 'the newest session (of --project when given)')
-    .option('--project <dir>', "a project's newest session: its path (. = here) or its folder under the projects folder")
+    .option(
+      '--project <dir>',
+      "a project's newest session: its path (. = here) or its folder under the projects folder",
+    )
     .option('--projects <dir>', "Claude Code's projects folder; without a session: check every session in it")
-    .option('--handoff <file>', 'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)')
-    .option('--write-fork <dir>', 'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended')
+    .option(
+      '--handoff <file>',
+      'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)',
+    )
+    .option(
+      '--write-fork <dir>',
+      'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended',
+    )
     .addOption(zone())
     .addOption(home())
     .option('--json', 'print {session, context_turns, full_turns, lost, causes} (with --projects: an array of them)')
-    .action(async (files: string[], options: ResumeCheckOptions) => done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)));
+    .action(async (files: string[], options: ResumeCheckOptions) =>
+      done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)),
+    );
   program
     .command('doctor')
-    .description('check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)')
+    .description(
+      'check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)',
+    )
     .argument('<files...>', 'transcript files')
     .option('--json', 'print the reports as JSON')
-    .action(async (files: string[], options: { json?: boolean }) => done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)));
+    .action(async (files: string[], options: { json?: boolean }) =>
+      done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)),
+    );
   program
     .command('ls')
     .description("list Claude Code's sessions, newest first: last activity, prompts, project, id, title")
-    .option('--projects <dir>', "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)")
-    .option('--project <dir>', "only this project: its path (. = here) or its folder under the projects folder")
+    .option(
+      '--projects <dir>',
+      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+    )
+    .option('--project <dir>', 'only this project: its path (. = here) or its folder under the projects folder')
     .addOption(new Option('-n, --limit <n>', 'only the newest N sessions').argParser(positive))
     .addOption(zone())
     .option('--json', 'print the list as JSON')
@@ -310,7 +467,9 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .description("list romp's registered sessions")
     .addOption(home())
     .option('--json', 'print the entries as JSON')
-    .action(async (options: RegistryOptions) => done(await (await import('./run-registry.ts')).runSessions(options, io)));
+    .action(async (options: RegistryOptions) =>
+      done(await (await import('./run-registry.ts')).runSessions(options, io)),
+    );
   program
     .command('register')
     .description('register a session: its rompUuid and transcript files (the first is the anchor)')
@@ -321,15 +480,19 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .option('--dir <dir>', 'working directory')
     .addOption(home())
     .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, files: string[], options: RegistryOptions) => done(await (await import('./run-registry.ts')).runRegister(rompUuid, files, options, io)));
+    .action(async (rompUuid: string, files: string[], options: RegistryOptions) =>
+      done(await (await import('./run-registry.ts')).runRegister(rompUuid, files, options, io)),
+    );
   program
     .command('resume')
-    .description("record a resume: add the new transcript file to the session and move its leaf there")
+    .description('record a resume: add the new transcript file to the session and move its leaf there')
     .argument('<rompUuid>', "the session's stable identity")
     .argument('<file>', 'the new transcript file')
     .addOption(home())
     .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, file: string, options: RegistryOptions) => done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)));
+    .action(async (rompUuid: string, file: string, options: RegistryOptions) =>
+      done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)),
+    );
 
   return program;
 }
@@ -341,14 +504,20 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
  */
 function guarded(io: CliIO): CliIO {
   const safe = (stream: CliOutput): CliOutput => {
-    const out: CliOutput = { write: (text: string) => stream.write(safeText(text, { keepNewlines: true })), styled: (text: string) => stream.write(text) };
+    const out: CliOutput = {
+      write: (text: string) => stream.write(safeText(text, { keepNewlines: true })),
+      styled: (text: string) => stream.write(text),
+    };
     Object.defineProperty(out, 'columns', { get: () => stream.columns });
     Object.defineProperty(out, 'rows', { get: () => stream.rows });
     Object.defineProperty(out, 'isTTY', { get: () => stream.isTTY });
     return out;
   };
   // a getter: `process.stdin` is created when first read, and only `romp stream` reads it
-  return Object.defineProperty({ stdout: safe(io.stdout), stderr: safe(io.stderr) }, 'stdin', { get: () => io.stdin, enumerable: true });
+  return Object.defineProperty({ stdout: safe(io.stdout), stderr: safe(io.stderr) }, 'stdin', {
+    get: () => io.stdin,
+    enumerable: true,
+  });
 }
 
 /** `--limit`: a whole number above 0, else a usage error (exit 2). */

@@ -13,6 +13,7 @@ export function dayOption(option: string, value: string): string {
   const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value);
   const day = match === null ? '' : `${match[1]}-${match[2]}-${match[3]}`;
   const t = Date.parse(`${day}T00:00:00Z`);
-  if (match === null || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
+  if (match === null || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day)
+    throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
   return day;
 }

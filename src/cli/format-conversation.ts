@@ -32,7 +32,15 @@ export interface ConversationOptions {
 }
 
 type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan' | 'magenta';
-const SGR: Record<Style, string> = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33', cyan: '36', magenta: '35' };
+const SGR: Record<Style, string> = {
+  bold: '1',
+  dim: '2',
+  red: '31',
+  green: '32',
+  yellow: '33',
+  cyan: '36',
+  magenta: '35',
+};
 
 /** The outcomes a person should notice, and how they are coloured. */
 const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
@@ -64,11 +72,19 @@ const NUMBER = new Intl.NumberFormat('en-US');
  * @returns the text, lines ending with `\n`
  */
 export function formatConversation(session: Session, options: ConversationOptions): string {
-  const paint = (style: Style, text: string): string => (options.color ? `\u001b[${SGR[style]}m${text}\u001b[0m` : text);
+  const paint = (style: Style, text: string): string =>
+    options.color ? `\u001b[${SGR[style]}m${text}\u001b[0m` : text;
   const out: string[] = [];
-  const rewound = session.records.filter((r) => r.onPath === false && (r.type === 'user' || r.type === 'assistant')).length;
+  const rewound = session.records.filter(
+    (r) => r.onPath === false && (r.type === 'user' || r.type === 'assistant'),
+  ).length;
   out.push(paint('bold', `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`));
-  out.push(paint('dim', `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`));
+  out.push(
+    paint(
+      'dim',
+      `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`,
+    ),
+  );
   session.turns.forEach((turn, i) => {
     if (options.only !== undefined && options.only !== i + 1) return;
     out.push('');
@@ -77,9 +93,15 @@ export function formatConversation(session: Session, options: ConversationOption
   return `${out.join('\n')}\n`;
 }
 
-function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, paint: (style: Style, text: string) => string): string[] {
+function formatTurnBlock(
+  turn: Turn,
+  n: number,
+  options: ConversationOptions,
+  paint: (style: Style, text: string) => string,
+): string[] {
   const summary = summarizeTurn(turn, n);
-  const tokens = summary.usage.input_tokens + summary.usage.cache_creation_input_tokens + summary.usage.cache_read_input_tokens;
+  const tokens =
+    summary.usage.input_tokens + summary.usage.cache_creation_input_tokens + summary.usage.cache_read_input_tokens;
   const head = [
     `#${n}`,
     options.time(turn.t),
@@ -93,7 +115,8 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
   const results = new Map<string, { text: string; is_error: boolean }>();
   for (const atom of turn.atoms) {
     for (const block of blocksOf(atom)) {
-      if (block.type === 'tool_result') results.set(block.tool_use_id, { text: toolResultText(block.content), is_error: block.is_error === true });
+      if (block.type === 'tool_result')
+        results.set(block.tool_use_id, { text: toolResultText(block.content), is_error: block.is_error === true });
     }
   }
   const width = Math.max(40, options.width);
@@ -101,7 +124,12 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
     if (atom.type === 'idle') lines.push(paint('dim', `  … idle ${formatDuration((atom.end ?? atom.t) - atom.t)}`));
     else if (atom.subtype === 'compact_boundary') {
       const m = atom.compact_metadata;
-      lines.push(paint('magenta', `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`));
+      lines.push(
+        paint(
+          'magenta',
+          `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`,
+        ),
+      );
     } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
     else if (atom.type === 'assistant') lines.push(...assistantLines(atom, results, width, options, paint));
     else if (atom.type === 'result' && atom.result !== undefined) {
@@ -114,14 +142,21 @@ function formatTurnBlock(turn: Turn, n: number, options: ConversationOptions, pa
 function userLines(atom: Atom, turn: Turn, width: number, paint: (style: Style, text: string) => string): string[] {
   const text = typedText(atom);
   if (text === '') return []; // tool results only: shown under their calls
-  if (atom.author === 'system' || atom.author === undefined) return [paint('dim', `  ⚙ ${safeText(firstLine(text), {})}`)];
+  if (atom.author === 'system' || atom.author === undefined)
+    return [paint('dim', `  ⚙ ${safeText(firstLine(text), {})}`)];
   const who = atom.author === 'human' ? '' : `${authorLabel(atom.author)}: `;
   const mid = turn.trigger?.uuid === atom.uuid ? '' : ' (while Claude worked)';
   const [first = '', ...rest] = wrap(`${who}${text}${mid}`, width - 2);
   return [paint('bold', `❯ ${first}`), ...rest.map((l) => `  ${l}`)];
 }
 
-function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string; is_error: boolean }>, width: number, options: ConversationOptions, paint: (style: Style, text: string) => string): string[] {
+function assistantLines(
+  atom: Atom,
+  results: ReadonlyMap<string, { text: string; is_error: boolean }>,
+  width: number,
+  options: ConversationOptions,
+  paint: (style: Style, text: string) => string,
+): string[] {
   const lines: string[] = [];
   for (const block of blocksOf(atom)) {
     if (block.type === 'text') {
@@ -131,7 +166,14 @@ function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string;
       lines.push(`● ${first}`, ...rest.map((l) => `  ${l}`));
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
       const size = block.type === 'thinking' ? block.thinking.length : 0;
-      lines.push(paint('dim', size > 0 ? `  ✻ thinking · ${NUMBER.format(size)} chars` : '  ✻ thinking (signature only: the text was not kept)'));
+      lines.push(
+        paint(
+          'dim',
+          size > 0
+            ? `  ✻ thinking · ${NUMBER.format(size)} chars`
+            : '  ✻ thinking (signature only: the text was not kept)',
+        ),
+      );
     } else if (block.type === 'tool_use') {
       lines.push(paint('cyan', `  ⏺ ${clip(safeText(toolLabel(block.name, block.input)), width - 4)}`));
       const id = block.id;
@@ -140,7 +182,13 @@ function assistantLines(atom: Atom, results: ReadonlyMap<string, { text: string;
       else if (result.is_error) lines.push(paint('red', `    ⎿ ${clip(safeText(errorLine(result.text)), width - 6)}`));
       else lines.push(paint('dim', `    ⎿ ${clip(safeText(resultLine(result.text)), width - 6)}`));
       const agent = options.subagents?.get(id);
-      if (agent !== undefined) lines.push(paint('magenta', `    ↳ subagent ${safeText(agent.file)}: ${agent.turns} turns, $${agent.cost_usd.toFixed(2)}`));
+      if (agent !== undefined)
+        lines.push(
+          paint(
+            'magenta',
+            `    ↳ subagent ${safeText(agent.file)}: ${agent.turns} turns, $${agent.cost_usd.toFixed(2)}`,
+          ),
+        );
     }
   }
   if (atom.isApiErrorMessage === true && lines.length === 0) lines.push(paint('red', '  ⚠ API error'));

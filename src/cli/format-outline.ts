@@ -59,7 +59,9 @@ export interface TurnHead {
 export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
   const summary = summarizeTurn(turn, n);
   const { usage } = summary;
-  const tools = Object.entries(summary.tools).map(([name, count]) => safeText(count > 1 ? `${name}×${count}` : name)).join(', ');
+  const tools = Object.entries(summary.tools)
+    .map(([name, count]) => safeText(count > 1 ? `${name}×${count}` : name))
+    .join(', ');
   const head = [
     `#${n}`,
     time.format(turn.t),
@@ -71,7 +73,11 @@ export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
   if (tools !== '') head.push(`tools ${tools}`);
   const text = summary.prompt.replace(/\s+/g, ' ');
   const preview = text === '' ? '' : safeText(JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text));
-  return { head: head.join('  '), preview, compactions: turn.atoms.filter((a) => a.subtype === 'compact_boundary').length };
+  return {
+    head: head.join('  '),
+    preview,
+    compactions: turn.atoms.filter((a) => a.subtype === 'compact_boundary').length,
+  };
 }
 
 /**

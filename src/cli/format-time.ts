@@ -17,7 +17,15 @@ export interface TimeFormat {
  * @returns the printer
  */
 export function timeFormat(timeZone?: string): TimeFormat {
-  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   return {
     format: (t) => {
       if (!isKnownTime(t) || !Number.isFinite(t)) return 'time unknown';

@@ -30,7 +30,8 @@ export function formatCost(t: Totals): string {
   return t.unpriced === 0 ? sum : t.unpriced === t.responses ? 'no price' : `≥ ${sum} (${t.unpriced} unpriced)`;
 }
 
-/** A model id as the tables show it: without `claude-` and a date suffix (`claude-sonnet-4-5-20250929` → `sonnet-4-5`). */
+/** A model id as the tables show it: without `claude-` and a date suffix (`claude-sonnet-4-5-20250929` → `sonnet-4-5`).
+ * */
 function shortModel(model: string): string {
   return model.replace(/^claude-/, '').replace(/-\d{8}$/, '');
 }
@@ -56,12 +57,27 @@ const HEADS: Record<UsageReportKind, string[]> = {
  * @param options breakdown, terminal width, session titles, time format
  * @returns the table, lines joined with `\n`, no final newline
  */
-export function formatUsageTable(kind: UsageReportKind, rows: readonly UsageRow[], total: Totals, options: UsageTableOptions): string {
+export function formatUsageTable(
+  kind: UsageReportKind,
+  rows: readonly UsageRow[],
+  total: Totals,
+  options: UsageTableOptions,
+): string {
   const build = (withCache: boolean): string => {
-    const numbers = ['Input', 'Output', ...(withCache ? ['Cache Create', 'Cache Read'] : []), 'Total Tokens', 'Cost (USD)'];
+    const numbers = [
+      'Input',
+      'Output',
+      ...(withCache ? ['Cache Create', 'Cache Read'] : []),
+      'Total Tokens',
+      'Cost (USD)',
+    ];
     const head = [...HEADS[kind], 'Models', ...numbers];
     const labels = HEADS[kind].length;
-    const table = new Table({ head, style: { head: [], border: [] }, colAligns: [...head.map((_, i) => (i < labels + 1 ? 'left' : 'right') as 'left' | 'right')] });
+    const table = new Table({
+      head,
+      style: { head: [], border: [] },
+      colAligns: [...head.map((_, i) => (i < labels + 1 ? 'left' : 'right') as 'left' | 'right')],
+    });
     const cells = (t: Totals): string[] => [
       count(t.input_tokens),
       `${t.lowerBound ? '≥ ' : ''}${count(t.output_tokens)}`,
@@ -73,7 +89,12 @@ export function formatUsageTable(kind: UsageReportKind, rows: readonly UsageRow[
       const models = row.models.map((m) => `- ${safeText(shortModel(m.model))}`).join('\n');
       table.push([...label(kind, row, options), models, ...cells(row.totals)]);
       if (options.breakdown === true && row.models.length > 1) {
-        for (const m of row.models) table.push([...Array.from({ length: labels }, (_, i) => (i === 0 ? `  └ ${safeText(shortModel(m.model))}` : '')), '', ...cells(m.totals)]);
+        for (const m of row.models)
+          table.push([
+            ...Array.from({ length: labels }, (_, i) => (i === 0 ? `  └ ${safeText(shortModel(m.model))}` : '')),
+            '',
+            ...cells(m.totals),
+          ]);
       }
     }
     table.push(['Total', ...Array.from({ length: labels - 1 }, () => ''), '', ...cells(total)]);
@@ -87,10 +108,18 @@ export function formatUsageTable(kind: UsageReportKind, rows: readonly UsageRow[
 function label(kind: UsageReportKind, row: UsageRow, options: UsageTableOptions): string[] {
   if (kind === 'session') {
     const known = options.sessions?.get(row.key);
-    const title = known?.title === undefined || known.title === '' ? '' : `\n${safeText(known.title.replace(/\s+/g, ' ').slice(0, 40))}`;
-    return [`${safeText(row.key.slice(0, 8))}${title}`, safeText(row.project ?? ''), Number.isNaN(row.last) ? 'time unknown' : options.time(row.last)];
+    const title =
+      known?.title === undefined || known.title === ''
+        ? ''
+        : `\n${safeText(known.title.replace(/\s+/g, ' ').slice(0, 40))}`;
+    return [
+      `${safeText(row.key.slice(0, 8))}${title}`,
+      safeText(row.project ?? ''),
+      Number.isNaN(row.last) ? 'time unknown' : options.time(row.last),
+    ];
   }
-  if (kind === 'blocks') return row.end === undefined ? ['time unknown', ''] : [options.time(Date.parse(row.key)), options.time(row.end)];
+  if (kind === 'blocks')
+    return row.end === undefined ? ['time unknown', ''] : [options.time(Date.parse(row.key)), options.time(row.end)];
   if (kind === 'project') return [safeText(row.key)];
   return [row.key === 'unknown' ? 'time unknown' : row.key];
 }

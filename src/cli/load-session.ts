@@ -33,16 +33,32 @@ export interface SessionArgs extends TargetOptions {
  *   (0 of N lines readable)`), or files of unrelated sessions (`refuseUnrelated`)
  */
 export async function loadSession(args: string[], options: SessionArgs, io: CliIO): Promise<ParseResult> {
-  const ways = [args.length > 0 || options.latest === true || options.project !== undefined, options.session !== undefined, options.example === true].filter(Boolean).length;
-  if (ways > 1) throw new UserError('name one session: transcript files (or a session id, --latest, --project), --session, or --example');
-  const targets = options.example === true ? { files: [EXAMPLE_SESSION], cleanup: async () => {} } : await resolveTargets(args, options, 'one', io);
+  const ways = [
+    args.length > 0 || options.latest === true || options.project !== undefined,
+    options.session !== undefined,
+    options.example === true,
+  ].filter(Boolean).length;
+  if (ways > 1)
+    throw new UserError(
+      'name one session: transcript files (or a session id, --latest, --project), --session, or --example',
+    );
+  const targets =
+    options.example === true
+      ? { files: [EXAMPLE_SESSION], cleanup: async () => {} }
+      : await resolveTargets(args, options, 'one', io);
   try {
     if (targets.files.length === 0 && options.session === undefined) {
-      throw new UserError('which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, --session ROMPUUID, or --example for the bundled example');
+      throw new UserError(
+        'which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, --session ROMPUUID, or --example for the bundled example',
+      );
     }
     await checkFiles(targets.files);
     const home = rompHome(options.rompHome);
-    const result = await parseSession(targets.files, { view: options.view ?? 'full', rompHome: home, ...(options.session === undefined ? {} : { rompUuid: options.session }) });
+    const result = await parseSession(targets.files, {
+      view: options.view ?? 'full',
+      rompHome: home,
+      ...(options.session === undefined ? {} : { rompUuid: options.session }),
+    });
     if (options.session !== undefined) checkRegistered(options.session, home, result.session.files);
     refuseUnreadable(result.diagnostics);
     refuseNonTranscripts(result);
@@ -60,7 +76,14 @@ function refuseNonTranscripts({ session, diagnostics }: ParseResult): void {
   for (const turn of session.turns) for (const atom of turn.atoms) if (atom.fsid !== undefined) read.add(atom.fsid);
   for (const file of session.files) {
     if (read.has(file.fsid)) continue;
-    const lines = new Set(diagnostics.filter((d) => d.file === file.path && d.line !== undefined && d.severity === 'error').map((d) => d.line));
-    if (lines.size > 0) throw new UserError(`${file.path}: not a Claude Code transcript (0 of ${lines.size} lines readable; romp doctor ${file.path} says why)`);
+    const lines = new Set(
+      diagnostics
+        .filter((d) => d.file === file.path && d.line !== undefined && d.severity === 'error')
+        .map((d) => d.line),
+    );
+    if (lines.size > 0)
+      throw new UserError(
+        `${file.path}: not a Claude Code transcript (0 of ${lines.size} lines readable; romp doctor ${file.path} says why)`,
+      );
   }
 }

@@ -14,11 +14,18 @@ import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
  * @returns what `work` returns
  * @throws UserError when no file or more than one is named
  */
-export async function withOneSessionFile<T>(command: string, args: string[], options: TargetOptions, io: CliIO, work: (file: string) => Promise<T>): Promise<T> {
+export async function withOneSessionFile<T>(
+  command: string,
+  args: string[],
+  options: TargetOptions,
+  io: CliIO,
+  work: (file: string) => Promise<T>,
+): Promise<T> {
   const targets = await resolveTargets(args, options, 'one', io);
   try {
     const [file] = targets.files;
-    if (file === undefined) throw new UserError('name a session: a transcript path, a session id or prefix, --latest or --project');
+    if (file === undefined)
+      throw new UserError('name a session: a transcript path, a session id or prefix, --latest or --project');
     if (targets.files.length > 1) throw new UserError(`romp ${command} reads one session`);
     await checkFiles(targets.files);
     return await work(file);

@@ -28,7 +28,8 @@ export async function refuseUnrelated({ session }: ParseResult): Promise<void> {
     if (first === undefined) owner.set(key, fsid);
     else group.set(find(fsid), find(first));
   };
-  for (const turn of session.turns) for (const atom of turn.atoms) if (atom.fsid !== undefined) join(`u:${atom.uuid}`, atom.fsid);
+  for (const turn of session.turns)
+    for (const atom of turn.atoms) if (atom.fsid !== undefined) join(`u:${atom.uuid}`, atom.fsid);
   for (const record of session.records) if (record.uuid !== undefined) join(`u:${record.uuid}`, record.fsid);
   const ids = await Promise.all(session.files.map((f) => firstSessionId(f.path)));
   session.files.forEach((file, i) => {

@@ -45,7 +45,13 @@ const ID_LIKE = /^[0-9A-Za-z][0-9A-Za-z_-]*$/;
  * @returns the files, in argument order
  * @throws UserError when an argument names nothing, or several sessions
  */
-export async function resolveTargets(args: string[], options: TargetOptions, mode: 'one' | 'many', io: CliIO, cwd: string = process.cwd()): Promise<Targets> {
+export async function resolveTargets(
+  args: string[],
+  options: TargetOptions,
+  mode: 'one' | 'many',
+  io: CliIO,
+  cwd: string = process.cwd(),
+): Promise<Targets> {
   const temporary: string[] = [];
   const cleanup = async (): Promise<void> => {
     for (const dir of temporary) await rm(dir, { recursive: true, force: true });
@@ -54,7 +60,9 @@ export async function resolveTargets(args: string[], options: TargetOptions, mod
   let listed: ClaudeSessionInfo[] | undefined;
   const sessions = async (): Promise<ClaudeSessionInfo[]> => {
     const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
-    listed ??= (await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) })).filter((s) => s.orphan !== true);
+    listed ??= (await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) })).filter(
+      (s) => s.orphan !== true,
+    );
     return listed;
   };
   const files: string[] = [];
@@ -74,7 +82,10 @@ export async function resolveTargets(args: string[], options: TargetOptions, mod
     }
     if (args.length === 0 && (options.latest === true || options.project !== undefined)) {
       const all = await sessions();
-      if (all.length === 0) throw new UserError(`no sessions under ${projectsDir}${options.project === undefined ? '' : ` for project ${options.project}`}`);
+      if (all.length === 0)
+        throw new UserError(
+          `no sessions under ${projectsDir}${options.project === undefined ? '' : ` for project ${options.project}`}`,
+        );
       files.push(...(mode === 'many' && options.latest !== true ? all : all.slice(0, 1)).map((s) => s.path));
     }
   } catch (error) {
@@ -84,15 +95,28 @@ export async function resolveTargets(args: string[], options: TargetOptions, mod
   return { files, cleanup };
 }
 
-/** The one session whose id starts with `prefix`; else an error listing the candidates, times in the CLI's convention. */
+/** The one session whose id starts with `prefix`; else an error listing the candidates, times in the CLI's convention.
+ * */
 function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string, time: TimeFormat): ClaudeSessionInfo {
   const exact = sessions.filter((s) => s.id === prefix);
   const found = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(prefix));
   if (found.length === 1 && found[0] !== undefined) return found[0];
-  if (found.length === 0) throw new UserError(`${prefix}: no such file, and no session id starting with it under ${projectsDir}`);
-  const shown = found.slice(0, 10).map((s) => `  ${s.id}  ${s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`);
+  if (found.length === 0)
+    throw new UserError(`${prefix}: no such file, and no session id starting with it under ${projectsDir}`);
+  const shown = found
+    .slice(0, 10)
+    .map(
+      (s) =>
+        `  ${s.id}  ${s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`,
+    );
   const more = found.length > 10 ? [`  … and ${found.length - 10} more`] : [];
-  throw new UserError([`${prefix} matches ${found.length} sessions (last activity in ${time.zone}); give more of the id:`, ...shown, ...more].join('\n'));
+  throw new UserError(
+    [
+      `${prefix} matches ${found.length} sessions (last activity in ${time.zone}); give more of the id:`,
+      ...shown,
+      ...more,
+    ].join('\n'),
+  );
 }
 
 /**
@@ -111,7 +135,8 @@ export async function projectFolder(projectsDir: string, project: string, cwd: s
   if (folders.includes(project)) return project;
   const path = resolve(cwd, project);
   const folder = folders.find((f) => matchesProjectKey(f, path));
-  if (folder === undefined) throw new UserError(`no sessions for project ${path} under ${projectsDir} (no folder ${projectKey(path)})`);
+  if (folder === undefined)
+    throw new UserError(`no sessions for project ${path} under ${projectsDir} (no folder ${projectKey(path)})`);
   return folder;
 }
 

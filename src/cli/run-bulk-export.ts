@@ -53,7 +53,11 @@ const VERSION = '0.1.0';
  * @param io where skipped entries are named
  * @returns the units and their cleanup
  */
-export async function exportUnits(args: string[], options: TargetOptions, io: CliIO): Promise<{ units: ExportUnit[]; cleanup: () => Promise<void> }> {
+export async function exportUnits(
+  args: string[],
+  options: TargetOptions,
+  io: CliIO,
+): Promise<{ units: ExportUnit[]; cleanup: () => Promise<void> }> {
   let files: string[];
   let others: string[] = [];
   let cleanup = async (): Promise<void> => {};
@@ -67,7 +71,10 @@ export async function exportUnits(args: string[], options: TargetOptions, io: Cl
     const found = await discoverTranscripts(root);
     for (const s of found.skipped) reportSkipped(s, io);
     const all = found.files.map((f) => f.path);
-    files = found.files.filter((f) => f.parts.length === 1 && !(f.parts[0] as string).startsWith('agent-')).map((f) => f.path).sort();
+    files = found.files
+      .filter((f) => f.parts.length === 1 && !(f.parts[0] as string).startsWith('agent-'))
+      .map((f) => f.path)
+      .sort();
     if (all.length === 0) throw new UserError(`no sessions under ${root}`);
     const mains = new Set(files);
     others = all.filter((f) => !mains.has(f)).sort();
@@ -91,9 +98,18 @@ export async function exportUnits(args: string[], options: TargetOptions, io: Cl
  * @param counts redactions per rule, added to
  * @returns the session, redacted when asked
  */
-export async function readForExport(unit: ExportUnit, options: Pick<BulkExportOptions, 'redact' | 'keepToolResults'>, counts: RedactionCounts): Promise<ExportSession> {
+export async function readForExport(
+  unit: ExportUnit,
+  options: Pick<BulkExportOptions, 'redact' | 'keepToolResults'>,
+  counts: RedactionCounts,
+): Promise<ExportSession> {
   const read = await readExportSession(unit);
-  if (options.redact === true) await redactSession([read.session, ...read.subagents.map((s) => s.session)], { keepToolResults: options.keepToolResults === true, finder: secretlintFinder() }, counts);
+  if (options.redact === true)
+    await redactSession(
+      [read.session, ...read.subagents.map((s) => s.session)],
+      { keepToolResults: options.keepToolResults === true, finder: secretlintFinder() },
+      counts,
+    );
   return read;
 }
 
@@ -110,25 +126,38 @@ export async function readForExport(unit: ExportUnit, options: Pick<BulkExportOp
  * @returns the exit code
  */
 export async function runOtlpExport(args: string[], options: BulkExportOptions, io: CliIO): Promise<number> {
-  if (options.endpoint !== undefined && options.out !== undefined) throw new UserError('give --endpoint or --out, not both');
+  if (options.endpoint !== undefined && options.out !== undefined)
+    throw new UserError('give --endpoint or --out, not both');
   if (options.since !== undefined) throw new UserError('--since is for --format parquet or ndjson');
-  if (options.endpoint !== undefined && !/^https?:\/\//.test(options.endpoint)) throw new UserError(`--endpoint ${options.endpoint}: give an http:// or https:// URL`);
+  if (options.endpoint !== undefined && !/^https?:\/\//.test(options.endpoint))
+    throw new UserError(`--endpoint ${options.endpoint}: give an http:// or https:// URL`);
   const { units, cleanup } = await exportUnits(args, options, io);
   const redactions = keyed<number>();
-  const resource: KeyValue[] = attributes([['service.name', 'claude-code'], ['host.name', options.machine ?? hostname()], ['telemetry.sdk.name', 'romp']]);
+  const resource: KeyValue[] = attributes([
+    ['service.name', 'claude-code'],
+    ['host.name', options.machine ?? hostname()],
+    ['telemetry.sdk.name', 'romp'],
+  ]);
   const report = { format: 'otlp', sessions: 0, spans: 0, requests: 0, bytes: 0, retries: 0, rejected: 0, redactions };
   const lines: string[] = [];
   try {
     for (const unit of units) {
       const read = await readForExport(unit, options, redactions);
-      const spans = sessionSpans({ session: read.session, responses: read.responses, subagents: read.subagents, includeContent: options.includeContent === true });
+      const spans = sessionSpans({
+        session: read.session,
+        responses: read.responses,
+        subagents: read.subagents,
+        includeContent: options.includeContent === true,
+      });
       report.sessions++;
       report.spans += spans.length;
       if (options.endpoint !== undefined) {
         // a collector that refuses or cannot be reached is the user's to fix: one line, exit 2
-        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION }).catch((error: Error) => {
-          throw new UserError(`the traces were not sent: ${error.message}`);
-        });
+        const sent = await postTraces(spans, { endpoint: options.endpoint, resource, version: VERSION }).catch(
+          (error: Error) => {
+            throw new UserError(`the traces were not sent: ${error.message}`);
+          },
+        );
         report.requests += sent.requests;
         report.bytes += sent.bytes;
         report.retries += sent.retries;
@@ -151,7 +180,10 @@ export async function runOtlpExport(args: string[], options: BulkExportOptions, 
   }
   const toStdout = options.json === true && (options.endpoint !== undefined || options.out !== undefined);
   if (toStdout) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stderr.write(`${options.endpoint ?? options.out ?? 'stdout'}: ${report.sessions} sessions, ${report.spans} spans${options.endpoint === undefined ? '' : `, ${report.requests} requests`}${redactionLine(redactions)}\n`);
+  else
+    io.stderr.write(
+      `${options.endpoint ?? options.out ?? 'stdout'}: ${report.sessions} sessions, ${report.spans} spans${options.endpoint === undefined ? '' : `, ${report.requests} requests`}${redactionLine(redactions)}\n`,
+    );
   return 0;
 }
 
@@ -186,7 +218,8 @@ const SESSIONS_PER_FLUSH = 500;
 export async function runLakeExport(args: string[], options: BulkExportOptions, io: CliIO): Promise<number> {
   const dir = options.out;
   if (dir === undefined) throw new UserError(`--format ${options.format} needs --out DIR`);
-  if (options.endpoint !== undefined || options.includeContent === true) throw new UserError('--endpoint and --include-content are for --format otlp');
+  if (options.endpoint !== undefined || options.includeContent === true)
+    throw new UserError('--endpoint and --include-content are for --format otlp');
   const since = options.since === undefined ? undefined : sinceDay(options.since);
   const machine = options.machine ?? hostname();
   const format = options.format === 'ndjson' ? 'ndjson' : 'parquet';
@@ -221,7 +254,8 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
         const known = manifest.get(f.path);
         return known !== undefined && known.identity === f.identity && known.exported === f.size;
       });
-      const fresh = since === undefined || (await Promise.all(sources.map((p) => stat(p)))).some((s) => s.mtimeMs >= since);
+      const fresh =
+        since === undefined || (await Promise.all(sources.map((p) => stat(p)))).some((s) => s.mtimeMs >= since);
       if (unchanged || !fresh) {
         report.skipped++;
         continue;
@@ -245,7 +279,10 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
     await cleanup();
   }
   if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stderr.write(`${dir}: ${report.sessions} sessions exported (${report.skipped} unchanged), ${report.parts} parts, ${Math.ceil(report.bytes / 1024)} KB${redactionLine(redactions)}\n`);
+  else
+    io.stderr.write(
+      `${dir}: ${report.sessions} sessions exported (${report.skipped} unchanged), ${report.parts} parts, ${Math.ceil(report.bytes / 1024)} KB${redactionLine(redactions)}\n`,
+    );
   return 0;
 }
 

@@ -25,7 +25,8 @@ export interface CacheCliOptions extends TargetOptions {
  * `romp cache SESSION`: why each API response wrote to the prompt cache (`explainCacheWrites`), with
  * its subagents' transcripts, as `romp usage FILE` counts them; without a session and with
  * `--projects DIR`, every transcript of the folder. Totals by cause, project and day; `--json` prints
- * the `CacheReport`. Idle spans in romp's state logs count as human time. `--statusline` prints the session's `CacheClock` as JSON instead; without a
+ * the `CacheReport`. Idle spans in romp's state logs count as human time. `--statusline` prints the session's
+ * `CacheClock` as JSON instead; without a
  * session it reads Claude Code's status-line input on stdin (`{"transcript_path": …}`).
  * @param args the session (`resolveTargets`)
  * @param options json, statusline, zone, prices, projects folder
@@ -37,20 +38,43 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
   const whole = args.length === 0 && options.latest !== true && options.project === undefined;
   const targets = whole ? { files: [], cleanup: async () => {} } : await resolveTargets(args, options, 'one', io);
   try {
-    if (!whole && targets.files.length === 0) throw new UserError('which session? give a transcript file, a session id (or a unique prefix), --latest, --project DIR, or --projects DIR for all of them');
+    if (!whole && targets.files.length === 0)
+      throw new UserError(
+        'which session? give a transcript file, a session id (or a unique prefix), --latest, --project DIR, or --projects DIR for all of them',
+      );
     await checkFiles(targets.files);
-    const files = whole ? await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'), io) : await withSubagents(targets.files, true);
+    const files = whole
+      ? await allTranscripts(
+          options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'),
+          io,
+        )
+      : await withSubagents(targets.files, true);
     const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
     const zone = options.timezone === undefined ? {} : { timeZone: options.timezone };
     const usage = await countUsage(files, { prices, ...zone });
     const home = rompHome(options.rompHome);
-    const idle = (await Promise.all(files.map(async (file) => (await readIdleSpans(home, basename(file, '.jsonl'), () => {})).map((s) => ({ file, t: s.t, end: s.end ?? Date.now() }))))).flat();
+    const idle = (
+      await Promise.all(
+        files.map(async (file) =>
+          (await readIdleSpans(home, basename(file, '.jsonl'), () => {})).map((s) => ({
+            file,
+            t: s.t,
+            end: s.end ?? Date.now(),
+          })),
+        ),
+      )
+    ).flat();
     const { report } = explainCacheWrites(usage.responses, await readCacheLines(files), { prices, ...zone, idle });
     if (options.json === true) {
       io.stdout.write(`${JSON.stringify(report)}\n`);
       return 0;
     }
-    const out = [`Cache writes: ${int(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`, '', 'by cause:', ...rows(report.causes)];
+    const out = [
+      `Cache writes: ${int(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`,
+      '',
+      'by cause:',
+      ...rows(report.causes),
+    ];
     const projects = new Map<string, CacheGroup>();
     for (const s of Object.values(report.bySession)) {
       const p = projects.get(s.project) ?? { ...zeroGroup() };
@@ -59,9 +83,16 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
     }
     out.push('', 'by project:', ...[...projects].map(([name, g]) => line(name === '' ? '(unknown)' : name, g)));
     out.push('', 'by session:', ...Object.entries(report.bySession).map(([id, g]) => line(id, g)));
-    out.push('', `by day${options.timezone === undefined ? '' : ` (${options.timezone})`}:`, ...Object.entries(report.byDay).map(([day, g]) => line(day, g)));
+    out.push(
+      '',
+      `by day${options.timezone === undefined ? '' : ` (${options.timezone})`}:`,
+      ...Object.entries(report.byDay).map(([day, g]) => line(day, g)),
+    );
     io.stdout.write(`${out.join('\n')}\n`);
-    if (usage.unknownModels.length > 0) io.stdout.write(`no price for: ${usage.unknownModels.join(', ')} (their tokens are counted, their cost is not)\n`);
+    if (usage.unknownModels.length > 0)
+      io.stdout.write(
+        `no price for: ${usage.unknownModels.join(', ')} (their tokens are counted, their cost is not)\n`,
+      );
     return 0;
   } finally {
     await targets.cleanup();
@@ -72,30 +103,44 @@ async function statusline(args: string[], options: CacheCliOptions, io: CliIO): 
   let files: string[];
   if (args.length === 0 && options.latest !== true && options.project === undefined) {
     let input = '';
-    for await (const chunk of io.stdin ?? []) input += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    for await (const chunk of io.stdin ?? [])
+      input += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     let path: unknown;
     try {
       path = (JSON.parse(input) as { transcript_path?: unknown } | null)?.transcript_path;
     } catch {
       path = undefined;
     }
-    if (typeof path !== 'string') throw new UserError('--statusline without a session reads {"transcript_path": …} on stdin, as Claude Code sends a status-line command');
+    if (typeof path !== 'string')
+      throw new UserError(
+        '--statusline without a session reads {"transcript_path": …} on stdin, as Claude Code sends a status-line command',
+      );
     files = [path];
   } else files = (await resolveTargets(args, options, 'one', io)).files;
   await checkFiles(files);
   const { session } = await parseSession(files);
-  io.stdout.write(`${JSON.stringify({ session: session.rompUuid, cache_clock: cacheClock(session, Date.now(), options.prices === undefined ? PRICES : await readPrices(options.prices)) ?? null })}\n`);
+  io.stdout.write(
+    `${JSON.stringify({ session: session.rompUuid, cache_clock: cacheClock(session, Date.now(), options.prices === undefined ? PRICES : await readPrices(options.prices)) ?? null })}\n`,
+  );
   return 0;
 }
 
-const zeroGroup = (): CacheGroup => ({ responses: 0, tokens: 0, cost_usd: 0, extra_cost_usd: 0, causes: Object.create(null) as Record<string, CauseTotals> });
+const zeroGroup = (): CacheGroup => ({
+  responses: 0,
+  tokens: 0,
+  cost_usd: 0,
+  extra_cost_usd: 0,
+  causes: Object.create(null) as Record<string, CauseTotals>,
+});
 
 function merge(into: CacheGroup, g: CacheGroup): void {
   for (const k of ['responses', 'tokens', 'cost_usd', 'extra_cost_usd'] as const) into[k] += g[k];
 }
 
 function rows(causes: Record<string, CauseTotals>): string[] {
-  return Object.entries(causes).sort((a, b) => b[1].tokens - a[1].tokens).map(([cause, t]) => line(cause, t));
+  return Object.entries(causes)
+    .sort((a, b) => b[1].tokens - a[1].tokens)
+    .map(([cause, t]) => line(cause, t));
 }
 
 function line(name: string, t: CauseTotals): string {

@@ -8,7 +8,8 @@ import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
  * dead branches, compaction stitches that needed a fallback, and duplicate uuids, and for a file
  * whose `claude --resume` would not load every turn, one line saying how many and why (`findLostTurns`
- * on that file alone); `--json` prints the reports. Exit code 2 when a file cannot be read (named on stderr, after the reports), else 1 when
+ * on that file alone); `--json` prints the reports. Exit code 2 when a file cannot be read (named on stderr, after the
+ * reports), else 1 when
  * any file has an error-severity diagnostic (lines lost), else 0.
  * @param files transcript paths
  * @param options json
@@ -22,7 +23,9 @@ export async function runDoctor(files: string[], options: { json?: boolean }, io
   else {
     for (const report of reports) io.stdout.write(format(report) + (await resumeRisk(report.file)));
     if (reports.length > 1 && reports.some((r) => r.orphanedParents.length > 0)) {
-      io.stdout.write('note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n');
+      io.stdout.write(
+        'note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n',
+      );
     }
   }
   const unreadable = reports.flatMap((r) => r.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'));
@@ -35,16 +38,27 @@ function format(r: FileReport): string {
     r.file,
     `  ${r.records} records: ${r.atoms} atoms in ${r.turns} turns; ${r.deadBranchLines} dead-branch lines, ${r.sidechainLines} sidechain lines, ${r.sharedUuids} uuids shared with other files`,
   ];
-  const counts = Object.entries(r.counts).map(([code, n]) => `${code}×${n}`).join(', ');
+  const counts = Object.entries(r.counts)
+    .map(([code, n]) => `${code}×${n}`)
+    .join(', ');
   lines.push(`  diagnostics: ${counts === '' ? 'none' : counts}`);
-  if (r.orphanedParents.length > 0) lines.push(`  orphaned parents: ${r.orphanedParents.map((o) => `line ${o.line}${o.bridged ? ' (bridged by time)' : ' (gap)'}`).join(', ')}`);
-  if (r.compactionFallbacks.length > 0) lines.push(`  compaction stitches by fallback: ${r.compactionFallbacks.map((c) => `line ${c.line}${c.stitched ? '' : ' (unstitched)'}`).join(', ')}`);
+  if (r.orphanedParents.length > 0)
+    lines.push(
+      `  orphaned parents: ${r.orphanedParents.map((o) => `line ${o.line}${o.bridged ? ' (bridged by time)' : ' (gap)'}`).join(', ')}`,
+    );
+  if (r.compactionFallbacks.length > 0)
+    lines.push(
+      `  compaction stitches by fallback: ${r.compactionFallbacks.map((c) => `line ${c.line}${c.stitched ? '' : ' (unstitched)'}`).join(', ')}`,
+    );
   if (r.duplicateUuids.length > 0) {
     const unique = [...new Set(r.duplicateUuids)];
     const shown = unique.slice(0, 10).join(', ');
-    lines.push(`  duplicate uuids (${r.duplicateUuids.length} lines, ${unique.length} uuids): ${shown}${unique.length > 10 ? ', …' : ''}`);
+    lines.push(
+      `  duplicate uuids (${r.duplicateUuids.length} lines, ${unique.length} uuids): ${shown}${unique.length > 10 ? ', …' : ''}`,
+    );
   }
-  for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20)) lines.push(`  ${formatDiagnostic(d)}`);
+  for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20))
+    lines.push(`  ${formatDiagnostic(d)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -52,6 +66,8 @@ function format(r: FileReport): string {
 async function resumeRisk(file: string): Promise<string> {
   const { report } = findLostTurns(await readResumeViews([file], { discover: false }));
   if (report.lost.length === 0) return '';
-  const causes = Object.entries(report.causes).map(([cause, n]) => `${cause}×${n}`).join(', ');
+  const causes = Object.entries(report.causes)
+    .map(([cause, n]) => `${cause}×${n}`)
+    .join(', ');
   return `  resume: ${report.lost.length} of ${report.full_turns} turns are not loaded by claude --resume (${causes}); romp resume-check ${file}\n`;
 }

@@ -35,8 +35,13 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
     const given = { ...options, format, ...(out === undefined ? {} : { out }) };
     return format === 'otlp' ? bulk.runOtlpExport(args, given, io) : bulk.runLakeExport(args, given, io);
   }
-  const bulkOnly = (['out', 'endpoint', 'includeContent', 'redact', 'keepToolResults', 'machine', 'since', 'json'] as const).filter((o) => options[o] !== undefined);
-  if (bulkOnly.length > 0) throw new UserError(`--${bulkOnly[0]?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for --format otlp, parquet or ndjson`);
+  const bulkOnly = (
+    ['out', 'endpoint', 'includeContent', 'redact', 'keepToolResults', 'machine', 'since', 'json'] as const
+  ).filter((o) => options[o] !== undefined);
+  if (bulkOnly.length > 0)
+    throw new UserError(
+      `--${bulkOnly[0]?.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for --format otlp, parquet or ndjson`,
+    );
   return withOneSessionFile('export', args, options, io, async (file) => {
     const view = options.view ?? 'full';
     const { session } = await parseSession([file], { view });
@@ -45,7 +50,11 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
     else {
       const { ctx, branches } = await readPageContext(session, [file], { view }, false);
       // in the context view the lines before the compaction are off the path too: they are no rewinds
-      text = renderMarkdownTranscript(session, view === 'full' ? ctx : { ...ctx, branchesFrom: new Map() }, view === 'full' ? branches : []);
+      text = renderMarkdownTranscript(
+        session,
+        view === 'full' ? ctx : { ...ctx, branchesFrom: new Map() },
+        view === 'full' ? branches : [],
+      );
     }
     await writeOutput(io, options.output, text, `${session.turns.length} turns`);
     return 0;

@@ -37,11 +37,17 @@ export function partFile(output: string, n: number): string {
 export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO): Promise<number> {
   return withOneSessionFile('html', args, options, io, async (file) => {
     const output = options.output;
-    const { parts, session, diagnostics } = await buildHtmlPage([file], output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) });
+    const { parts, session, diagnostics } = await buildHtmlPage(
+      [file],
+      output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) },
+    );
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
     const split = parts.length === 1 ? '' : `, split into ${parts.length} parts (HTML_SPLIT)`;
     for (const [i, part] of parts.entries()) {
-      const summary = i === 0 ? `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}` : `part ${i + 1} of ${parts.length}`;
+      const summary =
+        i === 0
+          ? `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}`
+          : `part ${i + 1} of ${parts.length}`;
       await writeOutput(io, output === undefined ? undefined : partFile(output, i + 1), part, summary);
     }
     return 0;

@@ -59,7 +59,7 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
   const started = Date.now();
   const { report, path } = await refresh(options, io, false);
   if (report === undefined) return 0;
-  const { read, ...counts } = report;
+  const { read: _read, ...counts } = report;
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify({ index: path, ...counts, ms: Date.now() - started })}\n`);
     return 0;
@@ -82,16 +82,26 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
  * @param cwd what `--project .` means
  * @returns the exit code
  */
-export async function runSearch(words: string[], options: SearchCliOptions, io: CliIO, cwd: string = process.cwd()): Promise<number> {
+export async function runSearch(
+  words: string[],
+  options: SearchCliOptions,
+  io: CliIO,
+  cwd: string = process.cwd(),
+): Promise<number> {
   const query = words.join(' ').trim();
   if (query === '') throw new UserError('search for what? give one or more words');
-  const filter: SearchFilter = { limit: options.limit ?? 20, ...(options.allBranches === true ? { allBranches: true } : {}) };
+  const filter: SearchFilter = {
+    limit: options.limit ?? 20,
+    ...(options.allBranches === true ? { allBranches: true } : {}),
+  };
   if (options.author !== undefined) filter.author = options.author;
   if (options.tool !== undefined) filter.tool = options.tool;
-  if (options.project !== undefined) filter.projectFolder = await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  if (options.project !== undefined)
+    filter.projectFolder = await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
   if (options.since !== undefined) filter.since = dayStart('--since', options.since);
   if (options.until !== undefined) filter.until = dayStart('--until', options.until) + 24 * 3600 * 1000;
-  const path = options.refresh === false ? indexPath(rompHome(options.rompHome)) : (await refresh(options, io, true)).path;
+  const path =
+    options.refresh === false ? indexPath(rompHome(options.rompHome)) : (await refresh(options, io, true)).path;
   const db = openIndexForRead(path);
   if (typeof db === 'string') throw new UserError(`${path}: ${db}; run romp index`);
   try {
@@ -101,13 +111,22 @@ export async function runSearch(words: string[], options: SearchCliOptions, io: 
       return 0;
     }
     const time = timeFormat(options.timezone);
-    const bold = io.stdout.isTTY === true && options.color !== false && process.env['NO_COLOR'] === undefined && io.stdout.styled !== undefined;
-    const out = (text: string): unknown => (bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text));
+    const bold =
+      io.stdout.isTTY === true &&
+      options.color !== false &&
+      process.env['NO_COLOR'] === undefined &&
+      io.stdout.styled !== undefined;
+    const out = (text: string): unknown =>
+      bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text);
     for (const h of hits) {
       const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
       const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;
-      const marked = safeText(h.snippet).replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN).replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
-      out(`${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}   claude --resume ${safeText(h.resume_id)}\n`);
+      const marked = safeText(h.snippet)
+        .replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN)
+        .replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
+      out(
+        `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}   claude --resume ${safeText(h.resume_id)}\n`,
+      );
     }
     if (hits.length === 0) io.stderr.write(`no hits for ${query}\n`);
     return 0;
@@ -132,13 +151,23 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
   try {
     let result;
     try {
-      if (!db.readsOnly(sql)) throw new UserError('romp sql runs read-only queries (SELECT, WITH … SELECT): the index is rebuilt by romp index only');
+      if (!db.readsOnly(sql))
+        throw new UserError(
+          'romp sql runs read-only queries (SELECT, WITH … SELECT): the index is rebuilt by romp index only',
+        );
       result = db.query(sql);
     } catch (error) {
       if (error instanceof UserError) throw error;
       throw new UserError(`sql: ${(error as Error).message}`);
     }
-    const cell = (v: SqlValue): string | number | null => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : typeof v === 'bigint' ? v.toString() : typeof v === 'boolean' ? Number(v) : v);
+    const cell = (v: SqlValue): string | number | null =>
+      v instanceof Uint8Array
+        ? Buffer.from(v).toString('hex')
+        : typeof v === 'bigint'
+          ? v.toString()
+          : typeof v === 'boolean'
+            ? Number(v)
+            : v;
     if (options.json === true) {
       const objects = result.rows.map((row) => {
         const o = keyed<string | number | null>();
@@ -158,7 +187,11 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
 }
 
 /** Runs a refresh with progress on a terminal; index diagnostics (not the transcripts') on stderr. */
-async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Promise<{ report: RefreshReport | undefined; path: string }> {
+async function refresh(
+  options: IndexCliOptions,
+  io: CliIO,
+  noWait: boolean,
+): Promise<{ report: RefreshReport | undefined; path: string }> {
   const path = indexPath(rompHome(options.rompHome));
   const projectsDir = options.projects ?? defaultProjectsDir();
   // an unreadable folder would look empty, and an empty folder removes every row
@@ -167,7 +200,13 @@ async function refresh(options: IndexCliOptions, io: CliIO, noWait: boolean): Pr
   });
   if (!info.isDirectory()) throw new UserError(`${projectsDir}: not a folder`);
   const show = options.progress !== false && process.stderr.isTTY === true;
-  const bar = show ? new SingleBar({ format: 'index {bar} {value}/{total} files | {mb}/{totalMb} MB | ETA {eta_formatted}', stream: process.stderr, clearOnComplete: true }) : undefined;
+  const bar = show
+    ? new SingleBar({
+        format: 'index {bar} {value}/{total} files | {mb}/{totalMb} MB | ETA {eta_formatted}',
+        stream: process.stderr,
+        clearOnComplete: true,
+      })
+    : undefined;
   const diagnostics: Diagnostic[] = [];
   let started = false;
   try {

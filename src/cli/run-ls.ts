@@ -39,9 +39,13 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     const info = await stat(options.projects).catch((error: Error) => {
       throw new UserError(`${options.projects}: cannot read: ${error.message}`);
     });
-    if (!info.isDirectory()) throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
+    if (!info.isDirectory())
+      throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
   }
-  const folder = options.project === undefined ? undefined : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  const folder =
+    options.project === undefined
+      ? undefined
+      : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
   const all = await listClaudeSessions({
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
     ...(folder === undefined ? {} : { project: folder }),
@@ -51,7 +55,10 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
   else if (list.length === 0) io.stdout.write('no sessions\n');
   else io.stdout.write(formatLs(list, timeFormat(options.timezone), io.stdout.columns));
-  return reportUnreadable(list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])), io);
+  return reportUnreadable(
+    list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
+    io,
+  );
 }
 
 /**
@@ -69,7 +76,12 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     s.subagents.length > 0 ? `+${s.subagents.length}` : '',
     tail(safeText(s.cwd || s.project), PROJECT_WIDTH),
     s.id,
-    safeText(`${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(/\s+/g, ' ')),
+    safeText(
+      `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    ),
   ]);
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
   const widths = head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
@@ -79,10 +91,18 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const right = new Set([1, 2]);
   const line = (cells: string[]): string =>
     cells
-      .map((c, i) => (i === cells.length - 1 ? cut(c, room) : right.has(i) ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .map((c, i) =>
+        i === cells.length - 1
+          ? cut(c, room)
+          : right.has(i)
+            ? c.padStart(widths[i] as number)
+            : c.padEnd(widths[i] as number),
+      )
       .join('  ')
       .trimEnd();
-  const note = list.some((s) => s.lastFrom === 'mtime') ? ['* no line near the end has a time: the file\'s modification time'] : [];
+  const note = list.some((s) => s.lastFrom === 'mtime')
+    ? ["* no line near the end has a time: the file's modification time"]
+    : [];
   return [line(head), ...rows.map(line), ...note].map((l) => `${l}\n`).join('');
 }
 

@@ -1,7 +1,15 @@
 import { resolve } from 'node:path';
 import { fsidOf } from '../model/fsid-of.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
-import { isRompUuid, listSessions, notARompUuid, RegistryError, recordResume, registerSession, resolveSession } from '../romp-home/registry.ts';
+import {
+  isRompUuid,
+  listSessions,
+  notARompUuid,
+  RegistryError,
+  recordResume,
+  registerSession,
+  resolveSession,
+} from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 
@@ -24,7 +32,12 @@ const fileOf = (path: string): { fsid: string; path: string } => ({ fsid: fsidOf
  * @param io where to write
  * @returns the exit code
  */
-export async function runRegister(rompUuid: string, files: string[], options: RegistryOptions, io: CliIO): Promise<number> {
+export async function runRegister(
+  rompUuid: string,
+  files: string[],
+  options: RegistryOptions,
+  io: CliIO,
+): Promise<number> {
   checkRompUuid(rompUuid);
   await checkFiles(files);
   const entry = await registerSession(rompHome(options.rompHome), {
@@ -34,7 +47,11 @@ export async function runRegister(rompUuid: string, files: string[], options: Re
     ...(options.color === undefined ? {} : { color: options.color }),
     ...(options.dir === undefined ? {} : { dir: options.dir }),
   }).catch(asUserError);
-  io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `registered ${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
+  io.stdout.write(
+    options.json === true
+      ? `${JSON.stringify(entry)}\n`
+      : `registered ${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`,
+  );
   return 0;
 }
 
@@ -51,10 +68,15 @@ export async function runResume(rompUuid: string, file: string, options: Registr
   await checkFiles([file]);
   const home = rompHome(options.rompHome);
   // a mistyped id would otherwise start a new session quietly
-  if ((await resolveSession(home, rompUuid)) === undefined) throw new UserError(`no session ${rompUuid} in the registry at ${home} (romp register it first)`);
+  if ((await resolveSession(home, rompUuid)) === undefined)
+    throw new UserError(`no session ${rompUuid} in the registry at ${home} (romp register it first)`);
   const { fsid, path } = fileOf(file);
   const entry = await recordResume(home, rompUuid, fsid, path).catch(asUserError);
-  io.stdout.write(options.json === true ? `${JSON.stringify(entry)}\n` : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`);
+  io.stdout.write(
+    options.json === true
+      ? `${JSON.stringify(entry)}\n`
+      : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`,
+  );
   return 0;
 }
 
@@ -77,6 +99,10 @@ export async function runSessions(options: RegistryOptions, io: CliIO): Promise<
   const entries = await listSessions(rompHome(options.rompHome), (d) => io.stderr.write(`${formatDiagnostic(d)}\n`));
   if (options.json === true) io.stdout.write(`${JSON.stringify(entries)}\n`);
   else if (entries.length === 0) io.stdout.write('no registered sessions\n');
-  else for (const e of entries) io.stdout.write(`${e.rompUuid}  ${e.name || '(unnamed)'}  ${e.files.length} files  leaf ${e.leafFsid}  ${e.dir}\n`);
+  else
+    for (const e of entries)
+      io.stdout.write(
+        `${e.rompUuid}  ${e.name || '(unnamed)'}  ${e.files.length} files  leaf ${e.leafFsid}  ${e.dir}\n`,
+      );
   return 0;
 }

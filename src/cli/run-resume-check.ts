@@ -39,28 +39,51 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
   const time = timeFormat(options.timezone);
   const home = rompHome(options.rompHome);
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
-    if (options.handoff !== undefined || options.writeFork !== undefined) throw new UserError('--handoff and --write-fork take one session, not a whole --projects folder');
+    if (options.handoff !== undefined || options.writeFork !== undefined)
+      throw new UserError('--handoff and --write-fork take one session, not a whole --projects folder');
     const { files, skipped } = await discoverTranscripts(options.projects);
     for (const s of skipped) reportSkipped(s, io);
     const reports: ResumeReport[] = [];
     for (const f of files.filter((d) => d.parts.length === 1 && !(d.parts[0] ?? '').startsWith('agent-'))) {
       const { report, notes } = findLostTurns(await readResumeViews([f.path], { rompHome: home, discover: false }));
       reports.push(report);
-      if (options.json !== true && report.lost.length > 0) io.stdout.write(formatReport(f.path, report, notes, time, []));
+      if (options.json !== true && report.lost.length > 0)
+        io.stdout.write(formatReport(f.path, report, notes, time, []));
     }
     if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
-    else io.stdout.write(`${reports.filter((r) => r.lost.length > 0).length} of ${reports.length} sessions lose turns on resume\n`);
+    else
+      io.stdout.write(
+        `${reports.filter((r) => r.lost.length > 0).length} of ${reports.length} sessions lose turns on resume\n`,
+      );
     return 0;
   }
   const targets = await resolveTargets(args, options, 'one', io);
   try {
-    if (targets.files.length === 0) throw new UserError('which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, or --projects DIR for all of them');
+    if (targets.files.length === 0)
+      throw new UserError(
+        'which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, or --projects DIR for all of them',
+      );
     await checkFiles(targets.files);
     const views = await readResumeViews(targets.files, { rompHome: home });
     const { report, notes } = findLostTurns(views);
     if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
-    else io.stdout.write(formatReport(views.context.session.files[0]?.path ?? targets.files.join(', '), report, notes, time, views.found));
-    if (options.handoff !== undefined) await writeOutput(io, options.handoff, renderHandoff(views.full.session, report, notes), `${report.lost.length} lost turns`);
+    else
+      io.stdout.write(
+        formatReport(
+          views.context.session.files[0]?.path ?? targets.files.join(', '),
+          report,
+          notes,
+          time,
+          views.found,
+        ),
+      );
+    if (options.handoff !== undefined)
+      await writeOutput(
+        io,
+        options.handoff,
+        renderHandoff(views.full.session, report, notes),
+        `${report.lost.length} lost turns`,
+      );
     if (options.writeFork !== undefined) return await writeFork(options.writeFork, views.full.path.entries, io);
     return 0;
   } finally {
@@ -73,19 +96,31 @@ async function writeFork(dir: string, path: Parameters<typeof linearFork>[0], io
   const fork = linearFork(path, id);
   const check = await verifyFork(fork.lines, id, fork.expected);
   if (check.checked && !check.ok) {
-    io.stderr.write(`romp: not written: getSessionMessages loads ${check.got.length} of the fork's ${fork.expected.length} messages, or in another order\n`);
+    io.stderr.write(
+      `romp: not written: getSessionMessages loads ${check.got.length} of the fork's ${fork.expected.length} messages, or in another order\n`,
+    );
     return 2;
   }
   if (!check.checked) io.stderr.write(`romp: the fork was not checked: ${check.reason}\n`);
   makeDir(dir);
   const file = join(dir, `${id}.jsonl`);
   await writeFile(file, fork.lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { flag: 'wx' });
-  io.stderr.write(`wrote ${file}: ${fork.lines.length} lines${check.checked ? `, getSessionMessages loads all ${fork.expected.length} messages in order` : ''}\n`);
+  io.stderr.write(
+    `wrote ${file}: ${fork.lines.length} lines${check.checked ? `, getSessionMessages loads all ${fork.expected.length} messages in order` : ''}\n`,
+  );
   return 0;
 }
 
-function formatReport(name: string, report: ResumeReport, notes: readonly CauseNote[], time: TimeFormat, found: readonly string[]): string {
-  const lines = [`${name}: claude --resume of this file loads ${report.context_turns} turns; ${report.lost.length} of the ${report.full_turns} turns of the full history are not loaded (times in ${time.zone})`];
+function formatReport(
+  name: string,
+  report: ResumeReport,
+  notes: readonly CauseNote[],
+  time: TimeFormat,
+  found: readonly string[],
+): string {
+  const lines = [
+    `${name}: claude --resume of this file loads ${report.context_turns} turns; ${report.lost.length} of the ${report.full_turns} turns of the full history are not loaded (times in ${time.zone})`,
+  ];
   if (found.length > 0) lines.push(`  other files of this session read: ${found.join(', ')}`);
   for (const n of notes) {
     const count = report.lost.filter((l) => l.cause === n.cause && l.uuid === n.uuid).length;

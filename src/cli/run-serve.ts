@@ -21,8 +21,13 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  */
 export async function runServe(options: ServeCliOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host)) io.stderr.write(`romp serve: warning: listening on ${host}: anyone who can reach it can read every session\n`);
-  const viewer = await startViewer({ host, port: options.port === undefined ? 0 : Number(options.port), ...(options.projects === undefined ? {} : { projectsDir: options.projects }) });
+  if (!LOOPBACK.has(host))
+    io.stderr.write(`romp serve: warning: listening on ${host}: anyone who can reach it can read every session\n`);
+  const viewer = await startViewer({
+    host,
+    port: options.port === undefined ? 0 : Number(options.port),
+    ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
+  });
   io.stdout.write(`romp serve: ${viewer.url}\n`);
   await new Promise<void>((resolve) => {
     if (signal?.aborted === true) resolve();

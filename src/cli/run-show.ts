@@ -38,14 +38,22 @@ export async function runShow(files: string[], options: ShowOptions, io: CliIO):
   const result = await loadSession(files, options, io);
   const only = options.turn;
   const turns = result.session.turns.length;
-  if (only !== undefined && only > turns) throw new UserError(`--turn ${only}: the session has ${turns === 1 ? 'one turn' : `${turns} turns`}`);
+  if (only !== undefined && only > turns)
+    throw new UserError(`--turn ${only}: the session has ${turns === 1 ? 'one turn' : `${turns} turns`}`);
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(only === undefined ? result.session : result.session.turns[only - 1])}\n`);
   } else if (options.full === true) {
     const time = timeFormat(options.timezone);
     const tty = io.stdout.isTTY === true;
     const color = tty && options.color !== false && process.env['NO_COLOR'] === undefined;
-    const text = formatConversation(result.session, { width: io.stdout.columns ?? 100, color, time: time.format, zone: time.zone, subagents: await subagentNotes(result.session), ...(only === undefined ? {} : { only }) });
+    const text = formatConversation(result.session, {
+      width: io.stdout.columns ?? 100,
+      color,
+      time: time.format,
+      zone: time.zone,
+      subagents: await subagentNotes(result.session),
+      ...(only === undefined ? {} : { only }),
+    });
     if (tty && options.pager !== false) await page(text, io);
     else writeStyled(io, text);
   } else {
@@ -61,12 +69,17 @@ async function subagentNotes(session: Session): Promise<Map<string, SubagentNote
   for (const link of await findSubagents(session)) {
     const { session: agent } = await parseSubagent(link);
     const summaries = agent.turns.map((t, i) => summarizeTurn(t, i + 1));
-    notes.set(link.tool_use_id, { turns: agent.turns.length, cost_usd: summaries.reduce((n, s) => n + s.cost_usd, 0), file: basename(link.path) });
+    notes.set(link.tool_use_id, {
+      turns: agent.turns.length,
+      cost_usd: summaries.reduce((n, s) => n + s.cost_usd, 0),
+      file: basename(link.path),
+    });
   }
   return notes;
 }
 
-/** Shows text through `$PAGER` (default `less -FRX`: quits when it fits, keeps colours); straight out when none starts. */
+/** Shows text through `$PAGER` (default `less -FRX`: quits when it fits, keeps colours); straight out when none starts.
+ * */
 async function page(text: string, io: CliIO): Promise<void> {
   const [command = 'less', ...args] = (process.env['PAGER'] ?? 'less -FRX').split(/\s+/).filter((w) => w !== '');
   const written = await new Promise<boolean>((resolve) => {

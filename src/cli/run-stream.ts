@@ -42,14 +42,21 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
       const turns = snapshot.session.turns;
       for (; printed < turns.length && turns[printed]?.ended === true; printed++) {
         const turn = turns[printed] as Turn;
-        io.stdout.write(options.json === true ? `${JSON.stringify(turn)}\n` : `${formatTurn(turn, printed + 1, timeFormat(options.timezone)).join('\n')}\n`);
+        io.stdout.write(
+          options.json === true
+            ? `${JSON.stringify(turn)}\n`
+            : `${formatTurn(turn, printed + 1, timeFormat(options.timezone)).join('\n')}\n`,
+        );
       }
     }
   } catch (error) {
     throw new UserError(`${name}: cannot read: ${(error as Error).message}`);
   }
   const session = (last as StreamSnapshot).session;
-  if (options.follow !== true) io.stdout.write(options.json === true ? `${JSON.stringify(session)}\n` : formatOutline(session, timeFormat(options.timezone)));
+  if (options.follow !== true)
+    io.stdout.write(
+      options.json === true ? `${JSON.stringify(session)}\n` : formatOutline(session, timeFormat(options.timezone)),
+    );
   writeDiagnostics(io, diagnostics);
   return 0;
 }

@@ -54,12 +54,23 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const files = named ? args.slice(1) : args;
   const since = options.since === undefined ? undefined : dayOption('--since', options.since);
   const until = options.until === undefined ? undefined : dayOption('--until', options.until);
-  if (files.length > 0 && options.projects !== undefined) throw new UserError('give transcript files or --projects, not both');
-  if (files.length === 0 && options.subagents === false) throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
+  if (files.length > 0 && options.projects !== undefined)
+    throw new UserError('give transcript files or --projects, not both');
+  if (files.length === 0 && options.subagents === false)
+    throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);
-  const paths = files.length > 0 ? await withSubagents(files, options.subagents !== false) : await allTranscripts(options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'), io);
+  const paths =
+    files.length > 0
+      ? await withSubagents(files, options.subagents !== false)
+      : await allTranscripts(
+          options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'),
+          io,
+        );
   const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
-  const bar = options.progress ?? (process.stderr.isTTY === true && files.length === 0) ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true }) : undefined;
+  const bar =
+    (options.progress ?? (process.stderr.isTTY === true && files.length === 0))
+      ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true })
+      : undefined;
   bar?.start(paths.length, 0);
   let report: UsageReport;
   const diagnostics: Diagnostic[] = [];
@@ -76,8 +87,17 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   }
   reportDiagnostics(diagnostics, io);
   // what could not be read is not counted: the totals are printed, and the exit code says they are short
-  const code = (): number => reportUnreadable(diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'), io);
-  const group = { prices, ...(options.timezone === undefined ? {} : { timeZone: options.timezone }), ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) };
+  const code = (): number =>
+    reportUnreadable(
+      diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'),
+      io,
+    );
+  const group = {
+    prices,
+    ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
+  };
   const rows = groupUsage(report.responses, kind, group);
   const total = emptyTotals();
   for (const row of rows) for (const m of row.models) addTotals(total, m.totals);
@@ -86,7 +106,9 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
       const { responses: _responses, ...rest } = report;
       io.stdout.write(`${JSON.stringify(rest)}\n`);
     } else {
-      io.stdout.write(`${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`,
+      );
     }
     return code();
   }
@@ -94,20 +116,45 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const sessions = kind === 'session' ? await sessionLabels(paths) : undefined;
   const columns = io.stdout.columns;
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
-  io.stdout.write(`${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`);
-  if (report.unknownModels.length > 0) io.stdout.write(`no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`);
-  if (total.lowerBound) io.stdout.write('≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n');
+  io.stdout.write(
+    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`,
+  );
+  if (report.unknownModels.length > 0)
+    io.stdout.write(
+      `no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`,
+    );
+  if (total.lowerBound)
+    io.stdout.write(
+      '≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n',
+    );
   return code();
 }
 
-const TITLES: Record<UsageReportKind, string> = { daily: 'by day', weekly: 'by ISO week', monthly: 'by month', session: 'by session', project: 'by project', blocks: 'by 5-hour billing block' };
+const TITLES: Record<UsageReportKind, string> = {
+  daily: 'by day',
+  weekly: 'by ISO week',
+  monthly: 'by month',
+  session: 'by session',
+  project: 'by project',
+  blocks: 'by 5-hour billing block',
+};
 
 /** Adds one totals row into another (what `addResponse` adds, summed). */
 function addTotals(into: Totals, t: Totals): void {
-  for (const key of ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_creation_5m', 'cache_creation_1h', 'cache_read_input_tokens', 'cost_usd', 'responses', 'unpriced'] as const) into[key] += t[key];
+  for (const key of [
+    'input_tokens',
+    'output_tokens',
+    'cache_creation_input_tokens',
+    'cache_creation_5m',
+    'cache_creation_1h',
+    'cache_read_input_tokens',
+    'cost_usd',
+    'responses',
+    'unpriced',
+  ] as const)
+    into[key] += t[key];
   into.lowerBound ||= t.lowerBound;
 }
-
 
 /** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them. */
 async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>> {
@@ -121,12 +168,23 @@ async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>
   return labels;
 }
 
-/** Says on stderr what the counting met: lines that could not be read (not counted) apart from lines read with a warning (counted). */
+/** Says on stderr what the counting met: lines that could not be read (not counted) apart from lines read with a
+ * warning (counted). */
 function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
-  writeDiagnostics(io, errors, `${errors.length} assistant lines could not be read and are not counted (romp doctor FILE lists them all):`, 5);
-  writeDiagnostics(io, warnings, `${warnings.length} assistant lines were read with a warning and are counted (romp doctor FILE lists them all):`, 5);
+  writeDiagnostics(
+    io,
+    errors,
+    `${errors.length} assistant lines could not be read and are not counted (romp doctor FILE lists them all):`,
+    5,
+  );
+  writeDiagnostics(
+    io,
+    warnings,
+    `${warnings.length} assistant lines were read with a warning and are counted (romp doctor FILE lists them all):`,
+    5,
+  );
 }
 
 const PRICE_FIELDS = ['input', 'output', 'cache_write_5m', 'cache_write_1h', 'cache_read'] as const;
@@ -144,20 +202,35 @@ export async function readPrices(path: string): Promise<Record<string, Price>> {
   } catch (error) {
     throw new UserError(`${path}: cannot read prices: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UserError(`${path}: prices must be an object {model: {${PRICE_FIELDS.join(', ')}}}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UserError(`${path}: prices must be an object {model: {${PRICE_FIELDS.join(', ')}}}`);
   const table: Record<string, Price> = Object.assign(Object.create(null) as Record<string, Price>, PRICES);
   for (const [model, given] of Object.entries(parsed)) {
-    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new UserError(`${path}: ${model}: give an object of prices in USD per million tokens`);
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      throw new UserError(`${path}: ${model}: give an object of prices in USD per million tokens`);
     const fields = given as Record<string, unknown>;
     const unknown = Object.keys(fields).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
-    const bad = PRICE_FIELDS.filter((f) => f in fields && (typeof fields[f] !== 'number' || !Number.isFinite(fields[f]) || (fields[f] as number) < 0));
-    if (unknown.length > 0) throw new UserError(`${path}: ${model}: unknown price ${unknown.join(', ')} (known: ${PRICE_FIELDS.join(', ')})`);
-    if (bad.length > 0) throw new UserError(`${path}: ${model}: ${bad.join(', ')} must be numbers ≥ 0 (USD per million tokens)`);
+    const bad = PRICE_FIELDS.filter(
+      (f) => f in fields && (typeof fields[f] !== 'number' || !Number.isFinite(fields[f]) || (fields[f] as number) < 0),
+    );
+    if (unknown.length > 0)
+      throw new UserError(`${path}: ${model}: unknown price ${unknown.join(', ')} (known: ${PRICE_FIELDS.join(', ')})`);
+    if (bad.length > 0)
+      throw new UserError(`${path}: ${model}: ${bad.join(', ')} must be numbers ≥ 0 (USD per million tokens)`);
     const base = Object.hasOwn(PRICES, model) ? PRICES[model] : undefined;
     const input = (fields['input'] as number | undefined) ?? base?.input;
     const output = (fields['output'] as number | undefined) ?? base?.output;
-    if (input === undefined || output === undefined) throw new UserError(`${path}: ${model}: a model without a built-in price needs input and output (USD per million tokens)`);
-    const standard: Price = base ?? { input, output, cache_write_5m: input * 1.25, cache_write_1h: input * 2, cache_read: input * 0.1 };
+    if (input === undefined || output === undefined)
+      throw new UserError(
+        `${path}: ${model}: a model without a built-in price needs input and output (USD per million tokens)`,
+      );
+    const standard: Price = base ?? {
+      input,
+      output,
+      cache_write_5m: input * 1.25,
+      cache_write_1h: input * 2,
+      cache_read: input * 0.1,
+    };
     table[model] = { ...standard, ...(fields as Partial<Price>) };
   }
   return table;

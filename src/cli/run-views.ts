@@ -25,17 +25,33 @@ export interface ViewCliOptions extends SessionArgs {
  * @param io where to write
  * @returns the exit code
  */
-export async function runView(view: 'turns' | 'segments' | 'tools', files: string[], options: ViewCliOptions, io: CliIO): Promise<number> {
+export async function runView(
+  view: 'turns' | 'segments' | 'tools',
+  files: string[],
+  options: ViewCliOptions,
+  io: CliIO,
+): Promise<number> {
   const { session, diagnostics } = await loadSession(files, options, io);
   const time = timeFormat(options.timezone);
   const write = (value: unknown[], text: () => string[]): void => {
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
-    io.stdout.write(options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`);
+    io.stdout.write(
+      options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`,
+    );
   };
-  if (view === 'turns') write(session.turns.map((t, i) => summarizeTurn(t, i + 1)), () => session.turns.flatMap((t, i) => formatTurn(t, i + 1, time)));
+  if (view === 'turns')
+    write(
+      session.turns.map((t, i) => summarizeTurn(t, i + 1)),
+      () => session.turns.flatMap((t, i) => formatTurn(t, i + 1, time)),
+    );
   else if (view === 'segments') {
     const list = segments(session);
-    write(list, () => list.map((s) => `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`));
+    write(list, () =>
+      list.map(
+        (s) =>
+          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
+      ),
+    );
   } else {
     const list = toolCalls(session);
     const turnOf = new Map(session.turns.map((t, i) => [t.id, i + 1]));
@@ -48,7 +64,12 @@ export async function runView(view: 'turns' | 'segments' | 'tools', files: strin
 /** A tool call in one line: its turn, what it did (`toolLabel`), how long it took, and its error text. */
 function toolLine(call: ToolCall, turn: number): string {
   const what = call.name === '' ? '(orphan result)' : safeText(toolLabel(call.name, call.input));
-  const took = call.duration_ms === null ? (call.resultUuid === null ? 'no result' : 'time unknown') : `${NUMBER.format(call.duration_ms)} ms`;
+  const took =
+    call.duration_ms === null
+      ? call.resultUuid === null
+        ? 'no result'
+        : 'time unknown'
+      : `${NUMBER.format(call.duration_ms)} ms`;
   const error = call.is_error ? `  error: ${safeText(call.error ?? '').slice(0, 120)}` : '';
   return `#${turn}  ${what}  ${took}  ${safeText(call.tool_use_id)}${error}`;
 }

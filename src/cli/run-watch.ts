@@ -42,11 +42,18 @@ export interface WatchCliOptions extends TargetOptions {
  * @param signal stops the watch
  * @returns the exit code
  */
-export async function runWatch(args: string[], options: WatchCliOptions, io: CliIO, signal?: AbortSignal): Promise<number> {
+export async function runWatch(
+  args: string[],
+  options: WatchCliOptions,
+  io: CliIO,
+  signal?: AbortSignal,
+): Promise<number> {
   const following = args.length === 0 && (options.latest === true || options.project !== undefined);
-  if (args.length === 0 && options.session === undefined && !following) throw new UserError('watch needs transcript files, a session id, --latest, --project or --session <rompUuid>');
+  if (args.length === 0 && options.session === undefined && !following)
+    throw new UserError('watch needs transcript files, a session id, --latest, --project or --session <rompUuid>');
   const home = rompHome(options.rompHome);
-  if (options.session !== undefined) checkRegistered(options.session, home, (await resolveSession(home, options.session))?.files ?? []);
+  if (options.session !== undefined)
+    checkRegistered(options.session, home, (await resolveSession(home, options.session))?.files ?? []);
   const screen = new WatchScreen(io.stdout, timeFormat(options.timezone));
   const emit = emitter(options, io, screen);
   if (following) {
@@ -55,7 +62,8 @@ export async function runWatch(args: string[], options: WatchCliOptions, io: Cli
   }
   const missing = args.filter((arg) => !existsSync(arg) && (arg.includes('/') || arg.endsWith('.jsonl')));
   for (const file of missing) {
-    if (!existsSync(dirname(file))) throw new UserError(`${file}: no such file, and no folder ${dirname(file)} to wait in`);
+    if (!existsSync(dirname(file)))
+      throw new UserError(`${file}: no such file, and no folder ${dirname(file)} to wait in`);
   }
   if (missing.length > 0) {
     io.stderr.write(`romp: waiting for ${missing.join(', ')} to be created\n`);
@@ -69,7 +77,10 @@ export async function runWatch(args: string[], options: WatchCliOptions, io: Cli
 }
 
 /** Prints one update: a JSON line, or through the screen. */
-type Emit = (update: { session: Parameters<WatchScreen['show']>[0]['session']; changed: string[]; removed: string[] }, first: boolean) => void;
+type Emit = (
+  update: { session: Parameters<WatchScreen['show']>[0]['session']; changed: string[]; removed: string[] },
+  first: boolean,
+) => void;
 
 function emitter(options: WatchCliOptions, io: CliIO, screen: WatchScreen): Emit {
   return ({ session, changed, removed }, first) => {
@@ -78,10 +89,18 @@ function emitter(options: WatchCliOptions, io: CliIO, screen: WatchScreen): Emit
       // a consumer folds each line: drop the `removed` ids, put each of `turns` in place of the turn of its id
       const gone = new Set(removed);
       const ids = new Set(changed);
-      const json = { changed: changed.filter((id) => !gone.has(id)), removed, turns: session.turns.filter((t) => first || ids.has(t.id)), cache_clock: clock ?? null };
+      const json = {
+        changed: changed.filter((id) => !gone.has(id)),
+        removed,
+        turns: session.turns.filter((t) => first || ids.has(t.id)),
+        cache_clock: clock ?? null,
+      };
       io.stdout.write(`${JSON.stringify(json)}\n`);
     } else {
-      screen.show({ session, changed, removed, ...(clock === undefined ? {} : { clock: formatCacheClock(clock) }) }, first);
+      screen.show(
+        { session, changed, removed, ...(clock === undefined ? {} : { clock: formatCacheClock(clock) }) },
+        first,
+      );
     }
   };
 }
@@ -96,11 +115,19 @@ function emitter(options: WatchCliOptions, io: CliIO, screen: WatchScreen): Emit
  * @param removedFirst ids the first update also removes (the turns of the session followed before)
  * @returns the ids of the turns of the last state
  */
-async function watchFiles(files: string[], options: WatchCliOptions & { rompHome: string }, io: CliIO, emit: Emit, signal?: AbortSignal, removedFirst: string[] = []): Promise<string[]> {
+async function watchFiles(
+  files: string[],
+  options: WatchCliOptions & { rompHome: string },
+  io: CliIO,
+  emit: Emit,
+  signal?: AbortSignal,
+  removedFirst: string[] = [],
+): Promise<string[]> {
   const watchOptions = {
     rompHome: options.rompHome,
     poll: options.poll === true,
-    onFallback: (error: Error) => io.stderr.write(`romp: cannot watch with file-system events (${error.message}); polling the files instead\n`),
+    onFallback: (error: Error) =>
+      io.stderr.write(`romp: cannot watch with file-system events (${error.message}); polling the files instead\n`),
     ...(options.session === undefined ? {} : { rompUuid: options.session }),
     ...(signal === undefined ? {} : { signal }),
   };
@@ -112,7 +139,10 @@ async function watchFiles(files: string[], options: WatchCliOptions & { rompHome
     if (first) refuseUnreadable(diagnostics);
     for (const d of diagnostics) if (d.severity !== 'info') io.stderr.write(`${formatDiagnostic(d)}\n`);
     if (!first && changed.length === 0) continue;
-    emit({ session, changed: first ? [...removedFirst, ...changed] : changed, removed: first ? removedFirst : removed }, first);
+    emit(
+      { session, changed: first ? [...removedFirst, ...changed] : changed, removed: first ? removedFirst : removed },
+      first,
+    );
     first = false;
     ids = session.turns.map((t) => t.id);
   }
@@ -124,19 +154,42 @@ async function watchFiles(files: string[], options: WatchCliOptions & { rompHome
  * new transcript `<folder>/<id>.jsonl` appears, stops it and watches the new one. One folder watcher
  * (chokidar, depth 1) over the projects folder sees the new files, a project's folder created later too.
  */
-async function followLatest(options: WatchCliOptions, io: CliIO, screen: WatchScreen, emit: Emit, signal?: AbortSignal): Promise<void> {
+async function followLatest(
+  options: WatchCliOptions,
+  io: CliIO,
+  screen: WatchScreen,
+  emit: Emit,
+  signal?: AbortSignal,
+): Promise<void> {
   const projectsDir = options.projects ?? defaultProjectsDir();
-  if (!existsSync(projectsDir)) throw new UserError(`${projectsDir}: no such folder (Claude Code's projects folder; --projects names another)`);
-  const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, process.cwd()).catch(() => projectKey(resolve(options.project as string)));
+  if (!existsSync(projectsDir))
+    throw new UserError(`${projectsDir}: no such folder (Claude Code's projects folder; --projects names another)`);
+  const folder =
+    options.project === undefined
+      ? undefined
+      : await projectFolder(projectsDir, options.project, process.cwd()).catch(() =>
+          projectKey(resolve(options.project as string)),
+        );
   const home = rompHome(options.rompHome);
   let next: string | undefined;
   let current: string | undefined;
   let wake: (() => void) | undefined;
   let inner = new AbortController();
-  const watcher = watch(projectsDir, { ignoreInitial: true, depth: 1, usePolling: options.poll === true, interval: 100 });
+  const watcher = watch(projectsDir, {
+    ignoreInitial: true,
+    depth: 1,
+    usePolling: options.poll === true,
+    interval: 100,
+  });
   watcher.on('add', (path: string) => {
     const parent = dirname(path);
-    if (path === current || !path.endsWith('.jsonl') || dirname(parent) !== projectsDir || (folder !== undefined && basename(parent) !== folder)) return;
+    if (
+      path === current ||
+      !path.endsWith('.jsonl') ||
+      dirname(parent) !== projectsDir ||
+      (folder !== undefined && basename(parent) !== folder)
+    )
+      return;
     next = path;
     inner.abort();
     wake?.();
@@ -148,13 +201,17 @@ async function followLatest(options: WatchCliOptions, io: CliIO, screen: WatchSc
   };
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    const latest = await resolveTargets([], { ...options, latest: true }, 'one', io).then((t) => t.files[0]).catch((error: unknown) => {
-      if (error instanceof UserError && error.message.startsWith('no sessions')) return undefined;
-      throw error;
-    });
+    const latest = await resolveTargets([], { ...options, latest: true }, 'one', io)
+      .then((t) => t.files[0])
+      .catch((error: unknown) => {
+        if (error instanceof UserError && error.message.startsWith('no sessions')) return undefined;
+        throw error;
+      });
     let file = next ?? latest;
     if (file === undefined) {
-      io.stderr.write(`romp: waiting for a session under ${folder === undefined ? projectsDir : join(projectsDir, folder)}\n`);
+      io.stderr.write(
+        `romp: waiting for a session under ${folder === undefined ? projectsDir : join(projectsDir, folder)}\n`,
+      );
       await new Promise<void>((woken) => {
         wake = woken;
         if (next !== undefined || signal?.aborted === true) woken();

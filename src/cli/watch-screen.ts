@@ -17,7 +17,8 @@ export interface ScreenUpdate {
 }
 
 /** Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji). */
-const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
 
 /**
  * Cuts a line to at most `width` terminal columns (wide characters count two), ending it with `…` when cut.
@@ -95,11 +96,13 @@ export class WatchScreen {
   show(update: ScreenUpdate, first: boolean): void {
     const { session, removed } = update;
     const gone = removed.map((id) => this.#seen.get(id)?.n).filter((n): n is number => n !== undefined);
-    if (gone.length > 0) this.#mark(`rewind: ${gone.length === 1 ? 'turn' : 'turns'} ${gone.map((n) => `#${n}`).join(', ')} dropped`);
+    if (gone.length > 0)
+      this.#mark(`rewind: ${gone.length === 1 ? 'turn' : 'turns'} ${gone.map((n) => `#${n}`).join(', ')} dropped`);
     const seen = new Map<string, { n: number; compactions: number }>();
     session.turns.forEach((turn, i) => {
       const compactions = turn.atoms.filter((a) => a.subtype === 'compact_boundary').length;
-      if (!first && compactions > (this.#seen.get(turn.id)?.compactions ?? 0)) this.#mark(`compaction in turn #${i + 1}`);
+      if (!first && compactions > (this.#seen.get(turn.id)?.compactions ?? 0))
+        this.#mark(`compaction in turn #${i + 1}`);
       seen.set(turn.id, { n: i + 1, compactions });
     });
     this.#seen = seen;
@@ -133,7 +136,10 @@ export class WatchScreen {
     });
     const tail = [...this.#marks, ...(clock === undefined ? [] : [safeText(clock)])];
     const room = height - 1 - 1 - tail.length;
-    const shown = turns.length > room ? [`… ${turns.length - room + 1} earlier turns`, ...turns.slice(turns.length - room + 1)] : turns;
+    const shown =
+      turns.length > room
+        ? [`… ${turns.length - room + 1} earlier turns`, ...turns.slice(turns.length - room + 1)]
+        : turns;
     // a line as wide as the terminal would wrap at its last column on some terminals: one column spare
     const block = [title, ...shown, ...tail].map((line) => fitWidth(line, width - 1));
     const back = this.#drawn > 0 ? `\x1b[${this.#drawn}F\x1b[J` : '';

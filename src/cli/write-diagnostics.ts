@@ -13,7 +13,12 @@ export const DIAGNOSTICS_SHOWN = 20;
  * @param heading a line said before them (e.g. what they mean for the command's figures), or none
  * @param limit how many to print
  */
-export function writeDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], heading?: string, limit: number = DIAGNOSTICS_SHOWN): void {
+export function writeDiagnostics(
+  io: CliIO,
+  diagnostics: readonly Diagnostic[],
+  heading?: string,
+  limit: number = DIAGNOSTICS_SHOWN,
+): void {
   if (diagnostics.length === 0) return;
   if (heading !== undefined) io.stderr.write(`${heading}\n`);
   const indent = heading === undefined ? '' : '  ';
@@ -21,6 +26,8 @@ export function writeDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[], 
   if (diagnostics.length > limit) {
     const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
     const where = files.length === 1 ? files[0] : 'FILE';
-    io.stderr.write(`${indent}… and ${new Intl.NumberFormat('en-US').format(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`);
+    io.stderr.write(
+      `${indent}… and ${new Intl.NumberFormat('en-US').format(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`,
+    );
   }
 }

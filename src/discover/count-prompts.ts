@@ -26,7 +26,9 @@ const USER = [Buffer.from('"type":"user"'), Buffer.from('"type": "user"')];
  * Lines holding one of these are never a prompt: a tool result (the key occurs as bytes only as JSON,
  * never inside a string, where the quotes are escaped), a subagent's line, harness lines.
  */
-const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"isCompactSummary":true'].map((s) => Buffer.from(s));
+const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"isCompactSummary":true'].map((s) =>
+  Buffer.from(s),
+);
 
 /**
  * Counts the prompts of a transcript in one pass over its bytes, parsing only candidate lines: the

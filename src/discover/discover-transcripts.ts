@@ -44,7 +44,8 @@ export async function discoverTranscripts(root: string, project?: string): Promi
   const found: Discovery = { files: [], skipped: [] };
   const realRoot = await realpath(root).catch(() => undefined);
   if (realRoot === undefined) return found;
-  const inside = (real: string): boolean => real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  const inside = (real: string): boolean =>
+    real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
   // a folder link is followed once, and never into a folder being walked (a loop)
   const linked = new Set<string>();
   const walk = async (dir: string, ancestors: string[], parts: string[]): Promise<void> => {
@@ -58,10 +59,13 @@ export async function discoverTranscripts(root: string, project?: string): Promi
         const target = await realpath(path).catch(() => undefined);
         kind = target === undefined ? 'other' : await stat(target).then(kindOf, () => 'other' as Kind);
         const skip =
-          target === undefined ? 'dangling or looping link'
-          : !inside(target) ? 'link leading out of the projects folder'
-          : kind === 'folder' && ancestors.includes(target) ? 'link to a folder that holds it (a loop)'
-          : undefined;
+          target === undefined
+            ? 'dangling or looping link'
+            : !inside(target)
+              ? 'link leading out of the projects folder'
+              : kind === 'folder' && ancestors.includes(target)
+                ? 'link to a folder that holds it (a loop)'
+                : undefined;
         if (skip !== undefined) {
           if (transcript || kind === 'folder' || target === undefined) found.skipped.push({ path, reason: skip });
           continue;
@@ -82,7 +86,18 @@ export async function discoverTranscripts(root: string, project?: string): Promi
 
 type Kind = 'file' | 'folder' | 'a FIFO' | 'a socket' | 'a device' | 'other';
 
-function kindOf(entry: Dirent | { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): Kind {
+function kindOf(
+  entry:
+    | Dirent
+    | {
+        isFile(): boolean;
+        isDirectory(): boolean;
+        isFIFO(): boolean;
+        isSocket(): boolean;
+        isCharacterDevice(): boolean;
+        isBlockDevice(): boolean;
+      },
+): Kind {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'folder';
   if (entry.isFIFO()) return 'a FIFO';
@@ -93,7 +108,9 @@ function kindOf(entry: Dirent | { isFile(): boolean; isDirectory(): boolean; isF
 /** The entries of a folder with their types, sorted by name; none when it cannot be read. */
 export async function dirents(dir: string): Promise<Dirent[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   } catch {
     return [];
   }

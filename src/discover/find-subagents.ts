@@ -51,7 +51,8 @@ async function firstPrompt(path: string): Promise<string> {
     for (const line of (await readEdges(path, 64 * 1024, 0)).head) {
       const record = JSON.parse(line) as Record<string, unknown>;
       if (record['type'] !== 'user') continue;
-      for (const block of knownBlocks(normaliseMessage('user', record['message']).content)) if (block.type === 'text') return block.text;
+      for (const block of knownBlocks(normaliseMessage('user', record['message']).content))
+        if (block.type === 'text') return block.text;
     }
   } catch {
     // unreadable or not JSON: no prompt

@@ -28,7 +28,7 @@ export async function lastTime(path: string, limit: number = 4 * 1024 * 1024): P
     const stop = Math.max(0, info.size - limit);
     // the bytes after the last newline seen so far, kept as chunks (joined once a newline closes them)
     let pending: Buffer[] = [];
-    for (let end = info.size; end > stop; ) {
+    for (let end = info.size; end > stop;) {
       const start = Math.max(stop, end - STEP);
       const chunk = Buffer.alloc(end - start);
       await handle.read(chunk, 0, chunk.length, start);

@@ -25,9 +25,11 @@ export interface ClaudeSessionInfo {
   firstPrompt: string;
   /** The first timestamp of the head (epoch ms); `NaN` when none. */
   first: number;
-  /** The last activity (epoch ms): the last timestamp in the file, else its mtime (`lastFrom`); `NaN` when unreadable. */
+  /** The last activity (epoch ms): the last timestamp in the file, else its mtime (`lastFrom`); `NaN` when unreadable.
+   * */
   last: number;
-  /** Where `last` came from: the last line with a `timestamp`, or the file's `mtime` when no line near the end has one. */
+  /** Where `last` came from: the last line with a `timestamp`, or the file's `mtime` when no line near the end has one.
+   * */
   lastFrom?: 'timestamp' | 'mtime';
   /** Prompts typed by a person or sent by an SDK host, rewound ones included (`countPrompts`). */
   prompts: number;
@@ -37,7 +39,8 @@ export interface ClaudeSessionInfo {
   lines: number;
   /** Always false: `lines` is counted (kept for readers of `romp ls --json` before 0.x, when it was estimated). */
   linesEstimated: boolean;
-  /** Subagent transcripts of this session: `<id>/subagents/**\/agent-*.jsonl`, and 2.0.x flat `agent-*.jsonl` naming it. */
+  /** Subagent transcripts of this session: `<id>/subagents/**\/agent-*.jsonl`, and 2.0.x flat `agent-*.jsonl` naming
+   * it. */
   subagents: string[];
   /** A subagent file whose parent session is not in the folder. */
   orphan?: boolean;
@@ -95,13 +98,29 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
     else orphans.push({ ...withoutParent(info), orphan: true });
   });
   for (const s of sessions) s.subagents.sort();
-  return [...sessions.map(withoutParent), ...orphans].sort((a, b) => (b.last || 0) - (a.last || 0) || a.path.localeCompare(b.path));
+  return [...sessions.map(withoutParent), ...orphans].sort(
+    (a, b) => (b.last || 0) - (a.last || 0) || a.path.localeCompare(b.path),
+  );
 }
 
 type Working = ClaudeSessionInfo & { parentSessionId?: string };
 
 function blank(project: string, path: string): Working {
-  return { id: basename(path, '.jsonl'), project, cwd: '', path, title: '', firstPrompt: '', first: Number.NaN, last: Number.NaN, prompts: 0, size: 0, lines: 0, linesEstimated: false, subagents: [] };
+  return {
+    id: basename(path, '.jsonl'),
+    project,
+    cwd: '',
+    path,
+    title: '',
+    firstPrompt: '',
+    first: Number.NaN,
+    last: Number.NaN,
+    prompts: 0,
+    size: 0,
+    lines: 0,
+    linesEstimated: false,
+    subagents: [],
+  };
 }
 
 function withoutParent(info: Working): ClaudeSessionInfo {
@@ -117,7 +136,12 @@ async function fill(info: Working): Promise<void> {
     info.first = timeIn(all);
     info.title = titleOf(all);
     const counted = await countPrompts(info.path);
-    Object.assign(info, { lines: counted.lines, prompts: counted.prompts, firstPrompt: counted.firstPrompt, cwd: counted.cwd ?? '' });
+    Object.assign(info, {
+      lines: counted.lines,
+      prompts: counted.prompts,
+      firstPrompt: counted.firstPrompt,
+      cwd: counted.cwd ?? '',
+    });
     if (counted.sessionId !== undefined) info.parentSessionId = counted.sessionId;
     const last = await lastTime(info.path);
     Object.assign(info, { last: last.time, lastFrom: last.from });
@@ -147,7 +171,6 @@ function titleOf(lines: string[]): string {
   };
   return last('custom-title', 'customTitle') ?? last('ai-title', 'aiTitle') ?? last('summary', 'summary') ?? '';
 }
-
 
 /**
  * The subagent transcripts of a session (2.1.2+ layout): `<sessionDir>/subagents/**\/agent-*.jsonl`.

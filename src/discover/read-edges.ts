@@ -14,9 +14,14 @@ export interface Edges {
  * @param headBytes bytes to read from the start
  * @param tailBytes bytes to read from the end
  * @returns the lines of both edges and the file's size
- * @throws NotRegularFile for a FIFO, device or folder (opened non-blocking, never read); the system error when it cannot be opened
+ * @throws NotRegularFile for a FIFO, device or folder (opened non-blocking, never read); the system error when it
+ *   cannot be opened
  */
-export async function readEdges(path: string, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Promise<Edges> {
+export async function readEdges(
+  path: string,
+  headBytes: number = 8 * 1024,
+  tailBytes: number = 8 * 1024,
+): Promise<Edges> {
   const { handle, info } = await openRegular(path);
   try {
     const { size } = info;

@@ -42,7 +42,10 @@ export async function examineFiles(files: string[]): Promise<FileReport[]> {
     const counts: Partial<Record<DiagnosticCode, number>> = {};
     for (const d of diagnostics) counts[d.code] = (counts[d.code] ?? 0) + 1;
     const atoms = session.turns.flatMap((t) => t.atoms);
-    const uuids = new Set<string>([...atoms.map((a) => a.uuid), ...session.records.flatMap((r) => (r.uuid === undefined ? [] : [r.uuid]))]);
+    const uuids = new Set<string>([
+      ...atoms.map((a) => a.uuid),
+      ...session.records.flatMap((r) => (r.uuid === undefined ? [] : [r.uuid])),
+    ]);
     uuidsOf.push(uuids);
     for (const u of uuids) owners.set(u, (owners.get(u) ?? 0) + 1);
     const offPath = session.records.filter((r) => r.onPath === false && MESSAGE_TYPES.has(r.type));

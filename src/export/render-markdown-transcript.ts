@@ -22,10 +22,16 @@ export function fence(text: string, language = ''): string {
 }
 
 function cut(text: string): string {
-  return text.length <= TEXT_CAP ? text : `${text.slice(0, TEXT_CAP)}\n… truncated: showing ${TEXT_CAP.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters`;
+  return text.length <= TEXT_CAP
+    ? text
+    : `${text.slice(0, TEXT_CAP)}\n… truncated: showing ${TEXT_CAP.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters`;
 }
 
-const quote = (text: string): string => text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
+const quote = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
 
 /**
  * A session as Markdown for people and agents, with the choices of the HTML chat (`renderTurn`): a
@@ -41,11 +47,29 @@ const quote = (text: string): string => text.split('\n').map((line) => (line ===
  * @param branches the rewound branches
  * @returns the Markdown
  */
-export function renderMarkdownTranscript(session: Session, ctx: RenderContext, branches: readonly Branch[] = []): string {
+export function renderMarkdownTranscript(
+  session: Session,
+  ctx: RenderContext,
+  branches: readonly Branch[] = [],
+): string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
   const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${session.turns.length} turns · ${usd(totals.cost_usd)}`;
-  const rest = branches.map((b) => `### Rewound branch (${b.lines.length} lines)\n\n${b.lines.map((l) => (l.type === 'user' ? quote(typedText(l) || '(tool results)') : knownBlocks(l.message.content).map((c) => (c.type === 'text' ? c.text : c.type === 'tool_use' ? `- **${toolLabel(c.name, c.input)}**` : '')).filter((s) => s !== '').join('\n\n'))).join('\n\n')}`);
+  const rest = branches.map(
+    (b) =>
+      `### Rewound branch (${b.lines.length} lines)\n\n${b.lines
+        .map((l) =>
+          l.type === 'user'
+            ? quote(typedText(l) || '(tool results)')
+            : knownBlocks(l.message.content)
+                .map((c) =>
+                  c.type === 'text' ? c.text : c.type === 'tool_use' ? `- **${toolLabel(c.name, c.input)}**` : '',
+                )
+                .filter((s) => s !== '')
+                .join('\n\n'),
+        )
+        .join('\n\n')}`,
+  );
   return `${[head, chat(session, ctx, 2), ...(rest.length === 0 ? [] : ['## Rewound branches', ...rest])].join('\n\n')}\n`;
 }
 
@@ -54,15 +78,26 @@ function chat(session: Session, ctx: RenderContext, level: number): string {
   return session.turns.map((turn, i) => renderTurn(turn, i + 1, results, ctx, level)).join('\n\n');
 }
 
-function renderTurn(turn: Turn, index: number, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext, level: number): string {
+function renderTurn(
+  turn: Turn,
+  index: number,
+  results: ReadonlyMap<string, ToolResult>,
+  ctx: RenderContext,
+  level: number,
+): string {
   const s = summarizeTurn(turn, index);
   const u = s.usage;
   const total = u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
-  const parts = [`${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${utcTime(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`];
+  const parts = [
+    `${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${utcTime(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`,
+  ];
   if (s.prompt !== '') parts.push(quote(s.prompt));
   const trigger = turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
   parts.push(...branchNotes(trigger?.uuid, ctx));
-  for (const run of atomRuns(turn.atoms.filter((a) => a !== trigger), results)) {
+  for (const run of atomRuns(
+    turn.atoms.filter((a) => a !== trigger),
+    results,
+  )) {
     const body = run.atoms.flatMap((a) => renderAtom(a, results, ctx, level));
     parts.push(...(run.group ? [`**${groupSummary(run.tools)}**`, ...body] : body));
   }
@@ -74,23 +109,41 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
   if (atom.type === 'user' && isToolOnly(atom, results)) return notes;
   if (atom.type === 'system' && atom.subtype === 'compact_boundary') {
     const m = atom.compact_metadata;
-    return [`---\n\n**compacted**${m === undefined ? '' : ` · ${m.trigger} · ${tokens(m.pre_tokens)} tokens before`} · ${utcTime(atom.t)}\n\n---`, ...notes];
+    return [
+      `---\n\n**compacted**${m === undefined ? '' : ` · ${m.trigger} · ${tokens(m.pre_tokens)} tokens before`} · ${utcTime(atom.t)}\n\n---`,
+      ...notes,
+    ];
   }
   if (atom.type === 'idle') return [`*idle · ${duration((atom.end ?? atom.t) - atom.t)}*`, ...notes];
-  if (atom.type === 'result') return [`*result · ${atom.result?.subtype ?? ''} · ${usd(atom.result?.total_cost_usd ?? 0)}*`, ...notes];
-  if (atom.type === 'user' && atom.author === 'system') return [`<details><summary>system</summary>\n\n${fence(cut(typedText(atom)))}\n\n</details>`, ...notes];
+  if (atom.type === 'result')
+    return [`*result · ${atom.result?.subtype ?? ''} · ${usd(atom.result?.total_cost_usd ?? 0)}*`, ...notes];
+  if (atom.type === 'user' && atom.author === 'system')
+    return [`<details><summary>system</summary>\n\n${fence(cut(typedText(atom)))}\n\n</details>`, ...notes];
   if (atom.type === 'user') return [quote(`**${authorName(atom.author).label}:** ${typedText(atom)}`), ...notes];
-  return [...knownBlocks(atom.message?.content).flatMap((b): string[] => {
-    if (b.type === 'text') return [b.text];
-    if (b.type === 'thinking') return [b.thinking !== '' ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>` : '*thinking: signature only*'];
-    if (b.type === 'redacted_thinking') return ['*thinking: redacted*'];
-    if (b.type === 'image') return ['*[image]*'];
-    if (b.type === 'tool_use') return renderCall(b, results, ctx, level);
-    return [];
-  }), ...notes];
+  return [
+    ...knownBlocks(atom.message?.content).flatMap((b): string[] => {
+      if (b.type === 'text') return [b.text];
+      if (b.type === 'thinking')
+        return [
+          b.thinking !== ''
+            ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>`
+            : '*thinking: signature only*',
+        ];
+      if (b.type === 'redacted_thinking') return ['*thinking: redacted*'];
+      if (b.type === 'image') return ['*[image]*'];
+      if (b.type === 'tool_use') return renderCall(b, results, ctx, level);
+      return [];
+    }),
+    ...notes,
+  ];
 }
 
-function renderCall(use: { id?: unknown; name?: unknown; input?: unknown }, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext, level: number): string[] {
+function renderCall(
+  use: { id?: unknown; name?: unknown; input?: unknown },
+  results: ReadonlyMap<string, ToolResult>,
+  ctx: RenderContext,
+  level: number,
+): string[] {
   const name = typeof use.name === 'string' ? use.name : '';
   const id = typeof use.id === 'string' ? use.id : '';
   const result = results.get(id);
@@ -98,7 +151,19 @@ function renderCall(use: { id?: unknown; name?: unknown; input?: unknown }, resu
   const command = (use.input as { command?: unknown } | null)?.command;
   const input =
     hunks !== undefined && hunks.length > 0
-      ? fence(cut(hunks.map((h) => [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`, ...h.lines.filter((l) => !l.startsWith('\\'))].join('\n')).join('\n')), 'diff')
+      ? fence(
+          cut(
+            hunks
+              .map((h) =>
+                [
+                  `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+                  ...h.lines.filter((l) => !l.startsWith('\\')),
+                ].join('\n'),
+              )
+              .join('\n'),
+          ),
+          'diff',
+        )
       : name === 'Bash' && typeof command === 'string'
         ? fence(cut(command), 'sh')
         : fence(cut(JSON.stringify(use.input, null, 2) ?? ''), 'json');
@@ -106,10 +171,25 @@ function renderCall(use: { id?: unknown; name?: unknown; input?: unknown }, resu
   const text = toolResultText(content);
   const state = result === undefined ? ' (no result)' : result.block.is_error === true ? ' (error)' : '';
   const sub = ctx.subagents.get(id);
-  const subText = sub === undefined ? [] : [quote(`**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`)];
-  return [`**${toolLabel(name, use.input)}**${state}`, input, ...(result === undefined ? [] : [fence(cut(text))]), ...subText];
+  const subText =
+    sub === undefined
+      ? []
+      : [
+          quote(
+            `**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`,
+          ),
+        ];
+  return [
+    `**${toolLabel(name, use.input)}**${state}`,
+    input,
+    ...(result === undefined ? [] : [fence(cut(text))]),
+    ...subText,
+  ];
 }
 
 function branchNotes(uuid: string | undefined, ctx: RenderContext): string[] {
-  return (uuid === undefined ? [] : (ctx.branchesFrom.get(uuid) ?? [])).map((b) => `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${b.lines.length} lines)*`);
+  return (uuid === undefined ? [] : (ctx.branchesFrom.get(uuid) ?? [])).map(
+    (b) =>
+      `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${b.lines.length} lines)*`,
+  );
 }

@@ -54,7 +54,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
     if (known !== undefined) return known;
     const seen: Entry[] = [row];
     let end: string | null = null;
-    for (let cur = upper; ; ) {
+    for (let cur = upper; ;) {
       known = memo.get(cur.uuid);
       if (known !== undefined) break;
       if (seen.length > progress.size) {
@@ -93,7 +93,14 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
       // a row of a type this reader does not know never replaces a message (known-failures F13)
       const replaces = CHAIN_TYPES.has(e.type) || !CHAIN_TYPES.has(first.type);
       const what = replaces ? "this later line's content is used" : `the earlier ${first.type} line is kept`;
-      onDiagnostic(diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; ${what}`, { file: e.file, line: e.line, byteOffset: e.byteOffset, uuid: e.uuid }));
+      onDiagnostic(
+        diagnostic('DUPLICATE_UUID', `uuid also on line ${first.line}; ${what}`, {
+          file: e.file,
+          line: e.line,
+          byteOffset: e.byteOffset,
+          uuid: e.uuid,
+        }),
+      );
       if (replaces) {
         const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
         merges.push([merged, e]);

@@ -72,7 +72,9 @@ export function isCompactBoundary(entry: Entry): boolean {
  * @returns true for tool-result user lines
  */
 export function hasToolResult(entry: Entry): boolean {
-  return entry.type === 'user' && holdsToolResult((entry.record['message'] as { content?: unknown } | undefined)?.content);
+  return (
+    entry.type === 'user' && holdsToolResult((entry.record['message'] as { content?: unknown } | undefined)?.content)
+  );
 }
 
 /**

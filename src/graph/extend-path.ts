@@ -38,7 +38,13 @@ export interface PathExtension {
  * @param checkpoint the session's last checkpoint, when the appends brought one
  * @returns what became of the lines, or `undefined`
  */
-export function extendPath(index: GraphIndex, path: ActivePath, through: ProgressThrough, added: Entry[], checkpoint: Checkpoint | undefined): PathExtension | undefined {
+export function extendPath(
+  index: GraphIndex,
+  path: ActivePath,
+  through: ProgressThrough,
+  added: Entry[],
+  checkpoint: Checkpoint | undefined,
+): PathExtension | undefined {
   const leaf = path.leaf;
   if (leaf === undefined || path.entries.at(-1) !== leaf || lastLine(index.ordered) !== leaf) return undefined;
   const out: PathExtension = { onPath: [], offPath: [], progress: [], through: [] };
@@ -63,7 +69,10 @@ export function extendPath(index: GraphIndex, path: ActivePath, through: Progres
       continue;
     }
     if (isCompactBoundary(e) || e.isSidechain !== tip.isSidechain) return undefined;
-    const extends_ = e.parent === tip.uuid ? e.messageId === undefined || !path.putBack.has(e.messageId) : parallelResult(index, path, e);
+    const extends_ =
+      e.parent === tip.uuid
+        ? e.messageId === undefined || !path.putBack.has(e.messageId)
+        : parallelResult(index, path, e);
     if (!extends_) return undefined;
     path.entries.push(e);
     path.onPath.add(e);
@@ -97,7 +106,14 @@ export function extendPath(index: GraphIndex, path: ActivePath, through: Progres
  */
 function parallelResult(index: GraphIndex, path: ActivePath, e: Entry): boolean {
   const parent = e.parent === null ? undefined : index.byUuid.get(e.parent);
-  if (parent === undefined || parent.type !== 'assistant' || parent.messageId === undefined || !hasToolResult(e) || !path.onPath.has(parent)) return false;
+  if (
+    parent === undefined ||
+    parent.type !== 'assistant' ||
+    parent.messageId === undefined ||
+    !hasToolResult(e) ||
+    !path.onPath.has(parent)
+  )
+    return false;
   const mid = parent.messageId;
   const entries = path.entries;
   let start = entries.length;
@@ -112,7 +128,11 @@ function parallelResult(index: GraphIndex, path: ActivePath, e: Entry): boolean 
   const members = new Set(group);
   if (!members.has(parent)) return false;
   const chain: Entry[] = [];
-  for (let cur: Entry | undefined = parent; cur !== undefined && members.has(cur); cur = cur.parent === null ? undefined : index.byUuid.get(cur.parent)) {
+  for (
+    let cur: Entry | undefined = parent;
+    cur !== undefined && members.has(cur);
+    cur = cur.parent === null ? undefined : index.byUuid.get(cur.parent)
+  ) {
     chain.push(cur);
     if (chain.length > group.length) return false;
   }

@@ -28,7 +28,8 @@ export interface Checkpoint {
  *   last command would otherwise hide the whole conversation. Then the walk starts at the last
  *   assistant line (`COMMAND_BRANCH`, info); the command lines stay as records.
  * - A `last-prompt` checkpoint written after that line wins: its `leafUuid` is the leaf (a rewind
- *   exited without sending), unless the last line merely trails it (only non-message rows between). `leafUuid: null` with `explicit`
+ *   exited without sending), unless the last line merely trails it (only non-message rows between). `leafUuid: null`
+ * with `explicit`
  *   means cleared: `SESSION_CLEARED`, no leaf. A leaf uuid that is not in the files gives
  *   `LEAF_CHECKPOINT_UNRESOLVED` and the default.
  *
@@ -59,7 +60,12 @@ export function pickLeaf(
  * @param onDiagnostic receives the diagnostics above
  * @returns the leaf
  */
-export function applyCheckpoint(index: GraphIndex, checkpoint: Checkpoint | undefined, last: Entry | undefined, onDiagnostic: OnDiagnostic): Entry | undefined {
+export function applyCheckpoint(
+  index: GraphIndex,
+  checkpoint: Checkpoint | undefined,
+  last: Entry | undefined,
+  onDiagnostic: OnDiagnostic,
+): Entry | undefined {
   if (checkpoint === undefined || (last !== undefined && checkpoint.seq < last.seq)) return last;
   const place = { file: checkpoint.file, line: checkpoint.line, byteOffset: checkpoint.byteOffset };
   if (checkpoint.leafUuid === null) {
@@ -81,12 +87,16 @@ export function applyCheckpoint(index: GraphIndex, checkpoint: Checkpoint | unde
   return last !== undefined && trails(index, last, leaf) ? last : leaf;
 }
 
-function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiagnostic: OnDiagnostic): Entry | undefined {
+function withoutCommandBranch(
+  index: GraphIndex,
+  last: Entry | undefined,
+  onDiagnostic: OnDiagnostic,
+): Entry | undefined {
   if (last === undefined) return last;
   const answer = index.ordered.findLast((e) => e.type === 'assistant' && e.isSidechain === last.isSidechain);
   if (answer === undefined) return last;
   const seen = new Set<Entry>();
-  for (let cur: Entry = last; ; ) {
+  for (let cur: Entry = last; ;) {
     // replies of its own (or `answer` itself), or a compaction: a real branch
     if (cur.type === 'assistant' || isCompactBoundary(cur)) return last;
     if (cur.parent === null) break;
@@ -97,12 +107,16 @@ function withoutCommandBranch(index: GraphIndex, last: Entry | undefined, onDiag
     cur = parent;
   }
   onDiagnostic(
-    diagnostic('COMMAND_BRANCH', `the last line's branch holds no reply; the conversation is taken to end at ${answer.uuid}`, {
-      file: last.file,
-      line: last.line,
-      byteOffset: last.byteOffset,
-      uuid: last.uuid,
-    }),
+    diagnostic(
+      'COMMAND_BRANCH',
+      `the last line's branch holds no reply; the conversation is taken to end at ${answer.uuid}`,
+      {
+        file: last.file,
+        line: last.line,
+        byteOffset: last.byteOffset,
+        uuid: last.uuid,
+      },
+    ),
   );
   return answer;
 }

@@ -21,7 +21,12 @@ export interface ProgressThrough {
  * @param view the view the path was resolved for
  * @returns the rows
  */
-export function progressThrough(index: GraphIndex, path: ActivePath, checkpoint: Checkpoint | undefined, view: View): ProgressThrough {
+export function progressThrough(
+  index: GraphIndex,
+  path: ActivePath,
+  checkpoint: Checkpoint | undefined,
+  view: View,
+): ProgressThrough {
   const rows = new Set<Entry>();
   const rowOf = (uuid: unknown): Entry | undefined => (typeof uuid === 'string' ? index.progress.get(uuid) : undefined);
   let checkpointRow: Entry | undefined;
@@ -32,7 +37,8 @@ export function progressThrough(index: GraphIndex, path: ActivePath, checkpoint:
   }
   for (const entry of path.entries) {
     runThrough(rows, entry.via);
-    if (view === 'full' && entry.parent === null && isCompactBoundary(entry)) runThrough(rows, rowOf(entry.record['logicalParentUuid']));
+    if (view === 'full' && entry.parent === null && isCompactBoundary(entry))
+      runThrough(rows, rowOf(entry.record['logicalParentUuid']));
   }
   return { rows, checkpointRow };
 }

@@ -32,7 +32,8 @@ export function recoverParallel(path: Entry[], index: GraphIndex, visited: Entry
   // the off-path lines that may come back, by the uuid they hang on
   const hanging = new Map<string, Entry[]>();
   for (const e of index.ordered) {
-    if (visited.has(e) || e.parent === null || (e.type === 'assistant' ? e.messageId === undefined : !hasToolResult(e))) continue;
+    if (visited.has(e) || e.parent === null || (e.type === 'assistant' ? e.messageId === undefined : !hasToolResult(e)))
+      continue;
     const list = hanging.get(e.parent);
     if (list === undefined) hanging.set(e.parent, [e]);
     else list.push(e);
@@ -49,7 +50,12 @@ export function recoverParallel(path: Entry[], index: GraphIndex, visited: Entry
   for (const e of path) {
     if (!hanging.has(e.uuid)) continue;
     // a tool result on the path belongs to the response of the call it hangs on
-    const mid = e.type === 'assistant' ? e.messageId : e.parent !== null && hasToolResult(e) ? index.byUuid.get(e.parent)?.messageId : undefined;
+    const mid =
+      e.type === 'assistant'
+        ? e.messageId
+        : e.parent !== null && hasToolResult(e)
+          ? index.byUuid.get(e.parent)?.messageId
+          : undefined;
     if (mid !== undefined && lastOfMessage.has(mid)) work.push([e, mid]);
   }
   const taken: Array<[line: Entry, at: number]> = [];

@@ -68,13 +68,17 @@ function preservedChain(
   index: GraphIndex,
   metadata: { preservedMessages?: PreservedMessages; preservedSegment?: PreservedSegment },
 ): [string, string[]] | 'broken' | undefined {
-  const messages: PreservedMessages | undefined = isObject(metadata.preservedMessages) ? metadata.preservedMessages : undefined;
+  const messages: PreservedMessages | undefined = isObject(metadata.preservedMessages)
+    ? metadata.preservedMessages
+    : undefined;
   if (messages !== undefined && typeof messages.anchorUuid === 'string' && Array.isArray(messages.uuids)) {
     const uuids = messages.uuids.filter((u): u is string => typeof u === 'string');
     if (uuids.length === 0) return undefined;
     return uuids.every((u) => index.byUuid.has(u)) ? [messages.anchorUuid, uuids] : 'broken';
   }
-  const segment: PreservedSegment | undefined = isObject(metadata.preservedSegment) ? metadata.preservedSegment : undefined;
+  const segment: PreservedSegment | undefined = isObject(metadata.preservedSegment)
+    ? metadata.preservedSegment
+    : undefined;
   if (segment === undefined) return undefined;
   const { headUuid, anchorUuid, tailUuid } = segment;
   if (typeof headUuid !== 'string' || typeof anchorUuid !== 'string' || typeof tailUuid !== 'string') return 'broken';

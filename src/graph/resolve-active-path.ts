@@ -81,7 +81,10 @@ export function resolveActivePath(
     if (found !== undefined) return found;
     unfound.add(parent);
     // reached over progress rows (bridged): the row that names the missing parent is not this line
-    const missing = e.via !== undefined && parent === e.parent ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)` : `parent ${parent}`;
+    const missing =
+      e.via !== undefined && parent === e.parent
+        ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)`
+        : `parent ${parent}`;
     const near = findTimeFallback(index, e, visited);
     if (near !== undefined) {
       report('PHANTOM_PARENT', `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
@@ -111,21 +114,30 @@ export function resolveActivePath(
     const segment = (record['compactMetadata'] as { preservedSegment?: { tailUuid?: unknown } } | undefined)
       ?.preservedSegment;
     const tail = typeof segment?.tailUuid === 'string' ? index.byUuid.get(segment.tailUuid) : undefined;
-    const stated = typeof logical === 'string' ? `logicalParentUuid ${logical} is not in the files` : 'no logicalParentUuid';
+    const stated =
+      typeof logical === 'string' ? `logicalParentUuid ${logical} is not in the files` : 'no logicalParentUuid';
     if (tail !== undefined) {
       report('COMPACT_PARENT_FALLBACK', `${stated}; stitched to preservedSegment.tailUuid`, boundary);
       return tail;
     }
     const previous = findPreviousInFileOrder(index, boundary, visited);
     if (previous !== undefined) {
-      report('COMPACT_PARENT_FALLBACK', `${stated}; stitched to the previous line in file order, ${previous.uuid}`, boundary);
+      report(
+        'COMPACT_PARENT_FALLBACK',
+        `${stated}; stitched to the previous line in file order, ${previous.uuid}`,
+        boundary,
+      );
       return previous;
     }
-    report('COMPACT_PARENT_MISSING', `${stated}, and nothing precedes the boundary: history before it is missing`, boundary);
+    report(
+      'COMPACT_PARENT_MISSING',
+      `${stated}, and nothing precedes the boundary: history before it is missing`,
+      boundary,
+    );
     return undefined;
   };
 
-  for (let cur = leaf; cur !== undefined; ) {
+  for (let cur = leaf; cur !== undefined;) {
     visited.add(cur);
     walked.push(cur);
     const next = parentOf(cur);
@@ -136,5 +148,11 @@ export function resolveActivePath(
     cur = next;
   }
   const putBack = new Set<string>();
-  return { entries: recoverParallel(walked.reverse(), index, visited, putBack), leaf, onPath: visited, putBack, missing: unfound };
+  return {
+    entries: recoverParallel(walked.reverse(), index, visited, putBack),
+    leaf,
+    onPath: visited,
+    putBack,
+    missing: unfound,
+  };
 }

@@ -23,7 +23,11 @@ export function isToolOnly(atom: Atom, results: ReadonlyMap<string, ToolResult>)
   const content = atom.message?.content ?? [];
   if (content.length === 0) return false;
   if (atom.type === 'assistant') return content.every((b) => b.type === 'tool_use');
-  return atom.type === 'user' && atom.author === undefined && content.every((b) => isKnownBlock(b) && b.type === 'tool_result' && results.get(b.tool_use_id)?.atom === atom);
+  return (
+    atom.type === 'user' &&
+    atom.author === undefined &&
+    content.every((b) => isKnownBlock(b) && b.type === 'tool_result' && results.get(b.tool_use_id)?.atom === atom)
+  );
 }
 
 /**
@@ -35,12 +39,16 @@ export function isToolOnly(atom: Atom, results: ReadonlyMap<string, ToolResult>)
  */
 export function atomRuns(atoms: readonly Atom[], results: ReadonlyMap<string, ToolResult>): AtomRun[] {
   const runs: AtomRun[] = [];
-  for (let i = 0; i < atoms.length; ) {
+  for (let i = 0; i < atoms.length;) {
     let j = i;
     while (j < atoms.length && isToolOnly(atoms[j] as Atom, results)) j++;
     if (j === i) j = i + 1;
     const run = atoms.slice(i, j);
-    const tools = run.flatMap((a) => (a.type === 'assistant' ? knownBlocks(a.message.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : [])) : []));
+    const tools = run.flatMap((a) =>
+      a.type === 'assistant'
+        ? knownBlocks(a.message.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))
+        : [],
+    );
     if (tools.length >= 2 && run.every((a) => isToolOnly(a, results))) runs.push({ atoms: run, group: true, tools });
     else for (const atom of run) runs.push({ atoms: [atom], group: false, tools: [] });
     i = j;

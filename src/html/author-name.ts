@@ -9,6 +9,7 @@ import type { Author } from '../model/types.ts';
  */
 export function authorName(author: Author | null | undefined): { kind: string; label: string } {
   if (author === null || author === undefined) return { kind: 'autonomous', label: 'autonomous' };
-  if (typeof author === 'object') return { kind: 'peer', label: `peer ${author.peer === null ? '?' : author.peer.slice(0, 8)}` };
+  if (typeof author === 'object')
+    return { kind: 'peer', label: `peer ${author.peer === null ? '?' : author.peer.slice(0, 8)}` };
   return { kind: author, label: author };
 }

@@ -17,7 +17,8 @@ export interface HtmlPageOptions extends Omit<ParseOptions, 'view'> {
   live?: boolean;
   /** The session, when the caller already has it (the `full` view of the same files): not parsed again. */
   session?: Session;
-  /** Split a long session into parts: the address of part `n` (1-based) as linked from another; without it, one page. */
+  /** Split a long session into parts: the address of part `n` (1-based) as linked from another; without it, one page.
+   * */
   partHref?: (n: number) => string;
   /** The size of a part, in characters of turns (default `PART_CHARS`). */
   partChars?: number;
@@ -33,12 +34,32 @@ export interface HtmlPageOptions extends Omit<ParseOptions, 'view'> {
  * @returns the parts (`html` is the first), the session, the parse's diagnostics, one `HTML_TRUNCATED`
  *   per cut and one `HTML_SPLIT` per part after the first
  */
-export async function buildHtmlPage(files: string[], options: HtmlPageOptions = {}): Promise<{ html: string; parts: string[]; session: Session; diagnostics: Diagnostic[] }> {
+export async function buildHtmlPage(
+  files: string[],
+  options: HtmlPageOptions = {},
+): Promise<{ html: string; parts: string[]; session: Session; diagnostics: Diagnostic[] }> {
   const { live, session: given, partHref, partChars, ...parse } = options;
-  const parsed = given === undefined ? await parseSession(files, { ...parse, view: 'full' }) : { session: given, diagnostics: [] };
+  const parsed =
+    given === undefined ? await parseSession(files, { ...parse, view: 'full' }) : { session: given, diagnostics: [] };
   const { ctx, branches, omitted, compacted } = await readPageContext(parsed.session, files, parse, true);
-  const { pages, ranges } = renderPages(parsed.session, ctx, { branches, omitted, compacted, live: live === true, partHref, partChars: partChars ?? PART_CHARS });
+  const { pages, ranges } = renderPages(parsed.session, ctx, {
+    branches,
+    omitted,
+    compacted,
+    live: live === true,
+    partHref,
+    partChars: partChars ?? PART_CHARS,
+  });
   const file = parsed.session.files[0]?.path ?? files[0] ?? '';
-  const splits = ranges.slice(1).map(([from, to], i) => diagnostic('HTML_SPLIT', `page split: part ${i + 2} of ${ranges.length} holds turns ${from + 1}–${to}`, { file }));
-  return { html: pages[0] as string, parts: pages, session: parsed.session, diagnostics: [...parsed.diagnostics, ...ctx.diagnostics, ...splits] };
+  const splits = ranges
+    .slice(1)
+    .map(([from, to], i) =>
+      diagnostic('HTML_SPLIT', `page split: part ${i + 2} of ${ranges.length} holds turns ${from + 1}–${to}`, { file }),
+    );
+  return {
+    html: pages[0] as string,
+    parts: pages,
+    session: parsed.session,
+    diagnostics: [...parsed.diagnostics, ...ctx.diagnostics, ...splits],
+  };
 }

@@ -16,9 +16,22 @@ export const TEXT_CAP = 20_000;
  * @param cap characters kept (default {@link TEXT_CAP})
  * @returns `{html, cut}`: the escaped (maybe cut) text, and the note (`""` when nothing was cut)
  */
-export function capText(text: string, atom: Pick<Atom, 'uuid' | 'fsid'>, what: string, ctx: RenderContext, cap: number = TEXT_CAP): { html: string; note: string } {
+export function capText(
+  text: string,
+  atom: Pick<Atom, 'uuid' | 'fsid'>,
+  what: string,
+  ctx: RenderContext,
+  cap: number = TEXT_CAP,
+): { html: string; note: string } {
   if (text.length <= cap) return { html: escapeHtml(text), note: '' };
-  return { html: escapeHtml(text.slice(0, cap)), note: truncated(`${what}: showing ${cap.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters`, atom, ctx) };
+  return {
+    html: escapeHtml(text.slice(0, cap)),
+    note: truncated(
+      `${what}: showing ${cap.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters`,
+      atom,
+      ctx,
+    ),
+  };
 }
 
 /**
@@ -29,6 +42,11 @@ export function capText(text: string, atom: Pick<Atom, 'uuid' | 'fsid'>, what: s
  * @returns the note as HTML (`<p class="cut">`)
  */
 export function truncated(message: string, atom: Pick<Atom, 'uuid' | 'fsid'>, ctx: RenderContext): string {
-  ctx.diagnostics.push(diagnostic('HTML_TRUNCATED', message, { file: (atom.fsid === undefined ? undefined : ctx.paths.get(atom.fsid)) ?? '', uuid: atom.uuid }));
+  ctx.diagnostics.push(
+    diagnostic('HTML_TRUNCATED', message, {
+      file: (atom.fsid === undefined ? undefined : ctx.paths.get(atom.fsid)) ?? '',
+      uuid: atom.uuid,
+    }),
+  );
   return `<p class="cut">truncated: ${escapeHtml(message)}</p>`;
 }

@@ -35,5 +35,10 @@ export function tokens(n: number): string {
  * @returns the text, `""` for a time that is not one
  */
 export function utcTime(t: number): string {
-  return Number.isFinite(t) ? new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
+  return Number.isFinite(t)
+    ? new Date(t)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z')
+    : '';
 }

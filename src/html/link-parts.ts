@@ -14,7 +14,11 @@ const HREF = /href="#([^"]*)"/g;
  * @param href the address of part `n` (1-based), as a link from another part
  * @returns the pages with their links rewritten
  */
-export function linkParts(pages: readonly string[], anchored: readonly string[], href: (n: number) => string): string[] {
+export function linkParts(
+  pages: readonly string[],
+  anchored: readonly string[],
+  href: (n: number) => string,
+): string[] {
   if (pages.length < 2) return [...pages];
   const home = new Map<string, number>();
   anchored.forEach((html, part) => {

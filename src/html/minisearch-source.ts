@@ -12,7 +12,11 @@ import { dirname, join } from 'node:path';
  */
 export function minisearchSource(): string {
   const main = createRequire(import.meta.url).resolve('minisearch'); // …/minisearch/dist/cjs/index.cjs
-  const text = readFileSync(join(dirname(main), '..', 'umd', 'index.js'), 'utf8').replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
-  if (/<\/script|<!--/i.test(text)) throw new Error('minisearch: its browser build cannot be inlined in a <script> element');
+  const text = readFileSync(join(dirname(main), '..', 'umd', 'index.js'), 'utf8').replace(
+    /\n\/\/# sourceMappingURL=\S*\s*$/,
+    '\n',
+  );
+  if (/<\/script|<!--/i.test(text))
+    throw new Error('minisearch: its browser build cannot be inlined in a <script> element');
   return text;
 }

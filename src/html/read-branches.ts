@@ -32,7 +32,13 @@ const LINE_BYTES_MAX = 1024 * 1024;
  * @returns the branches in file order, and how many dead lines were not read
  */
 export async function readBranches(session: Session): Promise<{ branches: Branch[]; omitted: number }> {
-  const dead = session.records.filter((r) => r.onPath === false && r.isSidechain !== true && (r.type === 'user' || r.type === 'assistant') && r.uuid !== undefined);
+  const dead = session.records.filter(
+    (r) =>
+      r.onPath === false &&
+      r.isSidechain !== true &&
+      (r.type === 'user' || r.type === 'assistant') &&
+      r.uuid !== undefined,
+  );
   const paths = new Map(session.files.map((f) => [f.fsid, f.path]));
   const lines: BranchLine[] = [];
   for (const ref of dead.slice(0, BRANCH_LINES_MAX)) {
@@ -41,7 +47,12 @@ export async function readBranches(session: Session): Promise<{ branches: Branch
     const record = await readLineAt(path, ref.byteOffset);
     if (record === undefined) continue;
     const type = ref.type as 'user' | 'assistant';
-    lines.push({ uuid: ref.uuid as string, parentUuid: typeof record['parentUuid'] === 'string' ? record['parentUuid'] : null, type, message: normaliseMessage(type, record['message']) });
+    lines.push({
+      uuid: ref.uuid as string,
+      parentUuid: typeof record['parentUuid'] === 'string' ? record['parentUuid'] : null,
+      type,
+      message: normaliseMessage(type, record['message']),
+    });
   }
   const byUuid = new Map(lines.map((l) => [l.uuid, l]));
   const branchOf = new Map<string, Branch>();
@@ -66,7 +77,7 @@ async function readLineAt(path: string, byteOffset: number): Promise<Record<stri
   try {
     const chunks: Buffer[] = [];
     let position = byteOffset;
-    for (let total = 0; total < LINE_BYTES_MAX; ) {
+    for (let total = 0; total < LINE_BYTES_MAX;) {
       const buffer = Buffer.allocUnsafe(64 * 1024);
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
       if (bytesRead === 0) break;
@@ -74,7 +85,9 @@ async function readLineAt(path: string, byteOffset: number): Promise<Record<stri
       chunks.push(buffer.subarray(0, end === -1 ? bytesRead : end));
       if (end !== -1) {
         const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : undefined;
       }
       position += bytesRead;
       total += bytesRead;

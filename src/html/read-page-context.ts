@@ -28,21 +28,56 @@ export interface PageContext {
  * @param contextView whether to read the `context` view's atoms
  * @returns the context; a cut of the branches is an `HTML_TRUNCATED` diagnostic in `ctx.diagnostics`
  */
-export async function readPageContext(session: Session, files: string[], parse: ParseOptions, contextView: boolean): Promise<PageContext> {
-  const compacted = session.turns.some((t) => t.atoms.some((a) => a.type === 'system' && a.subtype === 'compact_boundary'));
-  const context = compacted && contextView ? new Set((await parseSession(files, { ...parse, view: 'context' })).session.turns.flatMap((t) => t.atoms.map((a) => a.uuid))) : undefined;
+export async function readPageContext(
+  session: Session,
+  files: string[],
+  parse: ParseOptions,
+  contextView: boolean,
+): Promise<PageContext> {
+  const compacted = session.turns.some((t) =>
+    t.atoms.some((a) => a.type === 'system' && a.subtype === 'compact_boundary'),
+  );
+  const context =
+    compacted && contextView
+      ? new Set(
+          (await parseSession(files, { ...parse, view: 'context' })).session.turns.flatMap((t) =>
+            t.atoms.map((a) => a.uuid),
+          ),
+        )
+      : undefined;
   const subagents = new Map<string, SubagentView>();
   for (const link of await findSubagents(session)) {
     const sub = (await parseSubagent(link)).session;
     const atoms = sub.turns.flatMap((t) => t.atoms);
-    const models = [...new Set(atoms.flatMap((a) => (a.type === 'assistant' && a.message?.model !== undefined && a.message.model !== '<synthetic>' ? [a.message.model] : [])))];
+    const models = [
+      ...new Set(
+        atoms.flatMap((a) =>
+          a.type === 'assistant' && a.message?.model !== undefined && a.message.model !== '<synthetic>'
+            ? [a.message.model]
+            : [],
+        ),
+      ),
+    ];
     subagents.set(link.tool_use_id, { session: sub, models, cost_usd: countAtomUsage(atoms).cost_usd });
   }
   const { branches, omitted } = await readBranches(session);
   const branchesFrom = new Map<string, Branch[]>();
-  for (const branch of branches) if (branch.from !== null) branchesFrom.set(branch.from, [...(branchesFrom.get(branch.from) ?? []), branch]);
+  for (const branch of branches)
+    if (branch.from !== null) branchesFrom.set(branch.from, [...(branchesFrom.get(branch.from) ?? []), branch]);
   const paths = new Map(session.files.map((f) => [f.fsid, f.path]));
-  const ctx: RenderContext = { patches: await readPatches(session.files.map((f) => f.path)), subagents, branchesFrom, context, paths, diagnostics: [] };
-  if (omitted > 0) ctx.diagnostics.push(diagnostic('HTML_TRUNCATED', `rewound branches: ${omitted} dead lines past the first 2000 not shown`, { file: session.files[0]?.path ?? '' }));
+  const ctx: RenderContext = {
+    patches: await readPatches(session.files.map((f) => f.path)),
+    subagents,
+    branchesFrom,
+    context,
+    paths,
+    diagnostics: [],
+  };
+  if (omitted > 0)
+    ctx.diagnostics.push(
+      diagnostic('HTML_TRUNCATED', `rewound branches: ${omitted} dead lines past the first 2000 not shown`, {
+        file: session.files[0]?.path ?? '',
+      }),
+    );
   return { ctx, branches, omitted, compacted };
 }

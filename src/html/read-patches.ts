@@ -12,7 +12,14 @@ export interface Hunk {
 
 const isHunk = (h: unknown): h is Hunk => {
   const o = h as Partial<Hunk> | null;
-  return typeof o === 'object' && o !== null && typeof o.oldStart === 'number' && typeof o.newStart === 'number' && Array.isArray(o.lines) && o.lines.every((l) => typeof l === 'string');
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.oldStart === 'number' &&
+    typeof o.newStart === 'number' &&
+    Array.isArray(o.lines) &&
+    o.lines.every((l) => typeof l === 'string')
+  );
 };
 
 /**
@@ -34,7 +41,8 @@ export async function readPatches(files: readonly string[]): Promise<Map<string,
         const content = (record['message'] as { content?: unknown } | undefined)?.content;
         if (!Array.isArray(patch) || !patch.every(isHunk) || !Array.isArray(content)) return;
         for (const block of content as Array<{ type?: unknown; tool_use_id?: unknown }>) {
-          if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string') patches.set(block.tool_use_id, patch);
+          if (block?.type === 'tool_result' && typeof block.tool_use_id === 'string')
+            patches.set(block.tool_use_id, patch);
         }
       },
       () => undefined,

@@ -20,14 +20,22 @@ import type { ToolResult } from './tool-results.ts';
  * @param ctx patches, subagents, caps
  * @returns the HTML
  */
-export function renderBlock(block: MessageBlock, atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: RenderContext): string {
+export function renderBlock(
+  block: MessageBlock,
+  atom: Atom,
+  results: ReadonlyMap<string, ToolResult>,
+  ctx: RenderContext,
+): string {
   const b = isKnownBlock(block) ? block : undefined;
   switch (b?.type) {
     case 'text':
-      return atom.type === 'assistant' ? `<div class="md">${renderMarkdown(b.text)}</div>` : `<div class="plain">${escapeHtml(b.text)}</div>`;
+      return atom.type === 'assistant'
+        ? `<div class="md">${renderMarkdown(b.text)}</div>`
+        : `<div class="plain">${escapeHtml(b.text)}</div>`;
     case 'thinking': {
       const text = b.thinking;
-      if (text === '') return `<p class="thinking-empty">thinking: signature only (the text is not in the transcript)</p>`;
+      if (text === '')
+        return `<p class="thinking-empty">thinking: signature only (the text is not in the transcript)</p>`;
       return `<details class="thinking"><summary>thinking · ${text.length.toLocaleString('en')} characters</summary><div class="md">${renderMarkdown(text)}</div></details>`;
     }
     case 'redacted_thinking':
@@ -37,7 +45,12 @@ export function renderBlock(block: MessageBlock, atom: Atom, results: ReadonlyMa
     case 'tool_use':
       return renderToolCall(b, atom, results.get(b.id), ctx);
     case 'tool_result': {
-      const { html, note } = capText(typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? null), atom, 'tool result', ctx);
+      const { html, note } = capText(
+        typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? null),
+        atom,
+        'tool result',
+        ctx,
+      );
       return `<div class="orphan-result"><p class="label">tool result without its call</p><pre class="out">${html}</pre>${note}</div>`;
     }
   }

@@ -8,7 +8,8 @@ import { typedText } from '../views/prompt-text.ts';
 /**
  * The rewound branches of a session, each a `<section class="branch">` anchored by its first line's
  * uuid (the "branch" links in the chat point here), with a link back to the line it forks from; what
- * was typed as plain text (a line of tool results as their count), assistant text as Markdown, tool calls as their label.
+ * was typed as plain text (a line of tool results as their count), assistant text as Markdown, tool calls as their
+ * label.
  * @param branches the branches (`readBranches`)
  * @param omitted dead lines not read (past the cap)
  * @returns the HTML (`""` without branches)

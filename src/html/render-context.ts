@@ -20,11 +20,11 @@ export interface RenderContext {
   subagents: ReadonlyMap<string, SubagentView>;
   /** Rewound branches by the uuid of the line they fork from. */
   branchesFrom: ReadonlyMap<string, Branch[]>;
-  /** uuids of the atoms of the `context` view; atoms outside it are marked `pre-context`. `undefined`: all are in it. */
+  /** uuids of the atoms of the `context` view; atoms outside it are marked `pre-context`. `undefined`: all are in it.
+   * */
   context: ReadonlySet<string> | undefined;
   /** Paths of the session's files by fsid, for the diagnostics of what was cut. */
   paths: ReadonlyMap<string, string>;
   /** `HTML_TRUNCATED` diagnostics, one per cut, pushed as the page is rendered. */
   diagnostics: Diagnostic[];
 }
-

@@ -25,7 +25,9 @@ export function editHunks(name: string, input: unknown): Hunk[] | undefined {
     name === 'Edit'
       ? [[str(fields, 'old_string'), str(fields, 'new_string')]]
       : name === 'MultiEdit' && Array.isArray(fields['edits'])
-        ? fields['edits'].filter((e): e is Input => typeof e === 'object' && e !== null).map((e) => [str(e, 'old_string'), str(e, 'new_string')])
+        ? fields['edits']
+            .filter((e): e is Input => typeof e === 'object' && e !== null)
+            .map((e) => [str(e, 'old_string'), str(e, 'new_string')])
         : name === 'Write'
           ? [['', str(fields, 'content')]]
           : [];
@@ -35,7 +37,8 @@ export function editHunks(name: string, input: unknown): Hunk[] | undefined {
 
 /**
  * Hunks as an HTML table: a `@@ -a,b +c,d @@` row per hunk, then one row per line, classed `add`,
- * `del` or `ctx` (jsdiff's `\ No newline at end of file` left out). Past {@link DIFF_LINES_CAP} lines the rest is cut, with a note (`HTML_TRUNCATED`).
+ * `del` or `ctx` (jsdiff's `\ No newline at end of file` left out). Past {@link DIFF_LINES_CAP} lines the rest is cut,
+ * with a note (`HTML_TRUNCATED`).
  * @param hunks the hunks
  * @param atom the atom of the edit (for the diagnostic)
  * @param ctx where a cut is counted
@@ -47,12 +50,16 @@ export function renderDiff(hunks: readonly Hunk[], atom: Pick<Atom, 'uuid' | 'fs
   let shown = 0;
   for (const hunk of hunks) {
     if (shown >= DIFF_LINES_CAP) break;
-    rows.push(`<tr class="hunk"><td colspan="2">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`);
+    rows.push(
+      `<tr class="hunk"><td colspan="2">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`,
+    );
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue; // "\ No newline at end of file"
       if (shown++ >= DIFF_LINES_CAP) break;
       const kind = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'ctx';
-      rows.push(`<tr class="${kind}"><td class="sign">${escapeHtml(line.slice(0, 1))}</td><td>${escapeHtml(line.slice(1))}</td></tr>`);
+      rows.push(
+        `<tr class="${kind}"><td class="sign">${escapeHtml(line.slice(0, 1))}</td><td>${escapeHtml(line.slice(1))}</td></tr>`,
+      );
     }
   }
   const note = total > DIFF_LINES_CAP ? truncated(`diff: showing ${DIFF_LINES_CAP} of ${total} lines`, atom, ctx) : '';

@@ -21,7 +21,13 @@ export function renderImage(block: ImageBlock, atom: Pick<Atom, 'uuid' | 'fsid'>
   const source = block.source;
   const media = typeof source['media_type'] === 'string' ? source['media_type'] : '';
   const data = typeof source['data'] === 'string' ? source['data'] : '';
-  if (source.type !== 'base64' || !RASTER.has(media) || !BASE64.test(data)) return `<p class="image-omitted">[image not shown: ${escapeHtml(media === '' ? source.type : media)}]</p>`;
-  if (data.length > IMAGE_CAP) return truncated(`image: ${media} of ${data.length.toLocaleString('en')} base64 characters, over the ${IMAGE_CAP.toLocaleString('en')} cap; not shown`, atom, ctx);
+  if (source.type !== 'base64' || !RASTER.has(media) || !BASE64.test(data))
+    return `<p class="image-omitted">[image not shown: ${escapeHtml(media === '' ? source.type : media)}]</p>`;
+  if (data.length > IMAGE_CAP)
+    return truncated(
+      `image: ${media} of ${data.length.toLocaleString('en')} base64 characters, over the ${IMAGE_CAP.toLocaleString('en')} cap; not shown`,
+      atom,
+      ctx,
+    );
   return `<img class="image" alt="image from the transcript" src="data:${media};base64,${data}">`;
 }

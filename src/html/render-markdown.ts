@@ -13,8 +13,34 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 
-for (const [name, language] of Object.entries({ bash, css, diff, go, javascript, json, python, rust, sql, typescript, xml, yaml })) hljs.registerLanguage(name, language);
-for (const [alias, name] of [['sh', 'bash'], ['shell', 'bash'], ['js', 'javascript'], ['ts', 'typescript'], ['tsx', 'typescript'], ['jsx', 'javascript'], ['py', 'python'], ['html', 'xml'], ['yml', 'yaml'], ['rs', 'rust']] as const) hljs.registerAliases(alias, { languageName: name });
+for (const [name, language] of Object.entries({
+  bash,
+  css,
+  diff,
+  go,
+  javascript,
+  json,
+  python,
+  rust,
+  sql,
+  typescript,
+  xml,
+  yaml,
+}))
+  hljs.registerLanguage(name, language);
+for (const [alias, name] of [
+  ['sh', 'bash'],
+  ['shell', 'bash'],
+  ['js', 'javascript'],
+  ['ts', 'typescript'],
+  ['tsx', 'typescript'],
+  ['jsx', 'javascript'],
+  ['py', 'python'],
+  ['html', 'xml'],
+  ['yml', 'yaml'],
+  ['rs', 'rust'],
+] as const)
+  hljs.registerAliases(alias, { languageName: name });
 
 /** The link schemes a page may carry. */
 const SAFE_LINK = /^(https?:\/\/|mailto:)/i;

@@ -54,7 +54,8 @@ export interface PageOptions {
   partHref?: ((n: number) => string) | undefined;
 }
 
-const hasCompaction = (turn: Turn): boolean => turn.atoms.some((a) => a.type === 'system' && a.subtype === 'compact_boundary');
+const hasCompaction = (turn: Turn): boolean =>
+  turn.atoms.some((a) => a.type === 'system' && a.subtype === 'compact_boundary');
 
 /**
  * The pages of a session: one self-contained HTML document (no request leaves it: the stylesheet and
@@ -71,16 +72,30 @@ const hasCompaction = (turn: Turn): boolean => turn.atoms.some((a) => a.type ===
  * @param options branches, live, compacted, partChars, partHref
  * @returns the documents (one without a split) and the turns each holds
  */
-export function renderPages(session: Session, ctx: RenderContext, options: PageOptions = {}): { pages: string[]; ranges: PartRange[] } {
+export function renderPages(
+  session: Session,
+  ctx: RenderContext,
+  options: PageOptions = {},
+): { pages: string[]; ranges: PartRange[] } {
   const results = toolResults(session);
   const turns = session.turns.map((turn, i) => renderTurn(turn, i + 1, results, ctx));
   const href = options.partHref;
-  const ranges = href === undefined || options.partChars === undefined ? [[0, turns.length] as const] : splitTurns(turns.map((t) => t.length), session.turns.map(hasCompaction), options.partChars);
+  const ranges =
+    href === undefined || options.partChars === undefined
+      ? [[0, turns.length] as const]
+      : splitTurns(
+          turns.map((t) => t.length),
+          session.turns.map(hasCompaction),
+          options.partChars,
+        );
   const branches = options.branches ?? [];
   const turnOf = new Map(session.turns.flatMap((t, i) => t.atoms.map((a) => [a.uuid, i] as const)));
   const homes = branches.map((branch) => {
     const turn = branch.from === null ? -1 : (turnOf.get(branch.from) ?? -1);
-    return Math.max(0, ranges.findIndex(([from, to]) => turn >= from && turn < to));
+    return Math.max(
+      0,
+      ranges.findIndex(([from, to]) => turn >= from && turn < to),
+    );
   });
   const lastWithBranches = homes.length === 0 ? 0 : Math.max(...homes);
   const shell = pageShell(session, options);
@@ -90,35 +105,62 @@ export function renderPages(session: Session, ctx: RenderContext, options: PageO
     const mine = branches.filter((_, i) => homes[i] === part);
     const branchHtml = renderBranches(mine, part === lastWithBranches ? (options.omitted ?? 0) : 0);
     anchored.push(chat + branchHtml);
-    const nav = ranges.length === 1 || href === undefined ? '' : partNav(ranges, part, href, turns.reduce((n, t) => n + t.length, 0), options.partChars ?? 0);
+    const nav =
+      ranges.length === 1 || href === undefined
+        ? ''
+        : partNav(
+            ranges,
+            part,
+            href,
+            turns.reduce((n, t) => n + t.length, 0),
+            options.partChars ?? 0,
+          );
     return shell(session.turns.slice(from, to), chat, branchHtml, nav);
   });
   return { pages: href === undefined ? pages : linkParts(pages, anchored, href), ranges };
 }
 
-function partNav(ranges: readonly PartRange[], part: number, href: (n: number) => string, chars: number, partChars: number): string {
+function partNav(
+  ranges: readonly PartRange[],
+  part: number,
+  href: (n: number) => string,
+  chars: number,
+  partChars: number,
+): string {
   const link = (n: number, text: string, rel = ''): string => `<a href="${escapeHtml(href(n))}"${rel}>${text}</a>`;
   const [from, to] = ranges[part] as PartRange;
   const prev = part === 0 ? '' : ` · ${link(part, `← part ${part}`, ' rel="prev"')}`;
   const next = part === ranges.length - 1 ? '' : ` · ${link(part + 2, `part ${part + 2} →`, ' rel="next"')}`;
-  const all = ranges.map(([f, t], i) => (i === part ? `<b>${i + 1}</b>` : link(i + 1, String(i + 1), ` title="turns ${f + 1}–${t}"`))).join(' ');
+  const all = ranges
+    .map(([f, t], i) => (i === part ? `<b>${i + 1}</b>` : link(i + 1, String(i + 1), ` title="turns ${f + 1}–${t}"`)))
+    .join(' ');
   const why = `split: the session's turns come to ${mb(chars)} of page, over ${mb(partChars)}; each part is whole turns, cut at a compaction where one comes`;
   return `<nav class="parts" aria-label="parts"><b>part ${part + 1} of ${ranges.length}</b> · turns ${from + 1}–${to}${prev}${next} · parts: ${all} <span class="cut">${why}</span></nav>`;
 }
 
-const mb = (chars: number): string => (chars >= 100_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${chars} characters`);
+const mb = (chars: number): string =>
+  chars >= 100_000 ? `${(chars / 1_000_000).toFixed(1)} M characters` : `${chars} characters`;
 
-function pageShell(session: Session, options: PageOptions): (turns: readonly Turn[], chat: string, branches: string, nav: string) => string {
+function pageShell(
+  session: Session,
+  options: PageOptions,
+): (turns: readonly Turn[], chat: string, branches: string, nav: string) => string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `session ${session.rompUuid.slice(0, 8)}` : session.name;
   const first = session.turns[0]?.t ?? NaN;
   const last = session.turns.at(-1)?.end ?? NaN;
-  const switcher = options.compacted === true ? '<label class="switch-label" for="view-context"><span class="ctx-off">view: full history</span><span class="ctx-on">view: context (what the model sees)</span></label>' : '';
-  const total = totals.input_tokens + totals.output_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens;
+  const switcher =
+    options.compacted === true
+      ? '<label class="switch-label" for="view-context"><span class="ctx-off">view: full history</span><span class="ctx-on">view: context (what the model sees)</span></label>'
+      : '';
+  const total =
+    totals.input_tokens + totals.output_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens;
   const timeline = renderTimeline(session);
   return (turns, chat, branches, nav) => {
     const tools = new Set<string>();
-    for (const turn of turns) for (const atom of turn.atoms) for (const b of knownBlocks(atom.message?.content)) if (b.type === 'tool_use') tools.add(b.name);
+    for (const turn of turns)
+      for (const atom of turn.atoms)
+        for (const b of knownBlocks(atom.message?.content)) if (b.type === 'tool_use') tools.add(b.name);
     return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(pagePolicy(options.live === true))}">

@@ -35,7 +35,12 @@ export function renderToolCall(use: ToolUse, atom: Atom, result: ToolResult | un
   const name = typeof use.name === 'string' ? use.name : '';
   const id = typeof use.id === 'string' ? use.id : '';
   const isError = result?.block.is_error === true;
-  const state = result === undefined ? '<span class="state pending">no result</span>' : isError ? '<span class="state error">error</span>' : '';
+  const state =
+    result === undefined
+      ? '<span class="state pending">no result</span>'
+      : isError
+        ? '<span class="state error">error</span>'
+        : '';
   const sub = ctx.subagents.get(id);
   const subHtml =
     sub === undefined
@@ -44,7 +49,9 @@ export function renderToolCall(use: ToolUse, atom: Atom, result: ToolResult | un
   return (
     `<details class="tool${isError ? ' is-error' : ''}" data-tool="${escapeHtml(name)}"><summary><span class="chip">${escapeHtml(toolLabel(name, use.input))}</span>${state}${sub === undefined ? '' : '<span class="state">subagent</span>'}</summary>` +
     `<div class="tool-body"><div class="tool-input">${renderInput(name, id, use.input, atom, ctx)}</div>` +
-    (result === undefined ? '' : `<div class="tool-result"${result.first ? ` id="${escapeHtml(result.atom.uuid)}"` : ''}>${renderResult(result, ctx)}</div>`) +
+    (result === undefined
+      ? ''
+      : `<div class="tool-result"${result.first ? ` id="${escapeHtml(result.atom.uuid)}"` : ''}>${renderResult(result, ctx)}</div>`) +
     `${subHtml}</div></details>`
   );
 }

@@ -27,7 +27,14 @@ export interface FileStamp {
 export async function stampFile(path: string): Promise<FileStamp | undefined> {
   try {
     const info = await stat(path);
-    return { dev: info.dev, ino: info.ino, size: info.size, mtime_ms: info.mtimeMs, head_hash: await hashAt(path, 0, HEAD_BYTES), tail_hash: await hashAt(path, Math.max(0, info.size - TAIL_BYTES), Math.min(info.size, TAIL_BYTES)) };
+    return {
+      dev: info.dev,
+      ino: info.ino,
+      size: info.size,
+      mtime_ms: info.mtimeMs,
+      head_hash: await hashAt(path, 0, HEAD_BYTES),
+      tail_hash: await hashAt(path, Math.max(0, info.size - TAIL_BYTES), Math.min(info.size, TAIL_BYTES)),
+    };
   } catch {
     return undefined;
   }

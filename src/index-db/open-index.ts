@@ -60,7 +60,10 @@ function prepare(db: Database): string | undefined {
   if (tables === 0) {
     db.transaction(() => {
       db.exec(SCHEMA_SQL);
-      db.run("INSERT INTO meta (key, value) VALUES ('app', ?), ('schema_version', ?)", [INDEX_APP, String(SCHEMA_VERSION)]);
+      db.run("INSERT INTO meta (key, value) VALUES ('app', ?), ('schema_version', ?)", [
+        INDEX_APP,
+        String(SCHEMA_VERSION),
+      ]);
     });
     return undefined;
   }
@@ -78,11 +81,19 @@ function prepare(db: Database): string | undefined {
 
 /** Why the database is not a romp index this romp reads (`undefined` when it is). */
 function check(db: Database, migratable = false): string | undefined {
-  const app = db.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").length === 0 ? undefined : db.all("SELECT value FROM meta WHERE key = 'app'")[0]?.['value'];
+  const app =
+    db.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").length === 0
+      ? undefined
+      : db.all("SELECT value FROM meta WHERE key = 'app'")[0]?.['value'];
   if (app !== INDEX_APP) return 'not a romp index (an SQLite database without meta.app = romp-index)';
   const v = version(db);
   if (v === SCHEMA_VERSION) return undefined;
-  if (migratable && v < SCHEMA_VERSION && Array.from({ length: SCHEMA_VERSION - v }, (_, i) => MIGRATIONS[v + i]).every((m) => m !== undefined)) return undefined;
+  if (
+    migratable &&
+    v < SCHEMA_VERSION &&
+    Array.from({ length: SCHEMA_VERSION - v }, (_, i) => MIGRATIONS[v + i]).every((m) => m !== undefined)
+  )
+    return undefined;
   return `schema version ${v}, this romp reads ${SCHEMA_VERSION}`;
 }
 

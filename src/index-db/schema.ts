@@ -15,10 +15,20 @@ const TOKENS = `input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, c
   ephemeral_5m_input_tokens INTEGER NOT NULL, ephemeral_1h_input_tokens INTEGER NOT NULL, cache_read_input_tokens INTEGER NOT NULL`;
 
 /** The row tables, in the order rows are written. */
-export const ROW_TABLES: readonly RowTable[] = ['sessions', 'turns', 'atoms', 'blocks', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics'];
+export const ROW_TABLES: readonly RowTable[] = [
+  'sessions',
+  'turns',
+  'atoms',
+  'blocks',
+  'tool_calls',
+  'usage_facts',
+  'subagents',
+  'diagnostics',
+];
 
 /** A row table's name. */
-export type RowTable = 'sessions' | 'turns' | 'atoms' | 'blocks' | 'tool_calls' | 'usage_facts' | 'subagents' | 'diagnostics';
+export type RowTable =
+  'sessions' | 'turns' | 'atoms' | 'blocks' | 'tool_calls' | 'usage_facts' | 'subagents' | 'diagnostics';
 
 /** The statements that create version 1 (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `

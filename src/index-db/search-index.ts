@@ -2,7 +2,8 @@ import type { Database, SqlValue } from './database.ts';
 
 /** Filters of `searchIndex`. */
 export interface SearchFilter {
-  /** Only blocks of user atoms by this author: `human`, `sdk`, `peer`, `system` (assistant text and tool output have none). */
+  /** Only blocks of user atoms by this author: `human`, `sdk`, `peer`, `system` (assistant text and tool output have
+   * none). */
   author?: string;
   /** Only `tool_use` / `tool_result` blocks of this tool. */
   tool?: string;
@@ -36,9 +37,11 @@ export interface SearchHit {
   path: string;
   resume_id: string;
   on_path: boolean;
-  /** Up to about 12 words around the match, each match between `«` and `»`, whitespace runs as one space. Transcript text: escape it before printing. */
+  /** Up to about 12 words around the match, each match between `«` and `»`, whitespace runs as one space. Transcript
+   * text: escape it before printing. */
   snippet: string;
-  /** Which index matched: `words` (unicode61 tokens, bm25 typed 10 : assistant 5 : tools 1), or `substring` (trigram). */
+  /** Which index matched: `words` (unicode61 tokens, bm25 typed 10 : assistant 5 : tools 1), or `substring` (trigram).
+   * */
   matched: 'words' | 'substring';
 }
 
@@ -78,7 +81,12 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   if (rows.length < limit) rows = ranked(undefined); // the filters left too few of the best: rank them all
   if (rows.length > 0) {
     const snippets = new Map(
-      db.all(`SELECT rowid, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts WHERE blocks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`, [match, JSON.stringify(rows.map((r) => r['id']))]).map((r) => [r['rowid'], String(r['snippet'])]),
+      db
+        .all(
+          `SELECT rowid, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts WHERE blocks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+          [match, JSON.stringify(rows.map((r) => r['id']))],
+        )
+        .map((r) => [r['rowid'], String(r['snippet'])]),
     );
     return rows.map((r) => hit(r, snippets.get(r['id'] as SqlValue) ?? '', 'words'));
   }
@@ -88,7 +96,10 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   // matches any characters); detail=none keeps the index small
   const like = long.map(() => 'fts.text LIKE ?').join(' AND ');
   const patterns = long.map((w) => `%${w}%`);
-  const substring = db.all(`${select} FROM blocks_trigram AS fts ${from} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`, [...patterns, ...params, limit]);
+  const substring = db.all(
+    `${select} FROM blocks_trigram AS fts ${from} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`,
+    [...patterns, ...params, limit],
+  );
   return substring.map((r) => hit(r, around(String(r['text']), long[0] as string), 'substring'));
 }
 
@@ -102,7 +113,8 @@ function filters(filter: SearchFilter): { where: string; params: SqlValue[] } {
   if (filter.allBranches !== true) parts.push('b.on_path = 1');
   if (filter.author !== undefined) add('b.author = ?', filter.author);
   if (filter.tool !== undefined) add('b.tool_name = ?', filter.tool);
-  if (filter.projectFolder !== undefined) add('s.key IN (SELECT session_key FROM files WHERE project = ?)', filter.projectFolder);
+  if (filter.projectFolder !== undefined)
+    add('s.key IN (SELECT session_key FROM files WHERE project = ?)', filter.projectFolder);
   if (filter.since !== undefined) add('a.t >= ?', filter.since);
   if (filter.until !== undefined) add('a.t < ?', filter.until);
   return { where: parts.map((p) => `AND ${p}`).join(' '), params };

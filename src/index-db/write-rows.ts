@@ -17,13 +17,23 @@ const BY_TURN: ReadonlySet<RowTable> = new Set(['atoms', 'blocks', 'tool_calls',
  */
 export function writeSessionRows(db: Database, rows: SessionRows, changed?: ReadonlySet<string>): number {
   const key = rows.sessions[0]?.key as string;
-  const touched = (turnKey: string | null): boolean => changed === undefined || turnKey === null || changed.has(turnKey);
-  const inTurns = changed === undefined ? '' : ` AND (turn_key IS NULL OR turn_key IN (SELECT value FROM json_each(?)))`;
+  const touched = (turnKey: string | null): boolean =>
+    changed === undefined || turnKey === null || changed.has(turnKey);
+  const inTurns =
+    changed === undefined ? '' : ` AND (turn_key IS NULL OR turn_key IN (SELECT value FROM json_each(?)))`;
   const turnsParam: SqlValue[] = changed === undefined ? [] : [JSON.stringify([...changed])];
   unindexBlocks(db, `session_key = ?${inTurns}`, [key, ...turnsParam]);
   for (const table of ROW_TABLES) {
-    if (table === 'turns' && changed !== undefined) db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [key, ...turnsParam]);
-    else db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${BY_TURN.has(table) ? inTurns : ''}`, [key, ...(BY_TURN.has(table) ? turnsParam : [])]);
+    if (table === 'turns' && changed !== undefined)
+      db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
+        key,
+        ...turnsParam,
+      ]);
+    else
+      db.run(
+        `DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${BY_TURN.has(table) ? inTurns : ''}`,
+        [key, ...(BY_TURN.has(table) ? turnsParam : [])],
+      );
   }
   const before = Number(db.all('SELECT coalesce(max(id), 0) AS id FROM blocks')[0]?.['id'] ?? 0);
   let written = 0;
@@ -35,7 +45,10 @@ export function writeSessionRows(db: Database, rows: SessionRows, changed?: Read
       written++;
     }
   }
-  for (const fts of ['blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools', 'blocks_trigram(rowid, text) SELECT id, text']) {
+  for (const fts of [
+    'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
+    'blocks_trigram(rowid, text) SELECT id, text',
+  ]) {
     db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
   }
   return written;
@@ -48,17 +61,27 @@ export function writeSessionRows(db: Database, rows: SessionRows, changed?: Read
  */
 export function removeSessionRows(db: Database, key: string): void {
   unindexBlocks(db, 'session_key = ?', [key]);
-  for (const table of ROW_TABLES) db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
+  for (const table of ROW_TABLES)
+    db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
 }
 
 /** Takes the blocks matching `where` out of both full-text indexes (external content: their text is given back). */
 function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
   const ids = `SELECT id FROM blocks WHERE ${where}`;
-  db.run(`INSERT INTO blocks_fts(blocks_fts, rowid, typed, assistant, tools) SELECT 'delete', id, typed, assistant, tools FROM blocks_search WHERE id IN (${ids})`, params);
-  db.run(`INSERT INTO blocks_trigram(blocks_trigram, rowid, text) SELECT 'delete', id, text FROM blocks_search WHERE id IN (${ids})`, params);
+  db.run(
+    `INSERT INTO blocks_fts(blocks_fts, rowid, typed, assistant, tools) SELECT 'delete', id, typed, assistant, tools FROM blocks_search WHERE id IN (${ids})`,
+    params,
+  );
+  db.run(
+    `INSERT INTO blocks_trigram(blocks_trigram, rowid, text) SELECT 'delete', id, text FROM blocks_search WHERE id IN (${ids})`,
+    params,
+  );
 }
 
 function insert(db: Database, table: string, row: Record<string, SqlValue>): void {
   const columns = Object.keys(row);
-  db.run(`INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, columns.map((c) => row[c] as SqlValue));
+  db.run(
+    `INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    columns.map((c) => row[c] as SqlValue),
+  );
 }

@@ -7,7 +7,8 @@ import { makeDir } from '../fs/make-dir.ts';
 /** What the manifest holds of one source file. */
 export interface ManifestFile {
   path: string;
-  /** SHA-256 (first 16 hex) of the file's first 64 KiB up to its first newline: the same while the file is only appended to. */
+  /** SHA-256 (first 16 hex) of the file's first 64 KiB up to its first newline: the same while the file is only
+   * appended to. */
   identity: string;
   /** Bytes of the file when its rows were exported. */
   exported: number;
@@ -40,7 +41,8 @@ export async function readManifest(dir: string, machine: string): Promise<Map<st
   const files = new Map<string, ManifestFile>();
   try {
     const parsed = JSON.parse(await readFile(manifestPath(dir, machine), 'utf8')) as Partial<Manifest>;
-    for (const f of Array.isArray(parsed.files) ? parsed.files : []) if (typeof f?.path === 'string') files.set(f.path, f);
+    for (const f of Array.isArray(parsed.files) ? parsed.files : [])
+      if (typeof f?.path === 'string') files.set(f.path, f);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -53,10 +55,18 @@ export async function readManifest(dir: string, machine: string): Promise<Map<st
  * @param machine the machine's name
  * @param files its files
  */
-export async function writeManifest(dir: string, machine: string, files: ReadonlyMap<string, ManifestFile>): Promise<void> {
+export async function writeManifest(
+  dir: string,
+  machine: string,
+  files: ReadonlyMap<string, ManifestFile>,
+): Promise<void> {
   const path = manifestPath(dir, machine);
   makeDir(join(dir, '_romp'));
-  const manifest: Manifest = { version: 1, machine, files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)) };
+  const manifest: Manifest = {
+    version: 1,
+    machine,
+    files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)),
+  };
   await writeFile(`${path}.${process.pid}.tmp`, `${JSON.stringify(manifest, null, 1)}\n`);
   await rename(`${path}.${process.pid}.tmp`, path);
 }
@@ -73,7 +83,13 @@ export async function fileIdentity(path: string): Promise<{ identity: string; si
     const head = Buffer.alloc(Math.min(size, 64 * 1024));
     await handle.read(head, 0, head.length, 0);
     const newline = head.indexOf(10);
-    return { identity: createHash('sha256').update(newline < 0 ? head : head.subarray(0, newline)).digest('hex').slice(0, 16), size };
+    return {
+      identity: createHash('sha256')
+        .update(newline < 0 ? head : head.subarray(0, newline))
+        .digest('hex')
+        .slice(0, 16),
+      size,
+    };
   } finally {
     await handle.close();
   }

@@ -17,10 +17,22 @@ export function exportRows(read: ExportSession): SessionRows {
   const key = read.session.rompUuid;
   const subKeys = read.subagents.map((s) => `${key}/${s.session.files[0]?.fsid ?? s.tool_use_id}`);
   const all = [
-    sessionRows(read.session, { diagnostics: read.diagnostics, subagents: read.subagents.map((s, i) => ({ tool_use_id: s.tool_use_id, key: subKeys[i] as string, path: s.path, by: s.by })) }),
-    ...read.subagents.map((s, i) => sessionRows({ ...s.session, rompUuid: subKeys[i] as string }, { parent: { key, tool_use_id: s.tool_use_id } })),
+    sessionRows(read.session, {
+      diagnostics: read.diagnostics,
+      subagents: read.subagents.map((s, i) => ({
+        tool_use_id: s.tool_use_id,
+        key: subKeys[i] as string,
+        path: s.path,
+        by: s.by,
+      })),
+    }),
+    ...read.subagents.map((s, i) =>
+      sessionRows({ ...s.session, rompUuid: subKeys[i] as string }, { parent: { key, tool_use_id: s.tool_use_id } }),
+    ),
   ];
-  const rows = Object.fromEntries(ENTITIES.map((e) => [e, all.flatMap((r) => r[e] as unknown[])])) as unknown as SessionRows;
+  const rows = Object.fromEntries(
+    ENTITIES.map((e) => [e, all.flatMap((r) => r[e] as unknown[])]),
+  ) as unknown as SessionRows;
   const places = responsePlaces(rows.atoms);
   const keyOfFile = new Map<string, string>(read.subagents.map((s, i) => [s.path, subKeys[i] as string]));
   rows.usage_facts = responseRows(read.responses, (file) => keyOfFile.get(file) ?? key, places);

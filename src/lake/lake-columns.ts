@@ -4,7 +4,16 @@ import type { Cell, SessionRows } from '../rows/row-types.ts';
 export type Entity = keyof SessionRows;
 
 /** The lake's entities: the index's tables (docs/index.md), one dataset each. */
-export const ENTITIES: readonly Entity[] = ['sessions', 'turns', 'atoms', 'blocks', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics'];
+export const ENTITIES: readonly Entity[] = [
+  'sessions',
+  'turns',
+  'atoms',
+  'blocks',
+  'tool_calls',
+  'usage_facts',
+  'subagents',
+  'diagnostics',
+];
 
 /** A column's Parquet type: `STRING` (UTF-8), `INT64`, `DOUBLE` or `BOOLEAN`. */
 export type ColumnType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
@@ -12,8 +21,28 @@ export type ColumnType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
 const BOOLEAN = new Set(['ended', 'lower_bound', 'on_path', 'is_error', 'is_sidechain']);
 const DOUBLE = new Set(['cost_usd']);
 const INT64 = new Set([
-  'first_t', 'last_t', 'turns', 'atoms', 'responses', 'unpriced', 'index', 't', 'end', 'duration_ms', 'subagents', 'turn_index', 'seq', 'line', 'byte_offset', 'text_length',
-  'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens', 'cache_read_input_tokens',
+  'first_t',
+  'last_t',
+  'turns',
+  'atoms',
+  'responses',
+  'unpriced',
+  'index',
+  't',
+  'end',
+  'duration_ms',
+  'subagents',
+  'turn_index',
+  'seq',
+  'line',
+  'byte_offset',
+  'text_length',
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'ephemeral_5m_input_tokens',
+  'ephemeral_1h_input_tokens',
+  'cache_read_input_tokens',
 ]);
 
 /**
@@ -37,6 +66,7 @@ export function columnType(column: string): ColumnType {
  */
 export function parquetCell(column: string, value: Cell | undefined): string | number | boolean | bigint | null {
   if (value === undefined || value === null) return null;
-  if (columnType(column) === 'INT64') return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
+  if (columnType(column) === 'INT64')
+    return typeof value === 'number' && Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
   return value;
 }

@@ -24,7 +24,13 @@ export interface WrittenPart {
  * @returns the escaped value
  */
 export function partitionValue(value: string): string {
-  return [...Buffer.from(value, 'utf8')].map((b) => (/[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(value, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9._-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 /**
@@ -34,12 +40,19 @@ export function partitionValue(value: string): string {
  * @param format parquet or ndjson
  * @returns the file's bytes
  */
-export async function encodeRows(rows: ReadonlyArray<Readonly<Record<string, Cell>>>, format: LakeFormat): Promise<Buffer> {
+export async function encodeRows(
+  rows: ReadonlyArray<Readonly<Record<string, Cell>>>,
+  format: LakeFormat,
+): Promise<Buffer> {
   if (format === 'ndjson') return gzipSync(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
   const { parquetWriteBuffer } = await import('hyparquet-writer');
   const columns = Object.keys(rows[0] ?? {});
   const buffer = parquetWriteBuffer({
-    columnData: columns.map((name) => ({ name, type: columnType(name), data: rows.map((r) => parquetCell(name, r[name])) })),
+    columnData: columns.map((name) => ({
+      name,
+      type: columnType(name),
+      data: rows.map((r) => parquetCell(name, r[name])),
+    })),
     createdBy: 'romp',
   });
   return Buffer.from(buffer);
@@ -58,7 +71,14 @@ export async function encodeRows(rows: ReadonlyArray<Readonly<Record<string, Cel
  * @param format parquet or ndjson
  * @returns the part, or undefined without rows
  */
-export async function writePart(dir: string, entity: string, machine: string, date: string, rows: ReadonlyArray<Readonly<Record<string, Cell>>>, format: LakeFormat): Promise<WrittenPart | undefined> {
+export async function writePart(
+  dir: string,
+  entity: string,
+  machine: string,
+  date: string,
+  rows: ReadonlyArray<Readonly<Record<string, Cell>>>,
+  format: LakeFormat,
+): Promise<WrittenPart | undefined> {
   if (rows.length === 0) return undefined;
   const bytes = await encodeRows(rows, format);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);

@@ -110,7 +110,8 @@ export class SessionWatcher {
     };
     const paths = this.#files.length > 0 ? this.#files : await this.#builder.home.files();
     for (const path of paths) {
-      if (!this.#tails.has(path) && this.#builder.addFile(path, on)) this.#tails.set(path, { offset: 0, ino: 0, last: Buffer.alloc(0) });
+      if (!this.#tails.has(path) && this.#builder.addFile(path, on))
+        this.#tails.set(path, { offset: 0, ino: 0, last: Buffer.alloc(0) });
     }
     for (const [path, tail] of this.#tails) await this.#readNew(path, tail, on);
     const newSubagents = await this.#findSubagents();
@@ -147,7 +148,13 @@ export class SessionWatcher {
       opened = await openRegular(path);
       const { handle, info } = opened;
       if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !(await sameEnd(handle, tail))) {
-        on(diagnostic('FILE_REPLACED', `file ${info.size < tail.offset ? 'shrank' : 'was replaced or rewritten'}; read again from the start`, { file: path }));
+        on(
+          diagnostic(
+            'FILE_REPLACED',
+            `file ${info.size < tail.offset ? 'shrank' : 'was replaced or rewritten'}; read again from the start`,
+            { file: path },
+          ),
+        );
         this.#builder.reset(path);
         Object.assign(tail, { offset: 0, last: Buffer.alloc(0) });
       }
@@ -155,11 +162,18 @@ export class SessionWatcher {
       const chunkBytes = Math.max(2, this.#options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
       const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(info.size - tail.offset, chunkBytes)));
       while (tail.offset < info.size) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, info.size - tail.offset), tail.offset);
+        const { bytesRead } = await handle.read(
+          buffer,
+          0,
+          Math.min(buffer.length, info.size - tail.offset),
+          tail.offset,
+        );
         if (bytesRead === 0) break;
         this.#builder.push(path, buffer.subarray(0, bytesRead), on);
         tail.offset += bytesRead;
-        tail.last = Buffer.from(Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64));
+        tail.last = Buffer.from(
+          Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64),
+        );
       }
     } catch (error) {
       on(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
@@ -188,7 +202,8 @@ function changedTurns(before: Turn[], after: Turn[]): { changed: string[]; remov
   const changed: string[] = [];
   for (const turn of after) {
     const was = old.get(turn.id);
-    if (was === undefined || was.atoms.length !== turn.atoms.length || was.ended !== turn.ended || was.end !== turn.end) changed.push(turn.id);
+    if (was === undefined || was.atoms.length !== turn.atoms.length || was.ended !== turn.ended || was.end !== turn.end)
+      changed.push(turn.id);
     old.delete(turn.id);
   }
   const removed = [...old.keys()];

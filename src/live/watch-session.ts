@@ -33,7 +33,8 @@ export interface FolderWatcher {
 /** Starts watching folders (`depth` 3), with events or, when `poll`, by polling every 100 ms. */
 export type WatchFactory = (folders: string[], poll: boolean) => FolderWatcher;
 
-const chokidarFactory: WatchFactory = (folders, poll) => watch(folders, { ignoreInitial: true, usePolling: poll, interval: 100, depth: 3 }) as unknown as FolderWatcher;
+const chokidarFactory: WatchFactory = (folders, poll) =>
+  watch(folders, { ignoreInitial: true, usePolling: poll, interval: 100, depth: 3 }) as unknown as FolderWatcher;
 
 /** Error codes of a system out of file watches: inotify instances (`EMFILE`) or watches (`ENOSPC`). */
 const OUT_OF_WATCHES = new Set(['EMFILE', 'ENOSPC']);
@@ -67,8 +68,14 @@ export async function* watchSession(files: string[], options: WatchSessionOption
   // with a romp home, its state logs too: an idle span that opens or closes is a change. Only once the
   // folder exists: chokidar given a missing path reports ready before it watches the others
   const states = options.rompHome === undefined ? undefined : join(options.rompHome, 'states');
-  const registry = options.rompHome !== undefined && options.rompUuid !== undefined ? registryFolder(options.rompHome) : undefined;
-  const folders = (): string[] => [...new Set([...watcher.files.map((f) => dirname(f)), ...[states, registry].filter((f): f is string => f !== undefined && existsSync(f))])];
+  const registry =
+    options.rompHome !== undefined && options.rompUuid !== undefined ? registryFolder(options.rompHome) : undefined;
+  const folders = (): string[] => [
+    ...new Set([
+      ...watcher.files.map((f) => dirname(f)),
+      ...[states, registry].filter((f): f is string => f !== undefined && existsSync(f)),
+    ]),
+  ];
   const factory = options.watchFactory ?? chokidarFactory;
   let poll = options.poll === true;
   let failure: NodeJS.ErrnoException | undefined;
@@ -107,9 +114,14 @@ export async function* watchSession(files: string[], options: WatchSessionOption
     fsWatcher.once('ready', () => resolve());
   });
   const watching = (): void => {
-    if (failure !== undefined) throw Object.assign(new Error(`cannot watch ${folders().join(', ')}: ${failure.message}`), { code: failure.code });
+    if (failure !== undefined)
+      throw Object.assign(new Error(`cannot watch ${folders().join(', ')}: ${failure.message}`), {
+        code: failure.code,
+      });
   };
-  const stop = new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve(), { once: true }));
+  const stop = new Promise<void>((resolve) =>
+    options.signal?.addEventListener('abort', () => resolve(), { once: true }),
+  );
   const aborted = (): boolean => options.signal?.aborted === true;
   try {
     watching();

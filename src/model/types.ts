@@ -6,7 +6,14 @@
  * milliseconds. `docs/model.md` is the spec of every field.
  */
 import type { BetaStopReason, BetaUsage } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ImageBlockParam, RedactedThinkingBlockParam, TextBlockParam, ThinkingBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ImageBlockParam,
+  RedactedThinkingBlockParam,
+  TextBlockParam,
+  ThinkingBlockParam,
+  ToolResultBlockParam,
+  ToolUseBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 
 /** A `text` block (Messages API `TextBlockParam`): `text` is a string. Other fields (`citations`, …) pass through. */
 export type TextBlock = Pick<TextBlockParam, 'type' | 'text'>;
@@ -25,7 +32,10 @@ export type ToolUseBlock = Pick<ToolUseBlockParam, 'type' | 'id' | 'name' | 'inp
  * string or blocks (each checked as a message's are); `is_error`, where present, a boolean. Its text:
  * `toolResultText`.
  */
-export type ToolResultBlock = Pick<ToolResultBlockParam, 'type' | 'tool_use_id'> & { content?: string | MessageBlock[]; is_error?: boolean };
+export type ToolResultBlock = Pick<ToolResultBlockParam, 'type' | 'tool_use_id'> & {
+  content?: string | MessageBlock[];
+  is_error?: boolean;
+};
 
 /** An `image` block (`ImageBlockParam`): `source` is an object with a string `type` (`base64`, `url`, …). */
 export type ImageBlock = Pick<ImageBlockParam, 'type'> & { source: { type: string; [field: string]: unknown } };
@@ -36,7 +46,8 @@ export type ImageBlock = Pick<ImageBlockParam, 'type'> & { source: { type: strin
  * block of a known type whose fields do not fit reaches the model as an `OtherBlock`. Get one from a
  * `MessageBlock` with `isKnownBlock`.
  */
-export type ContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock;
+export type ContentBlock =
+  TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock | ImageBlock;
 
 /**
  * A content block romp does not know, or a known type whose fields do not fit (a `text` block whose `text`
@@ -51,7 +62,8 @@ export interface OtherBlock {
 /** @deprecated the old name of `OtherBlock`. */
 export type UnknownBlock = OtherBlock;
 
-/** One entry of a message's `content`: a known `ContentBlock` or an `OtherBlock`; tell them apart with `isKnownBlock`. */
+/** One entry of a message's `content`: a known `ContentBlock` or an `OtherBlock`; tell them apart with `isKnownBlock`.
+ * */
 export type MessageBlock = ContentBlock | OtherBlock;
 
 /**
@@ -108,7 +120,8 @@ export interface ResultPayload {
   /** Wall time of the turn (ms). */
   duration_ms: number;
   is_error: boolean;
-  /** Why the turn stopped (`completed`, `aborted_streaming`, `hook_stopped`, `api_error`, …), where the CLI writes it (2.1.2xx+). */
+  /** Why the turn stopped (`completed`, `aborted_streaming`, `hook_stopped`, `api_error`, …), where the CLI writes it
+   * (2.1.2xx+). */
   terminal_reason?: string;
   /** The local slash command the turn ran without a model call (`compact`, …), where the CLI writes it (2.1.2xx+). */
   local_command?: string;
@@ -116,7 +129,8 @@ export interface ResultPayload {
 
 /** The fields every atom may carry beside `type` and `message` (see `Atom`). */
 export interface AtomFields {
-  /** `system` atoms: `compact_boundary`; a user atom read from a `system` row keeps that row's subtype (`informational`: a prompt a hook blocked). */
+  /** `system` atoms: `compact_boundary`; a user atom read from a `system` row keeps that row's subtype
+   * (`informational`: a prompt a hook blocked). */
   subtype?: 'compact_boundary' | 'informational' | 'status' | 'task_notification' | (string & {});
   /** The line's uuid (same value in stream and transcript). */
   uuid: string;
@@ -140,7 +154,8 @@ export interface AtomFields {
   fsid?: string;
   /** File substrate: the graph link as written, `parentUuid ?? logicalParentUuid`. */
   parentUuid?: string;
-  /** assistant atoms: Claude Code's `isApiErrorMessage` (`true`), on the `<synthetic>` line it writes for a failed request. */
+  /** assistant atoms: Claude Code's `isApiErrorMessage` (`true`), on the `<synthetic>` line it writes for a failed
+   * request. */
   isApiErrorMessage?: true;
   /** File substrate: Claude Code's raw `promptSource` (2.1.200+), absent on hook and tool_result lines. */
   promptSource?: 'typed' | 'queued' | 'sdk' | 'system' | (string & {});
@@ -216,7 +231,8 @@ export interface RecordRef {
   type: string;
   subtype?: string;
   uuid?: string;
-  /** uuid-bearing records: whether the line lies on the active path (a progress row: whether the path runs through it). */
+  /** uuid-bearing records: whether the line lies on the active path (a progress row: whether the path runs through it).
+   * */
   onPath?: boolean;
   /** Present (`true`) on subagent lines (`isSidechain`). */
   isSidechain?: true;

@@ -5,7 +5,12 @@
  */
 
 /** An attribute value (`AnyValue`): one of its fields. */
-export type AnyValue = { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean } | { arrayValue: { values: AnyValue[] } };
+export type AnyValue =
+  | { stringValue: string }
+  | { intValue: string }
+  | { doubleValue: number }
+  | { boolValue: boolean }
+  | { arrayValue: { values: AnyValue[] } };
 
 /** One attribute (`KeyValue`). */
 export interface KeyValue {
@@ -81,5 +86,7 @@ export function nanos(ms: number): string {
  * @returns the request
  */
 export function traceRequest(spans: OtlpSpan[], resource: KeyValue[], version: string): TraceRequest {
-  return { resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope: { name: 'romp', version }, spans }] }] };
+  return {
+    resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope: { name: 'romp', version }, spans }] }],
+  };
 }

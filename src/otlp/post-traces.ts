@@ -39,7 +39,9 @@ export interface PostReport {
  * @returns what was sent
  */
 export async function postTraces(spans: readonly OtlpSpan[], options: PostOptions): Promise<PostReport> {
-  const url = /\/v1\/traces\/?$/.test(options.endpoint) ? options.endpoint : `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
+  const url = /\/v1\/traces\/?$/.test(options.endpoint)
+    ? options.endpoint
+    : `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
   const tries = options.tries ?? 5;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const report: PostReport = { requests: 0, spans: 0, bytes: 0, retries: 0, rejected: 0 };
@@ -49,7 +51,11 @@ export async function postTraces(spans: readonly OtlpSpan[], options: PostOption
       let wait = 500 * 2 ** (attempt - 1);
       let failure: string;
       try {
-        const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body });
+        const answer = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...options.headers },
+          body,
+        });
         const text = await answer.text();
         if (answer.ok) {
           report.rejected += rejectedSpans(text);

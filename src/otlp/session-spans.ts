@@ -59,8 +59,12 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
   const traceId = traceIdOf(rompUuid);
   const rootId = spanIdOf(rompUuid, 'session');
   const content = source.includeContent === true;
-  const text = (value: string): string => (source.redact ?? ((s: string) => s))(value.length > CONTENT_CHARS ? value.slice(0, CONTENT_CHARS) : value);
-  const common: Array<[string, Plain | undefined]> = [['gen_ai.provider.name', 'anthropic'], ['gen_ai.conversation.id', rompUuid]];
+  const text = (value: string): string =>
+    (source.redact ?? ((s: string) => s))(value.length > CONTENT_CHARS ? value.slice(0, CONTENT_CHARS) : value);
+  const common: Array<[string, Plain | undefined]> = [
+    ['gen_ai.provider.name', 'anthropic'],
+    ['gen_ai.conversation.id', rompUuid],
+  ];
   const spans: OtlpSpan[] = [];
   const children = new Map<string, OtlpSpan[]>();
   const add = (span: OtlpSpan): void => {
@@ -70,7 +74,15 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
     if (list === undefined) children.set(parent, [span]);
     else list.push(span);
   };
-  const span = (spanId: string, parent: string, name: string, kind: number, start: number, end: number, fields: Array<[string, Plain | undefined]>): OtlpSpan => ({
+  const span = (
+    spanId: string,
+    parent: string,
+    name: string,
+    kind: number,
+    start: number,
+    end: number,
+    fields: Array<[string, Plain | undefined]>,
+  ): OtlpSpan => ({
     traceId,
     spanId,
     parentSpanId: parent,
@@ -85,7 +97,8 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
   // where each response sits: the agent span over it, its lines, when it was sent and ended
   const places = new Map<string, Place>();
   const scopes: Array<{ session: Session; spanId: string; call?: string }> = [{ session, spanId: rootId }];
-  for (const sub of source.subagents) scopes.push({ session: sub.session, spanId: spanIdOf(rompUuid, 'agent', sub.tool_use_id), call: sub.tool_use_id });
+  for (const sub of source.subagents)
+    scopes.push({ session: sub.session, spanId: spanIdOf(rompUuid, 'agent', sub.tool_use_id), call: sub.tool_use_id });
   for (const scope of scopes) {
     let previous: Atom | undefined;
     for (const turn of scope.session.turns) {
@@ -94,7 +107,14 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
         if (id !== undefined) {
           const key = placeKey(id, atom.request_id);
           const place = places.get(key);
-          if (place === undefined) places.set(key, { parent: scope.spanId, start: previous?.t ?? atom.t, end: atom.t, stop_reason: atom.message?.stop_reason ?? undefined, atoms: [atom] });
+          if (place === undefined)
+            places.set(key, {
+              parent: scope.spanId,
+              start: previous?.t ?? atom.t,
+              end: atom.t,
+              stop_reason: atom.message?.stop_reason ?? undefined,
+              atoms: [atom],
+            });
           else {
             place.end = Math.max(place.end, atom.t);
             place.stop_reason = atom.message?.stop_reason ?? place.stop_reason;
@@ -107,15 +127,27 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
     for (const call of toolCalls(scope.session)) {
       if (call.useUuid === null || call.t === null) continue;
       const failed = call.is_error;
-      const s = span(spanIdOf(rompUuid, 'tool', call.tool_use_id), scope.spanId, `execute_tool ${call.name}`, SPAN_KIND.internal, call.t, call.end ?? call.t, [
-        ['gen_ai.operation.name', 'execute_tool'],
-        ['gen_ai.tool.name', call.name],
-        ['gen_ai.tool.call.id', call.tool_use_id],
-        ['gen_ai.tool.type', 'function'],
-        ['error.type', failed ? 'tool_error' : undefined],
-        ['gen_ai.tool.call.arguments', content ? text(JSON.stringify(call.input ?? null)) : undefined],
-      ]);
-      if (failed) s.status = content && call.error !== null ? { code: STATUS_CODE.error, message: text(call.error) } : { code: STATUS_CODE.error };
+      const s = span(
+        spanIdOf(rompUuid, 'tool', call.tool_use_id),
+        scope.spanId,
+        `execute_tool ${call.name}`,
+        SPAN_KIND.internal,
+        call.t,
+        call.end ?? call.t,
+        [
+          ['gen_ai.operation.name', 'execute_tool'],
+          ['gen_ai.tool.name', call.name],
+          ['gen_ai.tool.call.id', call.tool_use_id],
+          ['gen_ai.tool.type', 'function'],
+          ['error.type', failed ? 'tool_error' : undefined],
+          ['gen_ai.tool.call.arguments', content ? text(JSON.stringify(call.input ?? null)) : undefined],
+        ],
+      );
+      if (failed)
+        s.status =
+          content && call.error !== null
+            ? { code: STATUS_CODE.error, message: text(call.error) }
+            : { code: STATUS_CODE.error };
       add(s);
     }
   }
@@ -126,30 +158,52 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
     const totals = addResponseTotals(r, prices);
     const start = place?.start ?? r.t;
     add(
-      span(spanIdOf(rompUuid, 'chat', r.messageId, r.requestId ?? r.sessionId), place?.parent ?? rootId, `chat ${r.model}`, SPAN_KIND.client, start, place?.end ?? start, [
-        ['gen_ai.operation.name', 'chat'],
-        ['gen_ai.request.model', r.model],
-        ['gen_ai.response.model', r.model],
-        ['gen_ai.response.id', r.messageId],
-        ['gen_ai.response.finish_reasons', place?.stop_reason === undefined ? undefined : [place.stop_reason]],
-        ['gen_ai.usage.input_tokens', totals.input_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens],
-        ['gen_ai.usage.output_tokens', totals.output_tokens],
-        ['gen_ai.usage.cache_creation.input_tokens', totals.cache_creation_input_tokens],
-        ['gen_ai.usage.cache_read.input_tokens', totals.cache_read_input_tokens],
-        ['romp.usage.uncached_input_tokens', totals.input_tokens],
-        ['romp.usage.cache_creation_5m', totals.cache_creation_5m],
-        ['romp.usage.cache_creation_1h', totals.cache_creation_1h],
-        ['romp.cost_usd', totals.unpriced > 0 ? undefined : totals.cost_usd],
-        ['romp.lower_bound', r.lowerBound ? true : undefined],
-        ['romp.request_id', r.requestId],
-        ['romp.on_path', place === undefined ? false : undefined],
-        ['gen_ai.output.messages', content && place !== undefined ? text(JSON.stringify([{ role: 'assistant', parts: place.atoms.flatMap(parts) }])) : undefined],
-      ]),
+      span(
+        spanIdOf(rompUuid, 'chat', r.messageId, r.requestId ?? r.sessionId),
+        place?.parent ?? rootId,
+        `chat ${r.model}`,
+        SPAN_KIND.client,
+        start,
+        place?.end ?? start,
+        [
+          ['gen_ai.operation.name', 'chat'],
+          ['gen_ai.request.model', r.model],
+          ['gen_ai.response.model', r.model],
+          ['gen_ai.response.id', r.messageId],
+          ['gen_ai.response.finish_reasons', place?.stop_reason === undefined ? undefined : [place.stop_reason]],
+          [
+            'gen_ai.usage.input_tokens',
+            totals.input_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens,
+          ],
+          ['gen_ai.usage.output_tokens', totals.output_tokens],
+          ['gen_ai.usage.cache_creation.input_tokens', totals.cache_creation_input_tokens],
+          ['gen_ai.usage.cache_read.input_tokens', totals.cache_read_input_tokens],
+          ['romp.usage.uncached_input_tokens', totals.input_tokens],
+          ['romp.usage.cache_creation_5m', totals.cache_creation_5m],
+          ['romp.usage.cache_creation_1h', totals.cache_creation_1h],
+          ['romp.cost_usd', totals.unpriced > 0 ? undefined : totals.cost_usd],
+          ['romp.lower_bound', r.lowerBound ? true : undefined],
+          ['romp.request_id', r.requestId],
+          ['romp.on_path', place === undefined ? false : undefined],
+          [
+            'gen_ai.output.messages',
+            content && place !== undefined
+              ? text(JSON.stringify([{ role: 'assistant', parts: place.atoms.flatMap(parts) }]))
+              : undefined,
+          ],
+        ],
+      ),
     );
   }
 
   // agent spans last, each over its children; a subagent's under its Task call, that call over it
-  const wrap = (spanId: string, parent: string | undefined, name: string, scope: Session, fields: Array<[string, Plain | undefined]>): OtlpSpan => {
+  const wrap = (
+    spanId: string,
+    parent: string | undefined,
+    name: string,
+    scope: Session,
+    fields: Array<[string, Plain | undefined]>,
+  ): OtlpSpan => {
     let start = Infinity;
     let end = -Infinity;
     const take = (t: number): void => {
@@ -166,14 +220,20 @@ export function sessionSpans(source: SpanSource): OtlpSpan[] {
       take(turn.end);
     }
     if (start > end) start = end = 0;
-    const s = span(spanId, parent ?? '', `invoke_agent ${name}`, SPAN_KIND.internal, start, end, [['gen_ai.operation.name', 'invoke_agent'], ['gen_ai.agent.name', name], ...fields]);
+    const s = span(spanId, parent ?? '', `invoke_agent ${name}`, SPAN_KIND.internal, start, end, [
+      ['gen_ai.operation.name', 'invoke_agent'],
+      ['gen_ai.agent.name', name],
+      ...fields,
+    ]);
     if (parent === undefined) delete s.parentSpanId;
     return s;
   };
   for (const scope of scopes.slice(1)) {
     const callId = spanIdOf(rompUuid, 'tool', scope.call ?? '');
     const parent = spans.find((s) => s.spanId === callId);
-    const agent = wrap(scope.spanId, parent?.spanId ?? rootId, 'subagent', scope.session, [['gen_ai.agent.id', scope.session.files[0]?.fsid]]);
+    const agent = wrap(scope.spanId, parent?.spanId ?? rootId, 'subagent', scope.session, [
+      ['gen_ai.agent.id', scope.session.files[0]?.fsid],
+    ]);
     add(agent);
     if (parent !== undefined) stretch(parent, agent);
   }
@@ -193,7 +253,8 @@ function placeKey(messageId: string, requestId: string | undefined): string {
 
 /** Widens a span to hold another (a Task call over the subagent it ran). */
 function stretch(outer: OtlpSpan, inner: OtlpSpan): void {
-  if (BigInt(inner.startTimeUnixNano) < BigInt(outer.startTimeUnixNano)) outer.startTimeUnixNano = inner.startTimeUnixNano;
+  if (BigInt(inner.startTimeUnixNano) < BigInt(outer.startTimeUnixNano))
+    outer.startTimeUnixNano = inner.startTimeUnixNano;
   if (BigInt(inner.endTimeUnixNano) > BigInt(outer.endTimeUnixNano)) outer.endTimeUnixNano = inner.endTimeUnixNano;
 }
 
@@ -208,7 +269,8 @@ function parts(atom: Atom): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const block of knownBlocks(atom.message?.content)) {
     if (block.type === 'text') out.push({ type: 'text', content: block.text });
-    else if (block.type === 'tool_use') out.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
+    else if (block.type === 'tool_use')
+      out.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
   }
   return out;
 }

@@ -15,7 +15,15 @@ import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/d
  * @param onDiagnostic receives `INVALID_UTF8`
  * @returns the line's text
  */
-export function decodeLine(buf: Buffer, start: number, end: number, file: string, line: number, byteOffset: number, onDiagnostic: OnDiagnostic): string {
+export function decodeLine(
+  buf: Buffer,
+  start: number,
+  end: number,
+  file: string,
+  line: number,
+  byteOffset: number,
+  onDiagnostic: OnDiagnostic,
+): string {
   // arguments, not a place object: this runs for every line of every file
   const text = buf.toString('utf8', start, end);
   if (text.includes('\uFFFD') && !isUtf8(buf.subarray(start, end))) {

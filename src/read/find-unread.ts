@@ -40,7 +40,13 @@ const CONTENT = Buffer.from('"content"');
  *   usage only: an assistant line's text, thinking and tool calls are most of its bytes)
  * @returns the span, or `undefined`
  */
-export function findUnread(buf: Buffer, start: number, end: number, maxDepth: number, content = false): Unread | undefined {
+export function findUnread(
+  buf: Buffer,
+  start: number,
+  end: number,
+  maxDepth: number,
+  content = false,
+): Unread | undefined {
   const line = buf.subarray(start, end);
   const found = content ? messageContent(line, maxDepth) : undefined;
   if (found !== undefined) return { from: start + found.from, to: start + found.to, value: start + found.value };
@@ -87,7 +93,8 @@ function messageContent(line: Buffer, limit: number): Unread | undefined {
     const end = valueEnd(line, value, limit - depth);
     if (end === -1) return undefined;
     const next = skipSpace(line, end);
-    if (hit) return first ? { from: keyStart, to: line[next] === 0x2c ? next + 1 : end, value } : { from: i, to: end, value };
+    if (hit)
+      return first ? { from: keyStart, to: line[next] === 0x2c ? next + 1 : end, value } : { from: i, to: end, value };
     if (line[next] !== 0x2c) return undefined;
     [first, i] = [false, next];
   }

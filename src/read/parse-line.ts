@@ -37,9 +37,23 @@ export const DEFAULT_MAX_DEPTH = 256;
  * @param maxDepth how deep nested objects and arrays are kept (default 256)
  * @returns the records and diagnostics of the line; every line yields at least one of either
  */
-export function parseLine(text: string, file: string, line: number, byteOffset: number, maxDepth: number = DEFAULT_MAX_DEPTH): LineResult {
+export function parseLine(
+  text: string,
+  file: string,
+  line: number,
+  byteOffset: number,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+): LineResult {
   const result: LineResult = { records: [], diagnostics: [] };
-  parseLineInto(text, file, line, byteOffset, maxDepth, (r) => result.records.push(r), (d) => result.diagnostics.push(d));
+  parseLineInto(
+    text,
+    file,
+    line,
+    byteOffset,
+    maxDepth,
+    (r) => result.records.push(r),
+    (d) => result.diagnostics.push(d),
+  );
   return result;
 }
 
@@ -77,7 +91,10 @@ export function parseLineInto(
     return;
   }
   if (isObject(value)) keep(value, file, line, byteOffset, maxDepth, onRecord, onDiagnostic);
-  else onDiagnostic(diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, { file, line, byteOffset }));
+  else
+    onDiagnostic(
+      diagnostic('NOT_AN_OBJECT', `line is JSON ${describe(value)}, not an object`, { file, line, byteOffset }),
+    );
 }
 
 /**
@@ -101,9 +118,18 @@ export function keep(
   onDiagnostic: (d: Diagnostic) => void,
 ): void {
   const found = repairTree(record, maxDepth);
-  if ((found & CUT) !== 0) onDiagnostic(diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }));
+  if ((found & CUT) !== 0)
+    onDiagnostic(
+      diagnostic('TOO_DEEP', `values nested deeper than ${maxDepth} levels were cut`, { file, line, byteOffset }),
+    );
   if ((found & NUMBER) !== 0) {
-    onDiagnostic(diagnostic('NUMBER_REPLACED', 'a -0 became 0, a number beyond a double (Infinity) became null, as JSON.stringify writes them', { file, line, byteOffset }));
+    onDiagnostic(
+      diagnostic(
+        'NUMBER_REPLACED',
+        'a -0 became 0, a number beyond a double (Infinity) became null, as JSON.stringify writes them',
+        { file, line, byteOffset },
+      ),
+    );
   }
   onRecord(record, line, byteOffset);
 }
@@ -183,8 +209,15 @@ function recover(source: string, place: { file: string; line: number; byteOffset
   }
   if (bad > 0) {
     const cut = text.length > 80 ? `${text.slice(0, 40)}…${text.slice(-20)}` : text;
-    const what = parts.length > 1 ? `${bad} of its ${parts.length} parts are` : records.length > 0 ? 'line starts with a torn record that is' : 'line is';
-    diagnostics.push(diagnostic('INVALID_JSON', `${what} not valid JSON (${text.length} chars: ${JSON.stringify(cut)})`, place));
+    const what =
+      parts.length > 1
+        ? `${bad} of its ${parts.length} parts are`
+        : records.length > 0
+          ? 'line starts with a torn record that is'
+          : 'line is';
+    diagnostics.push(
+      diagnostic('INVALID_JSON', `${what} not valid JSON (${text.length} chars: ${JSON.stringify(cut)})`, place),
+    );
   }
   return { records, diagnostics };
 }

@@ -42,11 +42,26 @@ export function parseTimestamp(value: unknown): number {
   const seconds = twoDigits(value, 17);
   const centiseconds = twoDigits(value, 20);
   const ms = value.charCodeAt(22) - 48;
-  const separators = value.charCodeAt(4) === 45 && value.charCodeAt(7) === 45 && value.charCodeAt(13) === 58 && value.charCodeAt(16) === 58 && value.charCodeAt(19) === 46;
-  if (!separators || (century | yy | day | hours | minutes | seconds | centiseconds) < 0 || ms >>> 0 > 9) return Date.parse(value);
+  const separators =
+    value.charCodeAt(4) === 45 &&
+    value.charCodeAt(7) === 45 &&
+    value.charCodeAt(13) === 58 &&
+    value.charCodeAt(16) === 58 &&
+    value.charCodeAt(19) === 46;
+  if (!separators || (century | yy | day | hours | minutes | seconds | centiseconds) < 0 || ms >>> 0 > 9)
+    return Date.parse(value);
   const year = century * 100 + yy;
   // out-of-range fields (month 13, 24:00, February 30) are left to Date.parse to judge
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hours > 23 || minutes > 59 || seconds > 59) return Date.parse(value);
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hours > 23 ||
+    minutes > 59 ||
+    seconds > 59
+  )
+    return Date.parse(value);
   const days = daysFromCivil(year, month, day);
   return ((days * 24 + hours) * 60 + minutes) * 60000 + seconds * 1000 + centiseconds * 10 + ms;
 }

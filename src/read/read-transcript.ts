@@ -67,7 +67,12 @@ export async function readTranscriptLines(
  * @param chunkBytes size of each read
  * @returns whether the whole file was read
  */
-export async function readChunks(path: string, onChunk: (chunk: Buffer) => void, onDiagnostic: OnDiagnostic, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
+export async function readChunks(
+  path: string,
+  onChunk: (chunk: Buffer) => void,
+  onDiagnostic: OnDiagnostic,
+  chunkBytes: number = DEFAULT_CHUNK_BYTES,
+): Promise<boolean> {
   let handle: FileHandle | undefined;
   let buffer: Buffer | undefined;
   try {

@@ -82,12 +82,17 @@ export class RecordDecoder {
     this.#lines = new LineDecoder(
       (buf, start, end, line, byteOffset) => {
         if (marker !== undefined) {
-          if (buf !== this.#markerBuf || (this.#markerAt !== -1 && this.#markerAt < start)) [this.#markerBuf, this.#markerAt] = [buf, buf.indexOf(marker, start)];
+          if (buf !== this.#markerBuf || (this.#markerAt !== -1 && this.#markerAt < start))
+            [this.#markerBuf, this.#markerAt] = [buf, buf.indexOf(marker, start)];
           if (this.#markerAt === -1 || this.#markerAt + marker.length > end) return;
         }
         if (skipUnread) {
           const unread = findUnread(buf, start, end, maxDepth, skipContent);
-          if (unread !== undefined && parseAround(buf, start, end, unread, path, line, byteOffset, maxDepth, onRecord, onDiagnostic)) return;
+          if (
+            unread !== undefined &&
+            parseAround(buf, start, end, unread, path, line, byteOffset, maxDepth, onRecord, onDiagnostic)
+          )
+            return;
         }
         const text = decodeLine(buf, start, end, path, line, byteOffset, onDiagnostic);
         parseLineInto(text, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
@@ -126,7 +131,9 @@ export class RecordDecoder {
       chunk = head;
     }
     this.#markerBuf = undefined;
-    this.#lines.push(this.#utf16 === undefined ? chunk : Buffer.from(this.#utf16.decode(chunk, { stream: true }), 'utf8'));
+    this.#lines.push(
+      this.#utf16 === undefined ? chunk : Buffer.from(this.#utf16.decode(chunk, { stream: true }), 'utf8'),
+    );
   }
 
   /** The file is complete: hands over its last line if it has no `\n`. */
@@ -150,8 +157,18 @@ export class RecordDecoder {
  * @param maxLineBytes the cap it passed
  * @returns the diagnostic
  */
-export function lineTooLong(file: string, line: number, byteOffset: number, byteLength: number, maxLineBytes: number): Diagnostic {
-  return diagnostic('LINE_TOO_LONG', `line of ${byteLength} bytes is over the ${maxLineBytes}-byte cap; skipped`, { file, line, byteOffset });
+export function lineTooLong(
+  file: string,
+  line: number,
+  byteOffset: number,
+  byteLength: number,
+  maxLineBytes: number,
+): Diagnostic {
+  return diagnostic('LINE_TOO_LONG', `line of ${byteLength} bytes is over the ${maxLineBytes}-byte cap; skipped`, {
+    file,
+    line,
+    byteOffset,
+  });
 }
 
 /**
@@ -174,7 +191,10 @@ function parseAround(
   const text = buf.toString('utf8', start, unread.from) + buf.toString('utf8', unread.to, end);
   const record = parseObject(text);
   if (record === undefined) return false;
-  if ((text.includes('\uFFFD') || !isUtf8(buf.subarray(unread.value, unread.to))) && !isUtf8(buf.subarray(start, end))) {
+  if (
+    (text.includes('\uFFFD') || !isUtf8(buf.subarray(unread.value, unread.to))) &&
+    !isUtf8(buf.subarray(start, end))
+  ) {
     onDiagnostic(invalidUtf8(path, line, byteOffset));
   }
   keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
@@ -191,9 +211,16 @@ function utf16Decoder(first: Buffer, path: string, onDiagnostic: OnDiagnostic): 
   const [a, b] = [first[0], first[1]];
   const le = a === 0xff && b === 0xfe;
   const be = a === 0xfe && b === 0xff;
-  const encoding = le || (a === 0x7b && b === 0x00) ? 'utf-16le' : be || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
+  const encoding =
+    le || (a === 0x7b && b === 0x00) ? 'utf-16le' : be || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
   if (encoding === undefined) return undefined;
   const how = le || be ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
-  onDiagnostic(diagnostic('UTF16_FILE', `file is ${encoding.toUpperCase()} (${how}); converted to UTF-8 as read, so byte offsets count converted bytes`, { file: path }));
+  onDiagnostic(
+    diagnostic(
+      'UTF16_FILE',
+      `file is ${encoding.toUpperCase()} (${how}); converted to UTF-8 as read, so byte offsets count converted bytes`,
+      { file: path },
+    ),
+  );
   return new TextDecoder(encoding);
 }

@@ -27,7 +27,11 @@ export type RedactionCounts = Record<string, number>;
  * @param options what to keep, the finder
  * @param counts the counts per rule, added to
  */
-export async function redactSession(sessions: readonly Session[], options: RedactOptions, counts: RedactionCounts): Promise<void> {
+export async function redactSession(
+  sessions: readonly Session[],
+  options: RedactOptions,
+  counts: RedactionCounts,
+): Promise<void> {
   const bump = (rule: string, n = 1): void => {
     counts[rule] = (counts[rule] ?? 0) + n;
   };
@@ -37,14 +41,20 @@ export async function redactSession(sessions: readonly Session[], options: Redac
     for (const atom of atoms(session)) {
       for (const b of atom.message?.content ?? []) {
         const block = b as unknown as Record<string, unknown>;
-        if (block['type'] === 'tool_use' && typeof block['id'] === 'string' && isEnvFile(String((block['input'] as Record<string, unknown> | undefined)?.['file_path'] ?? ''))) envCalls.add(block['id']);
+        if (
+          block['type'] === 'tool_use' &&
+          typeof block['id'] === 'string' &&
+          isEnvFile(String((block['input'] as Record<string, unknown> | undefined)?.['file_path'] ?? ''))
+        )
+          envCalls.add(block['id']);
       }
     }
     for (const atom of atoms(session)) {
       for (const b of atom.message?.content ?? []) {
         const block = b as unknown as Record<string, unknown>;
         if (block['type'] === 'text' && typeof block['text'] === 'string') slots.push(field(block, 'text'));
-        else if (block['type'] === 'thinking' && typeof block['thinking'] === 'string') slots.push(field(block, 'thinking'));
+        else if (block['type'] === 'thinking' && typeof block['thinking'] === 'string')
+          slots.push(field(block, 'thinking'));
         else if (block['type'] === 'tool_use') collectStrings(block, 'input', slots, 0);
         else if (block['type'] === 'tool_result') {
           const env = envCalls.has(String(block['tool_use_id']));
@@ -79,13 +89,20 @@ function field(holder: Record<string, unknown>, key: string): { get: () => strin
 }
 
 /** Every string under `holder[key]` (objects and arrays, 64 levels deep at most) as a slot. */
-function collectStrings(holder: Record<string, unknown>, key: string, slots: Array<{ get: () => string; set: (s: string) => void }>, depth: number): void {
+function collectStrings(
+  holder: Record<string, unknown>,
+  key: string,
+  slots: Array<{ get: () => string; set: (s: string) => void }>,
+  depth: number,
+): void {
   const value = holder[key];
   if (typeof value === 'string') slots.push(field(holder, key));
-  else if (typeof value === 'object' && value !== null && depth < 64) for (const k of Object.keys(value)) collectStrings(value as Record<string, unknown>, k, slots, depth + 1);
+  else if (typeof value === 'object' && value !== null && depth < 64)
+    for (const k of Object.keys(value)) collectStrings(value as Record<string, unknown>, k, slots, depth + 1);
 }
 
-/** The text with each finding replaced by `[redacted:RULE]`; overlapping findings merge, the first rule naming the span. */
+/** The text with each finding replaced by `[redacted:RULE]`; overlapping findings merge, the first rule naming the
+ * span. */
 function mask(text: string, findings: Finding[], bump: (rule: string) => void): string {
   findings.sort((a, b) => a.start - b.start || b.end - a.end);
   let out = '';

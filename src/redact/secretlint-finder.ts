@@ -16,7 +16,10 @@ const PRESET = '@secretlint/secretlint-rule-preset-recommend';
 export function secretlintFinder(): SecretFinder {
   return async (texts) => {
     // by name: the preset's bundled types name rule packages it does not install
-    const [{ lintSource }, { creator }] = await Promise.all([import('@secretlint/core'), import(PRESET) as Promise<{ creator: never }>]);
+    const [{ lintSource }, { creator }] = await Promise.all([
+      import('@secretlint/core'),
+      import(PRESET) as Promise<{ creator: never }>,
+    ]);
     const found: Finding[][] = texts.map(() => []);
     if (texts.length === 0) return found;
     const starts: number[] = [];

@@ -22,11 +22,16 @@ const BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----/g;
  */
 export function structuralFindings(text: string): Finding[] {
   const found: Finding[] = [];
-  for (const m of text.matchAll(AUTH_HEADER)) found.push({ rule: 'romp/authorization-header', start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(AUTH_HEADER))
+    found.push({ rule: 'romp/authorization-header', start: m.index, end: m.index + m[0].length });
   for (const m of text.matchAll(ASSIGNMENT)) {
     if (!SECRET_NAME.test(m[1] as string)) continue;
     const value = m[2] as string;
-    found.push({ rule: 'romp/secret-assignment', start: m.index + m[0].length - value.length, end: m.index + m[0].length });
+    found.push({
+      rule: 'romp/secret-assignment',
+      start: m.index + m[0].length - value.length,
+      end: m.index + m[0].length,
+    });
   }
   let from = 0;
   for (;;) {

@@ -17,7 +17,8 @@ import { keyed } from '../model/keyed.ts';
  * - `progress_overtook`: the same, where the loader's branch runs through `progress` rows (a
  *   subagent's progress chain written after the main chain's last line).
  */
-export type LossCause = 'compaction' | 'dangling_logical_parent' | 'history_gap' | 'split_files' | 'branch' | 'progress_overtook';
+export type LossCause =
+  'compaction' | 'dangling_logical_parent' | 'history_gap' | 'split_files' | 'branch' | 'progress_overtook';
 
 /** One lost turn, located at its cause: the line where the resumed conversation is cut off from it. */
 export interface LostTurn {
@@ -109,16 +110,33 @@ export function findLostTurns(views: ResumeViews): { report: ResumeReport; notes
     let cause: CauseNote;
     if (resumedFile !== undefined && entries.length > 0 && entries.every((e) => e.file !== resumedFile)) {
       const others = full.session.files.filter((f) => f.path !== resumedFile).map((f) => f.path);
-      cause = note('split_files', root ?? (entries[0] as Entry), `history in ${others.join(', ')}, which the resumed file does not link to`);
+      cause = note(
+        'split_files',
+        root ?? (entries[0] as Entry),
+        `history in ${others.join(', ')}, which the resumed file does not link to`,
+      );
     } else if (barrier !== undefined && start !== undefined && rootAt !== undefined && start < rootAt) cause = barrier;
     else cause = forkCause(start ?? 0, fullPath, onContext, context.path.entries, note);
-    lost.push({ turn_id: turn.id, cause: cause.cause, file: cause.file, line: cause.line, uuid: cause.uuid, t: cause.t });
+    lost.push({
+      turn_id: turn.id,
+      cause: cause.cause,
+      file: cause.file,
+      line: cause.line,
+      uuid: cause.uuid,
+      t: cause.t,
+    });
   }
   const causes = keyed<number>();
   for (const l of lost) causes[l.cause] = (causes[l.cause] ?? 0) + 1;
   const used = new Set(lost.map((l) => `${l.cause}\u0000${l.uuid}`));
   return {
-    report: { session: full.rompUuid, context_turns: context.session.turns.length, full_turns: full.session.turns.length, lost, causes },
+    report: {
+      session: full.rompUuid,
+      context_turns: context.session.turns.length,
+      full_turns: full.session.turns.length,
+      lost,
+      causes,
+    },
     notes: [...notes.entries()].filter(([k]) => used.has(k)).map(([, n]) => n),
   };
 }
@@ -132,21 +150,47 @@ function rootCause(root: Entry, views: ResumeViews, note: Note): CauseNote | und
     const summary = views.context.path.entries.find((e) => e.type === 'user' && e.record['isCompactSummary'] === true);
     const size = summary === undefined ? 'no summary line in the file' : `summary ${summaryChars(summary)} characters`;
     const tokens = typeof meta?.preTokens === 'number' ? `, ${meta.preTokens} tokens before` : '';
-    const fallback = views.fullDiagnostics.find((d) => (d.code === 'COMPACT_PARENT_FALLBACK' || d.code === 'COMPACT_PARENT_MISSING') && d.uuid === root.uuid);
-    if (fallback !== undefined) return note('dangling_logical_parent', root, `compaction whose logicalParentUuid is not in the files (${fallback.code}): the history before it was found by a fallback; ${size}${tokens}`);
-    return note('compaction', root, `compaction (by design: resume starts at the boundary with its summary); ${size}${tokens}`);
+    const fallback = views.fullDiagnostics.find(
+      (d) => (d.code === 'COMPACT_PARENT_FALLBACK' || d.code === 'COMPACT_PARENT_MISSING') && d.uuid === root.uuid,
+    );
+    if (fallback !== undefined)
+      return note(
+        'dangling_logical_parent',
+        root,
+        `compaction whose logicalParentUuid is not in the files (${fallback.code}): the history before it was found by a fallback; ${size}${tokens}`,
+      );
+    return note(
+      'compaction',
+      root,
+      `compaction (by design: resume starts at the boundary with its summary); ${size}${tokens}`,
+    );
   }
   const gap = views.contextDiagnostics.find((d) => d.code === 'HISTORY_GAP' && d.uuid === root.uuid);
   const elsewhere = root.parent !== null ? views.full.index.byUuid.get(root.parent) : undefined;
   if (gap !== undefined && elsewhere !== undefined && elsewhere.file !== root.file) {
-    return note('split_files', root, `parent ${root.parent} is in ${elsewhere.file}, which the resumed file does not hold`);
+    return note(
+      'split_files',
+      root,
+      `parent ${root.parent} is in ${elsewhere.file}, which the resumed file does not hold`,
+    );
   }
-  if (gap !== undefined) return note('history_gap', root, `parent ${root.parent} was never written: the resumed conversation starts here`);
-  return note('split_files', root, 'the resumed file starts a chain of its own: the history before it is in the other files');
+  if (gap !== undefined)
+    return note('history_gap', root, `parent ${root.parent} was never written: the resumed conversation starts here`);
+  return note(
+    'split_files',
+    root,
+    'the resumed file starts a chain of its own: the history before it is in the other files',
+  );
 }
 
 /** The fork where the `full` path left the loader's: the first full-path line after the last shared one. */
-function forkCause(start: number, fullPath: Entry[], onContext: ReadonlySet<string>, contextPath: Entry[], note: Note): CauseNote {
+function forkCause(
+  start: number,
+  fullPath: Entry[],
+  onContext: ReadonlySet<string>,
+  contextPath: Entry[],
+  note: Note,
+): CauseNote {
   let fork = start;
   while (fork > 0 && !onContext.has((fullPath[fork - 1] as Entry).uuid)) fork--;
   const left = fullPath[fork] as Entry;
@@ -155,10 +199,18 @@ function forkCause(start: number, fullPath: Entry[], onContext: ReadonlySet<stri
   const taken = contextPath.slice(from + 1);
   const other = taken[0];
   if (taken.some((e) => e.type === 'progress' || e.via !== undefined)) {
-    return note('progress_overtook', left, `the resumed branch runs through progress rows written after the main chain${other === undefined ? '' : ` (from ${other.uuid})`}`);
+    return note(
+      'progress_overtook',
+      left,
+      `the resumed branch runs through progress rows written after the main chain${other === undefined ? '' : ` (from ${other.uuid})`}`,
+    );
   }
   const at = parent === undefined ? 'the start' : `${parent.uuid}`;
-  return note('branch', left, `a branch left at ${at}, which has another child the resume takes${other === undefined ? '' : ` (${other.uuid})`}`);
+  return note(
+    'branch',
+    left,
+    `a branch left at ${at}, which has another child the resume takes${other === undefined ? '' : ` (${other.uuid})`}`,
+  );
 }
 
 /** The length of a compact summary's text (characters). */

@@ -25,11 +25,17 @@ export interface ReadViews extends ResumeViews {
  * @param options romp's home (for the registry), whether to look for other files, the rompUuid
  * @returns the views, their diagnostics and the files read
  */
-export async function readResumeViews(files: string[], options: { rompHome?: string; discover?: boolean; rompUuid?: string } = {}): Promise<ReadViews> {
+export async function readResumeViews(
+  files: string[],
+  options: { rompHome?: string; discover?: boolean; rompUuid?: string } = {},
+): Promise<ReadViews> {
   const fullDiagnostics: Diagnostic[] = [];
   const push = (d: Diagnostic): void => void fullDiagnostics.push(d);
   const given = await collectFiles(files, push);
-  const found = options.discover === false ? [] : await otherFiles(files, given.firstSessionId, new Set(given.entries.map((e) => e.uuid)), options.rompHome);
+  const found =
+    options.discover === false
+      ? []
+      : await otherFiles(files, given.firstSessionId, new Set(given.entries.map((e) => e.uuid)), options.rompHome);
   const all = [...files, ...found];
   if (found.length > 0) fullDiagnostics.length = 0;
   const collected = found.length === 0 ? given : await collectFiles(all, push);
@@ -37,17 +43,27 @@ export async function readResumeViews(files: string[], options: { rompHome?: str
   const full = buildSessionState(collected, { view: 'full', rompUuid }, (d) => void fullDiagnostics.push(d));
   const leaf = full.session.files.find((f) => f.fsid === full.session.leafFsid)?.path ?? all[0] ?? '';
   const contextDiagnostics: Diagnostic[] = [];
-  const context = buildSessionState(await collectFiles([leaf], (d) => void contextDiagnostics.push(d)), { view: 'context', rompUuid }, (d) => void contextDiagnostics.push(d));
+  const context = buildSessionState(
+    await collectFiles([leaf], (d) => void contextDiagnostics.push(d)),
+    { view: 'context', rompUuid },
+    (d) => void contextDiagnostics.push(d),
+  );
   return { full, fullDiagnostics, context, contextDiagnostics, files: all, found };
 }
 
 /** The session's files romp knows of beyond `files`: its registry entry's, and related files beside them. */
-async function otherFiles(files: string[], sessionId: string | undefined, uuids: ReadonlySet<string>, home: string | undefined): Promise<string[]> {
+async function otherFiles(
+  files: string[],
+  sessionId: string | undefined,
+  uuids: ReadonlySet<string>,
+  home: string | undefined,
+): Promise<string[]> {
   const given = new Set(files.map((f) => resolve(f)));
   const out = new Set<string>();
   if (home !== undefined) {
     for (const entry of await listSessions(home)) {
-      if (entry.files.some((f) => given.has(resolve(f.path)))) for (const f of entry.files) if (!given.has(resolve(f.path))) out.add(f.path);
+      if (entry.files.some((f) => given.has(resolve(f.path))))
+        for (const f of entry.files) if (!given.has(resolve(f.path))) out.add(f.path);
     }
   }
   for (const folder of new Set(files.map((f) => dirname(f)))) {

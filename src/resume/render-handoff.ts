@@ -22,16 +22,39 @@ const EDITORS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'Not
 export function renderHandoff(session: Session, report: ResumeReport, notes: readonly CauseNote[]): string {
   const lost = new Set(report.lost.map((l) => l.turn_id));
   const turns = session.turns.filter((t) => lost.has(t.id));
-  const out = [`# What the resumed session does not hold`, '', `${turns.length} of ${report.full_turns} turns of session ${report.session} are not loaded by \`claude --resume\`.`, ''];
-  for (const n of notes) out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${new Date(n.t).toISOString()}): ${n.note}`);
+  const out = [
+    `# What the resumed session does not hold`,
+    '',
+    `${turns.length} of ${report.full_turns} turns of session ${report.session} are not loaded by \`claude --resume\`.`,
+    '',
+  ];
+  for (const n of notes)
+    out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${new Date(n.t).toISOString()}): ${n.note}`);
   out.push('', '## Lost turns', '');
   turns.forEach((turn, i) => {
     const prompt = promptText(turn);
-    out.push(`### ${i + 1}. ${turnOutcome(turn)}, ${new Date(turn.t).toISOString()}`, '', prompt === '' ? '(no prompt: the turn went on from the one before)' : fence(prompt), '');
+    out.push(
+      `### ${i + 1}. ${turnOutcome(turn)}, ${new Date(turn.t).toISOString()}`,
+      '',
+      prompt === '' ? '(no prompt: the turn went on from the one before)' : fence(prompt),
+      '',
+    );
   });
   const calls = toolCalls({ ...session, turns });
-  const edited = [...new Set(calls.filter((c) => EDITORS.has(c.name)).map((c) => editedPath(c.input)).filter((p): p is string => p !== undefined))];
-  out.push('## Files edited in them', '', ...(edited.length === 0 ? ['none'] : edited.map((p) => `- \`${p.replace(/`/g, "'")}\``)), '');
+  const edited = [
+    ...new Set(
+      calls
+        .filter((c) => EDITORS.has(c.name))
+        .map((c) => editedPath(c.input))
+        .filter((p): p is string => p !== undefined),
+    ),
+  ];
+  out.push(
+    '## Files edited in them',
+    '',
+    ...(edited.length === 0 ? ['none'] : edited.map((p) => `- \`${p.replace(/`/g, "'")}\``)),
+    '',
+  );
   const todo = calls.findLast((c) => c.name === 'TodoWrite');
   const todos = (todo?.input as { todos?: unknown } | undefined)?.todos;
   out.push('## Last todo list', '');

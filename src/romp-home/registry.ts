@@ -65,7 +65,11 @@ const entryPath = (home: string, rompUuid: string): string => join(registryFolde
  * @param onDiagnostic receives `BAD_REGISTRY_ENTRY`
  * @returns the entry, or `undefined` when there is none (or it is skipped)
  */
-export async function resolveSession(home: string, rompUuid: string, onDiagnostic: OnDiagnostic = () => {}): Promise<RegistryEntry | undefined> {
+export async function resolveSession(
+  home: string,
+  rompUuid: string,
+  onDiagnostic: OnDiagnostic = () => {},
+): Promise<RegistryEntry | undefined> {
   if (!isRompUuid(rompUuid)) return undefined;
   const path = entryPath(home, rompUuid);
   let value: unknown;
@@ -73,7 +77,9 @@ export async function resolveSession(home: string, rompUuid: string, onDiagnosti
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    onDiagnostic(diagnostic('BAD_REGISTRY_ENTRY', `registry entry skipped: ${(error as Error).message}`, { file: path }));
+    onDiagnostic(
+      diagnostic('BAD_REGISTRY_ENTRY', `registry entry skipped: ${(error as Error).message}`, { file: path }),
+    );
     return undefined;
   }
   const problem = entryProblem(value, rompUuid);
@@ -91,7 +97,8 @@ export async function resolveSession(home: string, rompUuid: string, onDiagnosti
  * @returns one phrase, or `undefined` for a good entry
  */
 export function entryProblem(value: unknown, rompUuid: string): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `not an object (${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `not an object (${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value})`;
   const entry = value as Record<string, unknown>;
   for (const field of ['rompUuid', 'name', 'dir', 'color', 'leafFsid']) {
     if (typeof entry[field] !== 'string') return `${field} is not a string`;
@@ -99,7 +106,10 @@ export function entryProblem(value: unknown, rompUuid: string): string | undefin
   if (entry['rompUuid'] !== rompUuid) return `rompUuid ${JSON.stringify(entry['rompUuid'])} is not the file's name`;
   const files = entry['files'];
   if (!Array.isArray(files)) return 'files is not an array';
-  const bad = files.findIndex((f) => typeof (f as { fsid?: unknown } | null)?.fsid !== 'string' || typeof (f as { path?: unknown }).path !== 'string');
+  const bad = files.findIndex(
+    (f) =>
+      typeof (f as { fsid?: unknown } | null)?.fsid !== 'string' || typeof (f as { path?: unknown }).path !== 'string',
+  );
   return bad === -1 ? undefined : `files[${bad}] is not {fsid, path}`;
 }
 
@@ -117,12 +127,17 @@ export async function listSessions(home: string, onDiagnostic: OnDiagnostic = ()
     return [];
   }
   const entries = await Promise.all(
-    names.filter((n) => n.endsWith('.json')).map((n) => resolveSession(home, n.slice(0, -'.json'.length), onDiagnostic)),
+    names
+      .filter((n) => n.endsWith('.json'))
+      .map((n) => resolveSession(home, n.slice(0, -'.json'.length), onDiagnostic)),
   );
-  return entries.filter((e): e is RegistryEntry => e !== undefined).sort((a, b) => a.rompUuid.localeCompare(b.rompUuid));
+  return entries
+    .filter((e): e is RegistryEntry => e !== undefined)
+    .sort((a, b) => a.rompUuid.localeCompare(b.rompUuid));
 }
 
-/** A registry write that failed (unwritable, full disk, a read-only or damaged entry): its message is one line naming the file. */
+/** A registry write that failed (unwritable, full disk, a read-only or damaged entry): its message is one line naming
+ * the file. */
 export class RegistryError extends Error {}
 
 /** What `registerSession` needs: the identity and the files; the rest has defaults. */
@@ -147,14 +162,19 @@ export interface NewSession {
 export async function registerSession(home: string, session: NewSession): Promise<RegistryEntry> {
   const files: RegisteredFile[] = [];
   for (const f of session.files) files.push({ ...f, fsid: unusedFsid(f.fsid, files) });
-  return update(home, session.rompUuid, () => ({
-    rompUuid: session.rompUuid,
-    name: session.name ?? '',
-    dir: session.dir ?? '',
-    color: session.color ?? colorOf(session.rompUuid),
-    files,
-    leafFsid: files.at(-1)?.fsid ?? '',
-  }), false);
+  return update(
+    home,
+    session.rompUuid,
+    () => ({
+      rompUuid: session.rompUuid,
+      name: session.name ?? '',
+      dir: session.dir ?? '',
+      color: session.color ?? colorOf(session.rompUuid),
+      files,
+      leafFsid: files.at(-1)?.fsid ?? '',
+    }),
+    false,
+  );
 }
 
 /** `fsid`, or `fsid~2`, `fsid~3`… when a file of `files` has it already. */
@@ -187,12 +207,19 @@ export async function recordResume(home: string, rompUuid: string, fsid: string,
   });
 }
 
-/** The locked read-modify-write of an entry; `extending` (resume): a damaged entry is refused, not replaced by a new one. */
-async function update(home: string, rompUuid: string, change: (entry: RegistryEntry | undefined) => RegistryEntry, extending = true): Promise<RegistryEntry> {
+/** The locked read-modify-write of an entry; `extending` (resume): a damaged entry is refused, not replaced by a new
+ * one. */
+async function update(
+  home: string,
+  rompUuid: string,
+  change: (entry: RegistryEntry | undefined) => RegistryEntry,
+  extending = true,
+): Promise<RegistryEntry> {
   if (!isRompUuid(rompUuid)) throw new RangeError(notARompUuid(rompUuid));
   const dir = registryFolder(home);
   const path = entryPath(home, rompUuid);
-  const failed = (error: unknown): RegistryError => new RegistryError(`cannot write registry entry ${path}: ${(error as Error).message}`);
+  const failed = (error: unknown): RegistryError =>
+    new RegistryError(`cannot write registry entry ${path}: ${(error as Error).message}`);
   try {
     makeDir(dir);
   } catch (error) {
@@ -212,9 +239,13 @@ async function update(home: string, rompUuid: string, change: (entry: RegistryEn
   try {
     let damaged: string | undefined;
     const entry = await resolveSession(home, rompUuid, (d) => (damaged = d.message));
-    if (damaged !== undefined && extending) throw new RegistryError(`${path}: ${damaged.replace('registry entry skipped: ', '')}; not replaced (fix or remove it)`);
+    if (damaged !== undefined && extending)
+      throw new RegistryError(
+        `${path}: ${damaged.replace('registry entry skipped: ', '')}; not replaced (fix or remove it)`,
+      );
     // the rename would replace a file its owner made read-only (even for root): refuse instead
-    const mode = entry !== undefined || damaged !== undefined ? (await stat(path).catch(() => undefined))?.mode : undefined;
+    const mode =
+      entry !== undefined || damaged !== undefined ? (await stat(path).catch(() => undefined))?.mode : undefined;
     if (mode !== undefined && (mode & 0o200) === 0) throw new RegistryError(`${path} is read-only; not replaced`);
     const next = change(entry);
     const temp = `${path}.${process.pid}.${Date.now()}.tmp`;

@@ -4,7 +4,6 @@ import { readTranscript } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
 import type { IdleSpan } from '../tree/insert-idle.ts';
 
-
 /**
  * Where romp's state log of one Claude session lives.
  * @param home the romp home folder

@@ -25,7 +25,8 @@ export function responsePlaces(atoms: readonly AtomRow[]): Map<string, ResponseP
 }
 
 /**
- * `usage_facts` as `romp usage` counts them, for the lake and the index: one row per response `countUsage` counted over the session's files and its
+ * `usage_facts` as `romp usage` counts them, for the lake and the index: one row per response `countUsage` counted over
+ * the session's files and its
  * subagents' (dead branches and unlinked subagent files included, so the union of every machine's rows,
  * de-duplicated by `key`, is `romp usage` over the union of their files). The key is countUsage's:
  * `message.id` NUL `requestId`, else the line's `sessionId` NUL `message.id`; `is_sidechain` as the
@@ -37,7 +38,12 @@ export function responsePlaces(atoms: readonly AtomRow[]): Map<string, ResponseP
  * @param prices prices (default `PRICES`)
  * @returns the rows, in countUsage's order
  */
-export function responseRows(responses: readonly Response[], sessionKeyOf: (file: string) => string, places: ReadonlyMap<string, ResponsePlace>, prices: Readonly<Record<string, Price>> = PRICES): UsageFactRow[] {
+export function responseRows(
+  responses: readonly Response[],
+  sessionKeyOf: (file: string) => string,
+  places: ReadonlyMap<string, ResponsePlace>,
+  prices: Readonly<Record<string, Price>> = PRICES,
+): UsageFactRow[] {
   return responses.map((r) => {
     const place = places.get(`${r.messageId}\u0000${r.requestId ?? ''}`);
     return {

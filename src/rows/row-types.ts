@@ -9,7 +9,8 @@
 /** A row field. */
 export type Cell = string | number | boolean | null;
 
-/** Who wrote a user atom, flattened: `author` is `human`, `sdk`, `system` or `peer` (`peer` then names the sender's rompUuid, `null` when unknown). */
+/** Who wrote a user atom, flattened: `author` is `human`, `sdk`, `system` or `peer` (`peer` then names the sender's
+ * rompUuid, `null` when unknown). */
 export interface AuthorCells {
   author: 'human' | 'sdk' | 'system' | 'peer' | null;
   peer: string | null;
@@ -21,7 +22,8 @@ export interface TokenCells {
   output_tokens: number;
   /** Cache writes, 5 m + 1 h (the nested breakdown when present, else the flat count). */
   cache_creation_input_tokens: number;
-  /** Cache writes with the 5-minute TTL (`usage.cache_creation.ephemeral_5m_input_tokens`; the flat count when there is no breakdown). */
+  /** Cache writes with the 5-minute TTL (`usage.cache_creation.ephemeral_5m_input_tokens`; the flat count when there is
+   * no breakdown). */
   ephemeral_5m_input_tokens: number;
   /** Cache writes with the 1-hour TTL (`usage.cache_creation.ephemeral_1h_input_tokens`). */
   ephemeral_1h_input_tokens: number;
@@ -156,7 +158,8 @@ export interface BlockRow {
   on_path: boolean;
 }
 
-/** One tool call: a `tool_use` paired with its `tool_result` (`toolCalls`). Its output is the result block's text (`blocks`), not stored twice. */
+/** One tool call: a `tool_use` paired with its `tool_result` (`toolCalls`). Its output is the result block's text
+ * (`blocks`), not stored twice. */
 export interface ToolCallRow {
   /** `tool_use_id`; a second orphan result for the same id gets `#2`, `#3`, … */
   key: string;

@@ -2,7 +2,16 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Author, Atom, MessageBlock, Session } from '../model/types.ts';
 import { normaliseAuthor } from './author-cells.ts';
 import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
-import type { AtomRow, BlockRole, BlockRow, DiagnosticRow, SessionRow, SessionRows, SubagentRow, TurnRow } from './row-types.ts';
+import type {
+  AtomRow,
+  BlockRole,
+  BlockRow,
+  DiagnosticRow,
+  SessionRow,
+  SessionRows,
+  SubagentRow,
+  TurnRow,
+} from './row-types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCallRows } from './tool-call-rows.ts';
 import { usageFactRows } from './usage-fact-rows.ts';
@@ -99,23 +108,71 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
       seq += turn.atoms.length;
       return;
     }
-    for (const atom of turn.atoms) add(atom, { turn_key: turn.id, turn_index: i + 1, on_path: true, subagent_of: null, line: null, byte_offset: null });
+    for (const atom of turn.atoms)
+      add(atom, {
+        turn_key: turn.id,
+        turn_index: i + 1,
+        on_path: true,
+        subagent_of: null,
+        line: null,
+        byte_offset: null,
+      });
   });
-  const places = new Map(session.records.filter((r) => r.onPath === false && r.uuid !== undefined).map((r) => [r.uuid as string, r]));
+  const places = new Map(
+    session.records.filter((r) => r.onPath === false && r.uuid !== undefined).map((r) => [r.uuid as string, r]),
+  );
   for (const branch of context.branches ?? []) {
     for (const line of branch.lines) {
       const ref = places.get(line.uuid);
-      const atom: Atom = { type: line.type, uuid: line.uuid, session_id: key, message: line.message, t: 0, ...(ref === undefined ? {} : { fsid: ref.fsid }), ...(line.parentUuid === null ? {} : { parentUuid: line.parentUuid }) };
-      add(atom, { turn_key: null, turn_index: null, on_path: false, subagent_of: null, line: ref?.line ?? null, byte_offset: ref?.byteOffset ?? null });
+      const atom: Atom = {
+        type: line.type,
+        uuid: line.uuid,
+        session_id: key,
+        message: line.message,
+        t: 0,
+        ...(ref === undefined ? {} : { fsid: ref.fsid }),
+        ...(line.parentUuid === null ? {} : { parentUuid: line.parentUuid }),
+      };
+      add(atom, {
+        turn_key: null,
+        turn_index: null,
+        on_path: false,
+        subagent_of: null,
+        line: ref?.line ?? null,
+        byte_offset: ref?.byteOffset ?? null,
+      });
     }
   }
   const streamed = Object.entries(session.subagents ?? {});
-  for (const [toolUseId, list] of streamed) for (const atom of list) add(atom, { turn_key: null, turn_index: null, on_path: true, subagent_of: toolUseId, line: null, byte_offset: null });
+  for (const [toolUseId, list] of streamed)
+    for (const atom of list)
+      add(atom, {
+        turn_key: null,
+        turn_index: null,
+        on_path: true,
+        subagent_of: toolUseId,
+        line: null,
+        byte_offset: null,
+      });
   const links = context.subagents ?? [];
   const usage_facts = usageFactRows(session, key);
   const subagents: SubagentRow[] = [
-    ...links.map((l) => ({ key: l.tool_use_id, session_key: key, subagent_key: l.key, path: l.path, linked_by: l.by, atoms: 0 })),
-    ...streamed.map(([id, list]) => ({ key: id, session_key: key, subagent_key: null, path: null, linked_by: 'stream', atoms: list.length })),
+    ...links.map((l) => ({
+      key: l.tool_use_id,
+      session_key: key,
+      subagent_key: l.key,
+      path: l.path,
+      linked_by: l.by,
+      atoms: 0,
+    })),
+    ...streamed.map(([id, list]) => ({
+      key: id,
+      session_key: key,
+      subagent_key: null,
+      path: null,
+      linked_by: 'stream',
+      atoms: list.length,
+    })),
   ];
   const sum = (f: (r: (typeof usage_facts)[number]) => number): number => usage_facts.reduce((n, r) => n + f(r), 0);
   const known = session.turns.filter((t) => t.t !== 0);
@@ -155,11 +212,36 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     uuid: d.uuid ?? null,
   }));
   const tool_calls = toolCallRows(session, key, links, cap).filter((r) => wanted(r.turn_key));
-  return { sessions: [row], turns, atoms, blocks, tool_calls, usage_facts: usage_facts.filter((r) => wanted(r.turn_key)), subagents, diagnostics };
+  return {
+    sessions: [row],
+    turns,
+    atoms,
+    blocks,
+    tool_calls,
+    usage_facts: usage_facts.filter((r) => wanted(r.turn_key)),
+    subagents,
+    diagnostics,
+  };
 }
 
 /** The cells of an atom that come from the atom alone. */
-function atomCells(atom: Atom): Pick<AtomRow, 'key' | 'type' | 'subtype' | 't' | 'parent_uuid' | 'message_id' | 'request_id' | 'model' | 'stop_reason' | 'author' | 'peer' | 'fsid'> {
+function atomCells(
+  atom: Atom,
+): Pick<
+  AtomRow,
+  | 'key'
+  | 'type'
+  | 'subtype'
+  | 't'
+  | 'parent_uuid'
+  | 'message_id'
+  | 'request_id'
+  | 'model'
+  | 'stop_reason'
+  | 'author'
+  | 'peer'
+  | 'fsid'
+> {
   const m = atom.message;
   return {
     key: atom.uuid,
@@ -177,11 +259,23 @@ function atomCells(atom: Atom): Pick<AtomRow, 'key' | 'type' | 'subtype' | 't' |
 }
 
 /** The rows of an atom's blocks; `tool_use` names are remembered in `toolNames` for the results after them. */
-function blockRows(atom: Atom, sessionKey: string, turnKey: string | null, onPath: boolean, caps: { text: number; tool: number }, toolNames: Map<string, string>): BlockRow[] {
+function blockRows(
+  atom: Atom,
+  sessionKey: string,
+  turnKey: string | null,
+  onPath: boolean,
+  caps: { text: number; tool: number },
+  toolNames: Map<string, string>,
+): BlockRow[] {
   const author = normaliseAuthor(atom.author).author;
   return (atom.message?.content ?? []).map((block, index) => {
     const b = block as { type: string; id?: unknown; name?: unknown; tool_use_id?: unknown; is_error?: unknown };
-    const useId = b.type === 'tool_use' && typeof b.id === 'string' ? b.id : b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? b.tool_use_id : null;
+    const useId =
+      b.type === 'tool_use' && typeof b.id === 'string'
+        ? b.id
+        : b.type === 'tool_result' && typeof b.tool_use_id === 'string'
+          ? b.tool_use_id
+          : null;
     if (b.type === 'tool_use' && useId !== null && typeof b.name === 'string') toolNames.set(useId, b.name);
     const text = blockText(block);
     return {

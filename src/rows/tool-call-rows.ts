@@ -13,7 +13,12 @@ import type { ToolCallRow } from './row-types.ts';
  * @param cap characters of error text kept
  * @returns the rows, in atom order; a repeated id's key gets `#2`, `#3`, …
  */
-export function toolCallRows(session: Session, sessionKey: string, links: ReadonlyArray<{ tool_use_id: string; key: string }>, cap: number): ToolCallRow[] {
+export function toolCallRows(
+  session: Session,
+  sessionKey: string,
+  links: ReadonlyArray<{ tool_use_id: string; key: string }>,
+  cap: number,
+): ToolCallRow[] {
   const spawned = new Map(links.map((l) => [l.tool_use_id, l.key]));
   const seen = new Map<string, number>();
   return toolCalls(session).map((call) => {

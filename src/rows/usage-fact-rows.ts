@@ -15,7 +15,11 @@ import type { UsageFactRow } from './row-types.ts';
  * @param prices prices (default `PRICES`)
  * @returns the rows, in the order the responses began
  */
-export function usageFactRows(session: Session, sessionKey: string, prices: Readonly<Record<string, Price>> = PRICES): UsageFactRow[] {
+export function usageFactRows(
+  session: Session,
+  sessionKey: string,
+  prices: Readonly<Record<string, Price>> = PRICES,
+): UsageFactRow[] {
   const turnOf = new Map<string, string>();
   const atoms: Atom[] = [];
   const sidechain = new Set<string>();
@@ -41,7 +45,10 @@ export function usageFactRows(session: Session, sessionKey: string, prices: Read
   return atomResponses(atoms).map((r) => {
     const atom = firstAtom.get(responseKey(r.messageId, r.requestId, r.sessionId)) as Atom;
     return {
-      key: r.requestId !== undefined ? responseKey(r.messageId, r.requestId, '') : responseKey(r.messageId, undefined, sessionKey),
+      key:
+        r.requestId !== undefined
+          ? responseKey(r.messageId, r.requestId, '')
+          : responseKey(r.messageId, undefined, sessionKey),
       session_key: sessionKey,
       message_id: r.messageId,
       request_id: r.requestId ?? null,
@@ -59,7 +66,13 @@ export function usageFactRows(session: Session, sessionKey: string, prices: Read
 /** The token and cost columns of a usage fact. */
 export type UsageCells = Pick<
   UsageFactRow,
-  'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'ephemeral_5m_input_tokens' | 'ephemeral_1h_input_tokens' | 'cache_read_input_tokens' | 'cost_usd'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cache_creation_input_tokens'
+  | 'ephemeral_5m_input_tokens'
+  | 'ephemeral_1h_input_tokens'
+  | 'cache_read_input_tokens'
+  | 'cost_usd'
 >;
 
 /**

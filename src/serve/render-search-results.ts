@@ -16,7 +16,13 @@ import { renderViewerPage } from './render-viewer-page.ts';
  */
 export function renderSearchResults(query: string, answer: SearchAnswer): string {
   const heading = `Search<span class="meta"><a href="/">all sessions</a></span>`;
-  if ('unavailable' in answer) return renderViewerPage(`search: ${query}`, heading, query, `<p class="cut" id="search-unavailable">${escapeHtml(answer.unavailable)}</p>`);
+  if ('unavailable' in answer)
+    return renderViewerPage(
+      `search: ${query}`,
+      heading,
+      query,
+      `<p class="cut" id="search-unavailable">${escapeHtml(answer.unavailable)}</p>`,
+    );
   const rows = answer.hits.map((hit) => {
     const name = hit.title === undefined || hit.title === '' ? hit.session_id.slice(0, 8) : hit.title;
     const href = `/s/${encodeURIComponent(hit.session_id)}#${encodeURIComponent(hit.uuid)}`;

@@ -24,10 +24,18 @@ export interface SessionRow {
  */
 export function renderSessionList(rows: readonly SessionRow[]): string {
   const body = rows
-    .map((r) => `<tr><td><a href="/s/${encodeURIComponent(r.id)}"><code>${escapeHtml(r.id.slice(0, 8))}</code></a></td><td>${escapeHtml(r.project)}</td><td>${escapeHtml(r.title.replace(/\s+/g, ' ').slice(0, 120))}</td><td>${utcTime(r.last)}</td><td class="num">${r.turns}</td><td class="num">${usd(r.cost_usd)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><a href="/s/${encodeURIComponent(r.id)}"><code>${escapeHtml(r.id.slice(0, 8))}</code></a></td><td>${escapeHtml(r.project)}</td><td>${escapeHtml(r.title.replace(/\s+/g, ' ').slice(0, 120))}</td><td>${utcTime(r.last)}</td><td class="num">${r.turns}</td><td class="num">${usd(r.cost_usd)}</td></tr>`,
+    )
     .join('\n');
   const table = `<table class="sessions"><thead><tr><th>id</th><th>project</th><th>title</th><th>last activity</th><th>turns</th><th>cost</th></tr></thead><tbody>
 ${body}
 </tbody></table>`;
-  return renderViewerPage('sessions', `Sessions<span class="meta">${rows.length} under the projects folder</span>`, '', table);
+  return renderViewerPage(
+    'sessions',
+    `Sessions<span class="meta">${rows.length} under the projects folder</span>`,
+    '',
+    table,
+  );
 }

@@ -23,7 +23,8 @@ export interface ViewerOptions {
   host?: string;
   /** Characters of turns above which a session's page is split into parts (default `PART_CHARS`). */
   partChars?: number;
-  /** What the search box asks (default `indexSearch()`: romp's index, read-only; "search needs `romp index`" without one). */
+  /** What the search box asks (default `indexSearch()`: romp's index, read-only; "search needs `romp index`" without
+   * one). */
   search?: SessionSearch;
 }
 
@@ -49,7 +50,8 @@ export interface Viewer {
  *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
  *   that holds that atom.
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
- *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches itself and swaps its timeline and chat.
+ *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches
+ * itself and swaps its timeline and chat.
  *
  * A session is found by its id among the listed ones, never by a path from the request, and its file's
  * real path must lie inside the projects folder: anything else is 404. Only GET (and HEAD) is
@@ -63,7 +65,8 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
   const summaries = new Map<string, { stamp: string; turns: number; cost_usd: number }>();
   const streams = new Set<AbortController>();
 
-  const sessions = async (): Promise<ClaudeSessionInfo[]> => (await listClaudeSessions({ projectsDir })).filter((s) => s.orphan !== true);
+  const sessions = async (): Promise<ClaudeSessionInfo[]> =>
+    (await listClaudeSessions({ projectsDir })).filter((s) => s.orphan !== true);
   const find = async (id: string): Promise<ClaudeSessionInfo | undefined> => {
     const session = (await sessions()).find((s) => s.id === id);
     if (session === undefined) return undefined;
@@ -76,10 +79,21 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     let summary = summaries.get(s.path);
     if (summary?.stamp !== stamp) {
       const { session } = await parseSession([s.path]);
-      summary = { stamp, turns: session.turns.length, cost_usd: countAtomUsage(session.turns.flatMap((t) => t.atoms)).cost_usd };
+      summary = {
+        stamp,
+        turns: session.turns.length,
+        cost_usd: countAtomUsage(session.turns.flatMap((t) => t.atoms)).cost_usd,
+      };
       summaries.set(s.path, summary);
     }
-    return { id: s.id, project: s.project, title: s.title || s.firstPrompt, last: s.last, turns: summary.turns, cost_usd: summary.cost_usd };
+    return {
+      id: s.id,
+      project: s.project,
+      title: s.title || s.firstPrompt,
+      last: s.last,
+      turns: summary.turns,
+      cost_usd: summary.cost_usd,
+    };
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -93,7 +107,10 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     }
     if (path === '/search') {
       const query = (url.searchParams.get('q') ?? '').trim();
-      const answer = query === '' ? { hits: [] } : await (options.search ?? indexSearch())(query, { projectsDir, limit: SEARCH_LIMIT });
+      const answer =
+        query === ''
+          ? { hits: [] }
+          : await (options.search ?? indexSearch())(query, { projectsDir, limit: SEARCH_LIMIT });
       return send(response, 200, 'text/html', renderSearchResults(query, answer));
     }
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
@@ -101,17 +118,27 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     if (match === null || session === undefined) return send(response, 404, 'text/plain', 'no such page\n');
     if (match[2] === undefined) {
       const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
-      const { parts } = await buildHtmlPage([session.path], { live: true, partHref: href, ...(options.partChars === undefined ? {} : { partChars: options.partChars }) });
+      const { parts } = await buildHtmlPage([session.path], {
+        live: true,
+        partHref: href,
+        ...(options.partChars === undefined ? {} : { partChars: options.partChars }),
+      });
       // ?at=<uuid>: the part that holds that atom (a link from the search, or from a part that did not have it)
       const at = url.searchParams.get('at');
       const holding = at === null ? -1 : parts.findIndex((p) => p.includes(` id="${escapeHtml(at)}"`));
       const part = parts[holding >= 0 ? holding : Number(url.searchParams.get('part') ?? '1') - 1];
-      return part === undefined ? send(response, 404, 'text/plain', 'no such part\n') : send(response, 200, 'text/html', part);
+      return part === undefined
+        ? send(response, 404, 'text/plain', 'no such part\n')
+        : send(response, 200, 'text/html', part);
     }
     const stop = new AbortController();
     streams.add(stop);
     request.on('close', () => stop.abort());
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     let first = true;
     for await (const update of watchSession([session.path], { signal: stop.signal, debounceMs: 50 })) {
       // the first state is the page's: say the stream is ready; every later one is a change
@@ -144,6 +171,11 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
-  response.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'content-type': `${type}; charset=utf-8`,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(body),
+  });
   response.end(body);
 }

@@ -58,7 +58,14 @@ export interface SessionState {
    * While generated atoms float at the end (their request not answered yet): the turn state before
    * them, the replay's count then, the leaf then, and the path lines since, with their items.
    */
-  floating: { base: TurnsState; from: number; leaf: Entry | undefined; tail: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> } | undefined;
+  floating:
+    | {
+        base: TurnsState;
+        from: number;
+        leaf: Entry | undefined;
+        tail: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>;
+      }
+    | undefined;
   /** Whether any atom had a time of its own (else all took 0, and a later time would change them). */
   timesKnown: boolean;
   rompUuid: string;
@@ -74,7 +81,11 @@ export interface SessionState {
  * @param onDiagnostic receives the graph stage's diagnostics
  * @returns the session and its state
  */
-export function buildSessionState(collected: Collected, options: BuildOptions, onDiagnostic: OnDiagnostic): SessionState {
+export function buildSessionState(
+  collected: Collected,
+  options: BuildOptions,
+  onDiagnostic: OnDiagnostic,
+): SessionState {
   const view = options.view ?? 'full';
   const index = buildIndex(collected.entries, onDiagnostic);
   const path = resolveActivePath(index, collected.checkpoints, view, onDiagnostic);
@@ -83,7 +94,10 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
 
   const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
-  const queued = collected.queue.length === 0 ? { prompts: [], sealed: true, replay: undefined } : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
+  const queued =
+    collected.queue.length === 0
+      ? { prompts: [], sealed: true, replay: undefined }
+      : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
   const generated = queued.prompts;
   // for each line a generated atom follows: how many path items come up to it
   const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
@@ -130,7 +144,21 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
     files: collected.files,
     records,
   };
-  return { session, index, path, turns, through, progressRefs, generatedSealed: queued.sealed, replay: queued.replay, floating: undefined, timesKnown, rompUuid, summary, collected };
+  return {
+    session,
+    index,
+    path,
+    turns,
+    through,
+    progressRefs,
+    generatedSealed: queued.sealed,
+    replay: queued.replay,
+    floating: undefined,
+    timesKnown,
+    rompUuid,
+    summary,
+    collected,
+  };
 }
 
 /**
@@ -143,7 +171,12 @@ export function buildSessionState(collected: Collected, options: BuildOptions, o
  * @param generated the generated atoms
  * @param absorbed uuids of absorbed atoms; updated
  */
-export function placeGenerated(items: Array<Atom | TurnEndMarker>, slot: ReadonlyMap<Entry, number>, generated: QueuedPrompt[], absorbed: Set<string>): void {
+export function placeGenerated(
+  items: Array<Atom | TurnEndMarker>,
+  slot: ReadonlyMap<Entry, number>,
+  generated: QueuedPrompt[],
+  absorbed: Set<string>,
+): void {
   const placed = generated.map(({ atom, after }) => {
     let at = slot.get(after) ?? items.length;
     while (at < items.length && isToolResult(items[at] as Atom | TurnEndMarker)) at++;

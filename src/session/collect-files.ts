@@ -88,19 +88,32 @@ export interface FileRead {
  * @param options read options and `maxFiles`
  * @returns the collected lines
  */
-export async function collectFiles(paths: string[], onDiagnostic: OnDiagnostic, options: CollectOptions = {}): Promise<Collected> {
+export async function collectFiles(
+  paths: string[],
+  onDiagnostic: OnDiagnostic,
+  options: CollectOptions = {},
+): Promise<Collected> {
   const fsids = new Set<string>();
   const reads: FileRead[] = [];
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
   const readOptions: ReadOptions = { skipUnread: true, ...options };
   for (const path of paths.slice(maxFiles)) {
-    onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
+    onDiagnostic(
+      diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, {
+        file: path,
+      }),
+    );
   }
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
-    await readTranscriptLines(path, (record, line, byteOffset) => takeRecord(read, record, line, byteOffset, onDiagnostic), onDiagnostic, readOptions);
+    await readTranscriptLines(
+      path,
+      (record, line, byteOffset) => takeRecord(read, record, line, byteOffset, onDiagnostic),
+      onDiagnostic,
+      readOptions,
+    );
     reads.push(read);
   }
   return assemble(reads);
@@ -138,7 +151,8 @@ export function assemble(reads: FileRead[]): Collected {
     collected.firstSessionId ??= read.firstSessionId;
     collected.customTitle = later(collected.customTitle, read.titles.custom, offset);
     collected.aiTitle = later(collected.aiTitle, read.titles.ai, offset);
-    for (const [leaf, title] of read.titles.summaries) collected.summaries.set(leaf, { text: title.text, seq: title.seq + offset });
+    for (const [leaf, title] of read.titles.summaries)
+      collected.summaries.set(leaf, { text: title.text, seq: title.seq + offset });
     offset += read.count;
   }
   return collected;
@@ -179,12 +193,19 @@ export function newFileRead(file: SessionFile): FileRead {
  * @param byteOffset the offset of its line's first byte
  * @param onDiagnostic receives `MISSING_UUID`, `BAD_TIMESTAMP`
  */
-export function takeRecord(read: FileRead, record: RawRecord, line: number, byteOffset: number, onDiagnostic: OnDiagnostic): void {
+export function takeRecord(
+  read: FileRead,
+  record: RawRecord,
+  line: number,
+  byteOffset: number,
+  onDiagnostic: OnDiagnostic,
+): void {
   const seq = read.count++;
   const type = typeof record['type'] === 'string' ? record['type'] : '(missing)';
   const uuid = record['uuid'];
   const { fsid, path } = read.file;
-  if (read.firstSessionId === undefined && typeof record['sessionId'] === 'string') read.firstSessionId = record['sessionId'];
+  if (read.firstSessionId === undefined && typeof record['sessionId'] === 'string')
+    read.firstSessionId = record['sessionId'];
   // a row type newer than this reader that has `uuid` and `parentUuid` still takes part in the chain
   // (known-failures F13): a record on the path, never an atom
   if (typeof uuid === 'string' && (CHAIN_TYPES.has(type) || 'parentUuid' in record)) {
@@ -192,7 +213,14 @@ export function takeRecord(read: FileRead, record: RawRecord, line: number, byte
     if (Number.isNaN(t)) {
       const raw = record['timestamp'];
       const what = raw === undefined ? 'no timestamp' : `timestamp ${JSON.stringify(raw)} is not a date`;
-      onDiagnostic(diagnostic('BAD_TIMESTAMP', `${what}; the previous atom's time is used`, { file: path, line, byteOffset, uuid }));
+      onDiagnostic(
+        diagnostic('BAD_TIMESTAMP', `${what}; the previous atom's time is used`, {
+          file: path,
+          line,
+          byteOffset,
+          uuid,
+        }),
+      );
     } else {
       if (read.first === Number.POSITIVE_INFINITY) read.first = t;
       read.last = t;
@@ -230,12 +258,25 @@ export function takeRecord(read: FileRead, record: RawRecord, line: number, byte
   }
   read.refs.push(ref);
   if (CHAIN_TYPES.has(type)) {
-    onDiagnostic(diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, { file: path, line, byteOffset }));
+    onDiagnostic(
+      diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, {
+        file: path,
+        line,
+        byteOffset,
+      }),
+    );
   }
   noteMetadata(read, type, record, seq, line, byteOffset);
 }
 
-function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: number, line: number, byteOffset: number): void {
+function noteMetadata(
+  read: FileRead,
+  type: string,
+  record: RawRecord,
+  seq: number,
+  line: number,
+  byteOffset: number,
+): void {
   const text = (key: string): Title | undefined => {
     const value = record[key];
     return typeof value === 'string' && value.trim() !== '' ? { text: value, seq } : undefined;
@@ -244,7 +285,8 @@ function noteMetadata(read: FileRead, type: string, record: RawRecord, seq: numb
   else if (type === 'ai-title') read.titles.ai = text('aiTitle') ?? read.titles.ai;
   else if (type === 'summary') {
     const title = text('summary');
-    if (title !== undefined && typeof record['leafUuid'] === 'string') read.titles.summaries.set(record['leafUuid'], title);
+    if (title !== undefined && typeof record['leafUuid'] === 'string')
+      read.titles.summaries.set(record['leafUuid'], title);
   } else if (type === 'queue-operation') {
     read.queue.push({
       operation: String(record['operation']),
@@ -287,7 +329,9 @@ export function uniqueFsid(path: string, taken: Set<string>, onDiagnostic: OnDia
   let fsid = stem;
   for (let n = 2; taken.has(fsid); n++) fsid = `${stem}~${n}`;
   if (fsid !== stem) {
-    onDiagnostic(diagnostic('FSID_COLLISION', `another file is also named ${stem}; this one's fsid is ${fsid}`, { file: path }));
+    onDiagnostic(
+      diagnostic('FSID_COLLISION', `another file is also named ${stem}; this one's fsid is ${fsid}`, { file: path }),
+    );
   }
   taken.add(fsid);
   return fsid;

@@ -77,7 +77,13 @@ export class HomeContext {
     const home = this.#home;
     if (home === undefined) return session;
     const entry = this.#entry;
-    if (entry !== undefined) session = { ...session, name: entry.name || session.name, dir: entry.dir || session.dir, color: entry.color || session.color };
+    if (entry !== undefined)
+      session = {
+        ...session,
+        name: entry.name || session.name,
+        dir: entry.dir || session.dir,
+        color: entry.color || session.color,
+      };
     const spans: IdleSpan[] = [];
     for (const { fsid } of session.files) {
       const stamp = await stampOf(stateLogPath(home, fsid));

@@ -64,7 +64,13 @@ interface Waiting {
  * @param rompUuid the session's identity
  * @returns the generated atoms with the line each follows, in order, and whether they are sealed
  */
-export function queuedPrompts(queue: QueueOperation[], entries: Entry[], index: GraphIndex, onPath: EntrySet, rompUuid: string): QueuedPrompts & { replay: QueueReplay } {
+export function queuedPrompts(
+  queue: QueueOperation[],
+  entries: Entry[],
+  index: GraphIndex,
+  onPath: EntrySet,
+  rompUuid: string,
+): QueuedPrompts & { replay: QueueReplay } {
   const replay = new QueueReplay(index, onPath, rompUuid);
   replay.feed(queue, entries);
   return { prompts: replay.prompts(0), sealed: replay.sealed, replay };
@@ -121,7 +127,10 @@ export class QueueReplay {
    * @returns them, in order
    */
   prompts(from: number): QueuedPrompt[] {
-    return this.#out.slice(from).filter((q) => !q.dropped).map((q) => ({ atom: q.atom, after: q.place.after }));
+    return this.#out
+      .slice(from)
+      .filter((q) => !q.dropped)
+      .map((q) => ({ atom: q.atom, after: q.place.after }));
   }
 
   /**
@@ -134,7 +143,8 @@ export class QueueReplay {
     let next = 0;
     for (const line of entries) {
       if (line.isSidechain || line.type === 'progress') continue;
-      for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++) this.#replay(queue[next] as QueueOperation);
+      for (; next < queue.length && (queue[next] as QueueOperation).seq < line.seq; next++)
+        this.#replay(queue[next] as QueueOperation);
       this.#line(line);
     }
     for (; next < queue.length; next++) this.#replay(queue[next] as QueueOperation);
@@ -148,8 +158,10 @@ export class QueueReplay {
     else if (op.operation === 'dequeue' || op.operation === 'popOne' || op.operation === 'remove') {
       const content = promptText(op.content);
       const taken = (content === undefined ? undefined : waiting.takeText(content)) ?? waiting.takeOldest();
-      if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text)) return;
-      if (latest === undefined || !this.#onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112)) return;
+      if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text))
+        return;
+      if (latest === undefined || !this.#onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112))
+        return;
       const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
       if (this.#seen.has(key)) return;
       this.#seen.add(key);
@@ -174,7 +186,8 @@ export class QueueReplay {
     const e = line.pos >= 0 && index.ordered[line.pos] === line ? line : (index.byUuid.get(line.uuid) ?? line);
     const continues = latest !== undefined && continuesResponse(e, latest);
     if (continues && this.#onPath.has(e)) {
-      for (let i = places.length - 1; i >= 0 && (places[i] as { after: Entry }).after === latest; i--) (places[i] as { after: Entry }).after = e;
+      for (let i = places.length - 1; i >= 0 && (places[i] as { after: Entry }).after === latest; i--)
+        (places[i] as { after: Entry }).after = e;
     }
     if (e.type === 'assistant' && !continues) this.#open = out.length; // the next request was answered
     if (e.type === 'user') {
@@ -194,9 +207,15 @@ export class QueueReplay {
   }
 }
 
-/** Whether a line is a later line of the response before it (its tool results follow in path order: `buildSessionState`). */
+/** Whether a line is a later line of the response before it (its tool results follow in path order:
+ * `buildSessionState`). */
 function continuesResponse(e: Entry, latest: Entry): boolean {
-  return e.type === 'assistant' && latest.type === 'assistant' && e.messageId !== undefined && e.messageId === latest.messageId;
+  return (
+    e.type === 'assistant' &&
+    latest.type === 'assistant' &&
+    e.messageId !== undefined &&
+    e.messageId === latest.messageId
+  );
 }
 
 function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: string): Atom {
@@ -213,7 +232,8 @@ function generated(taken: Waiting, op: QueueOperation, latest: Entry, rompUuid: 
   };
 }
 
-/** The text of a prompt's content (`toolResultText`: a string, or its text blocks joined, an image as `[image]`); `undefined` without text. */
+/** The text of a prompt's content (`toolResultText`: a string, or its text blocks joined, an image as `[image]`);
+ * `undefined` without text. */
 function promptText(content: unknown): string | undefined {
   const text = toolResultText(content);
   return text === '' ? undefined : text;

@@ -6,8 +6,25 @@ import type { RawRecord } from '../read/parse-line.ts';
 import { RecordDecoder, type RecordDecodeOptions } from '../read/record-decoder.ts';
 import { finishTurns, stepTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
-import { buildSessionState, placeGenerated, refOf, sessionName, sessionUuid, summaryFor, type BuildOptions, type SessionState } from './build-session.ts';
-import { assemble, DEFAULT_MAX_FILES, newFileRead, takeRecord, uniqueFsid, type FileRead, type QueueOperation } from './collect-files.ts';
+import {
+  buildSessionState,
+  placeGenerated,
+  refOf,
+  sessionName,
+  sessionUuid,
+  summaryFor,
+  type BuildOptions,
+  type SessionState,
+} from './build-session.ts';
+import {
+  assemble,
+  DEFAULT_MAX_FILES,
+  newFileRead,
+  takeRecord,
+  uniqueFsid,
+  type FileRead,
+  type QueueOperation,
+} from './collect-files.ts';
 import type { QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
 
@@ -119,7 +136,12 @@ export class SessionBuilder {
     if (this.#feeds.has(path)) return true;
     const maxFiles = this.#options.maxFiles ?? DEFAULT_MAX_FILES;
     if (this.#feeds.size >= maxFiles) {
-      if (!this.#refused.has(path)) onDiagnostic(diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, { file: path }));
+      if (!this.#refused.has(path))
+        onDiagnostic(
+          diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, {
+            file: path,
+          }),
+        );
       this.#refused.add(path);
       return false;
     }
@@ -179,7 +201,8 @@ export class SessionBuilder {
 
   #newFeed(path: string, fsid: string): FileFeed {
     const read = newFileRead({ fsid, path });
-    const take = (record: RawRecord, line: number, byteOffset: number): void => takeRecord(read, record, line, byteOffset, this.#on);
+    const take = (record: RawRecord, line: number, byteOffset: number): void =>
+      takeRecord(read, record, line, byteOffset, this.#on);
     // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
     const decoder = new RecordDecoder(path, take, (d) => this.#on(d), { skipUnread: true, ...this.#options });
     return { read, decoder, seen: { entries: 0, refs: 0, checkpoints: 0, queue: 0, first: read.first } };
@@ -205,7 +228,13 @@ export class SessionBuilder {
 
   #markSeen(feed: FileFeed): void {
     const { read } = feed;
-    feed.seen = { entries: read.entries.length, refs: read.refs.length, checkpoints: read.checkpoints.length, queue: read.queue.length, first: read.first };
+    feed.seen = {
+      entries: read.entries.length,
+      refs: read.refs.length,
+      checkpoints: read.checkpoints.length,
+      queue: read.queue.length,
+      first: read.first,
+    };
   }
 
   /**
@@ -214,7 +243,9 @@ export class SessionBuilder {
    * whole session (what this changed in the index and path is dropped with them).
    */
   #extend(state: SessionState): boolean {
-    const grown = [...this.#feeds.values()].filter((f) => f.read.entries.length !== f.seen.entries || f.read.refs.length !== f.seen.refs);
+    const grown = [...this.#feeds.values()].filter(
+      (f) => f.read.entries.length !== f.seen.entries || f.read.refs.length !== f.seen.refs,
+    );
     if (grown.length === 0) {
       this.#resolution = 'none';
       return true;
@@ -224,7 +255,14 @@ export class SessionBuilder {
     const files = state.session.files;
     const base = this.#offsets.get(read);
     // the last file in the session's order, still last (its first time is what orders it; one file is always last)
-    if (grown.length > 1 || base === undefined || files.at(-1)?.fsid !== read.file.fsid || (read.first !== seen.first && files.length > 1) || !state.timesKnown) return false;
+    if (
+      grown.length > 1 ||
+      base === undefined ||
+      files.at(-1)?.fsid !== read.file.fsid ||
+      (read.first !== seen.first && files.length > 1) ||
+      !state.timesKnown
+    )
+      return false;
     // generated prompts still moving at the end after a full resolve: that resolve placed them
     if (!state.generatedSealed && state.floating === undefined) return false;
     const entries = read.entries.slice(seen.entries);
@@ -233,7 +271,8 @@ export class SessionBuilder {
     const queue = read.queue.slice(seen.queue);
     if (entries.some((e) => e.type !== 'progress' && Number.isNaN(e.t))) return false;
     const replay = state.replay;
-    if (queue.length > 0 && replay === undefined) return false; // the first queue operation: the replay starts with a full resolve
+    // the first queue operation: the replay starts with a full resolve
+    if (queue.length > 0 && replay === undefined) return false;
     const collected = state.collected;
     collected.firstSessionId ??= read.firstSessionId;
     if (sessionUuid(collected, this.#options) !== state.rompUuid) return false;
@@ -265,16 +304,21 @@ export class SessionBuilder {
       return ref;
     });
     // the same order as a full build's records: by line, and on one line (glued records) by kind
-    const added = [...refs, ...pathRefs, ...extension.offPath.map((e) => refOf(e, false)), ...progressRefs].sort((a, b) => a.line - b.line);
+    const added = [...refs, ...pathRefs, ...extension.offPath.map((e) => refOf(e, false)), ...progressRefs].sort(
+      (a, b) => a.line - b.line,
+    );
     for (const r of added) state.session.records.push(r);
     for (const row of extension.through) {
       const ref = state.progressRefs.get(row);
       if (ref !== undefined) ref.onPath = true;
     }
     if (refs.some((r) => TITLE_TYPES.has(r.type))) {
-      if (read.titles.custom !== undefined) collected.customTitle = { text: read.titles.custom.text, seq: base + read.titles.custom.seq };
-      if (read.titles.ai !== undefined) collected.aiTitle = { text: read.titles.ai.text, seq: base + read.titles.ai.seq };
-      for (const [leaf, title] of read.titles.summaries) collected.summaries.set(leaf, { text: title.text, seq: base + title.seq });
+      if (read.titles.custom !== undefined)
+        collected.customTitle = { text: read.titles.custom.text, seq: base + read.titles.custom.seq };
+      if (read.titles.ai !== undefined)
+        collected.aiTitle = { text: read.titles.ai.text, seq: base + read.titles.ai.seq };
+      for (const [leaf, title] of read.titles.summaries)
+        collected.summaries.set(leaf, { text: title.text, seq: base + title.seq });
       summary = summaryFor(state.path.entries, collected);
     }
     state.summary = summary;
@@ -297,11 +341,19 @@ export class SessionBuilder {
    * prompt are placed again at each append, from the turn state before them, until it is answered.
    * Sets the state's turns; `undefined` when a prompt has no time (the full resolve fills it).
    */
-  #stepTurns(state: SessionState, replay: QueueReplay | undefined, queue: QueueOperation[], entries: Entry[], leaf: Entry | undefined, stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>): TurnsState | undefined {
+  #stepTurns(
+    state: SessionState,
+    replay: QueueReplay | undefined,
+    queue: QueueOperation[],
+    entries: Entry[],
+    leaf: Entry | undefined,
+    stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>,
+  ): TurnsState | undefined {
     if (replay !== undefined) {
       const before = replay.count;
       replay.feed(queue, entries);
-      if (state.floating === undefined && replay.count > before) state.floating = { base: state.turns, from: before, leaf, tail: [] };
+      if (state.floating === undefined && replay.count > before)
+        state.floating = { base: state.turns, from: before, leaf, tail: [] };
     }
     const floating = state.floating;
     let turns: TurnsState;
@@ -334,6 +386,9 @@ export class SessionBuilder {
 }
 
 /** The turn builder stepped over a path line's item, an attachment's atom absorbed. */
-function stepItem(turns: TurnsState, { entry, item }: { entry: Entry; item: Atom | TurnEndMarker | undefined }): TurnsState {
+function stepItem(
+  turns: TurnsState,
+  { entry, item }: { entry: Entry; item: Atom | TurnEndMarker | undefined },
+): TurnsState {
   return item === undefined ? turns : stepTurns(turns, item, item.type !== 'turn_end' && absorbedLine(entry));
 }

@@ -36,15 +36,26 @@ export async function* decodeStream(
   let ready: RawRecord[] = [];
   const decoder = new LineDecoder(
     (buf, start, end, line, byteOffset) => {
-      const result = parseLine(decodeLine(buf, start, end, file, line, byteOffset, onDiagnostic), file, line, byteOffset, options.maxDepth);
+      const result = parseLine(
+        decodeLine(buf, start, end, file, line, byteOffset, onDiagnostic),
+        file,
+        line,
+        byteOffset,
+        options.maxDepth,
+      );
       for (const record of result.records) ready.push(record);
       for (const d of result.diagnostics) if (d.code !== 'BLANK_LINE') onDiagnostic(d);
     },
-    (line, byteOffset, length) => onDiagnostic(lineTooLong(file, line, byteOffset, length, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)),
+    (line, byteOffset, length) =>
+      onDiagnostic(lineTooLong(file, line, byteOffset, length, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)),
     options.maxLineBytes,
   );
   for await (const chunk of source) {
-    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    decoder.push(
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+    );
     const out = ready;
     ready = [];
     yield* out;

@@ -1,5 +1,12 @@
 import type { Session } from '../model/types.ts';
-import { createStreamState, reduceStream, streamSession, type StreamMessage, type StreamOptions, type StreamState } from './reduce-stream.ts';
+import {
+  createStreamState,
+  reduceStream,
+  streamSession,
+  type StreamMessage,
+  type StreamOptions,
+  type StreamState,
+} from './reduce-stream.ts';
 
 /** Options of `fromStream`: the stream's options, and the clock that stamps arrivals. */
 export interface FromStreamOptions extends StreamOptions {

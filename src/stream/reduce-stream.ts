@@ -38,7 +38,8 @@ export interface StreamState {
   /** Messages reduced so far. */
   readonly count: number;
   readonly turns: TurnsState;
-  /** Subagent frames by the `tool_use` id that spawned them (`parent_tool_use_id`), newest first; no prototype (`keyed`). */
+  /** Subagent frames by the `tool_use` id that spawned them (`parent_tool_use_id`), newest first; no prototype
+   * (`keyed`). */
   readonly subagents: Readonly<Record<string, Lane>>;
   /** uuids removed by `supersedes` / `retracted_message_uuids`. */
   readonly removed: ReadonlySet<string>;
@@ -125,7 +126,12 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
     return addAtom(next, atom, null);
   }
   if (type === 'system' && subtype === 'compact_boundary') {
-    const atom: Atom = { type: 'system', ...base(), subtype: 'compact_boundary', compact_metadata: compactMetadata(m['compact_metadata'], 'snake') };
+    const atom: Atom = {
+      type: 'system',
+      ...base(),
+      subtype: 'compact_boundary',
+      compact_metadata: compactMetadata(m['compact_metadata'], 'snake'),
+    };
     return addAtom(next, atom, null);
   }
   if (type === 'system' && subtype === 'init') {
@@ -134,7 +140,13 @@ export function reduceStream(state: StreamState | undefined, message: StreamMess
   if (type === 'system' && subtype === 'session_state_changed') {
     if (m['state'] === 'idle') return next.idleSince === undefined ? { ...next, idleSince: t } : next;
     if (next.idleSince === undefined) return next;
-    const idle: Atom = { type: 'idle', uuid: `idle:${next.idleSince}`, session_id: next.rompUuid ?? '', t: next.idleSince, end: t };
+    const idle: Atom = {
+      type: 'idle',
+      uuid: `idle:${next.idleSince}`,
+      session_id: next.rompUuid ?? '',
+      t: next.idleSince,
+      end: t,
+    };
     return addAtom({ ...next, idleSince: undefined }, idle, null);
   }
   const key = subtype === undefined ? type : `${type}:${subtype}`;
@@ -186,7 +198,10 @@ export function streamSession(state: StreamState): Session {
 
 function addAtom(state: StreamState, atom: Atom, lane: unknown): StreamState {
   if (typeof lane === 'string') {
-    return { ...state, subagents: keyedCopy(state.subagents, lane, { head: atom, tail: state.subagents[lane] ?? null }) };
+    return {
+      ...state,
+      subagents: keyedCopy(state.subagents, lane, { head: atom, tail: state.subagents[lane] ?? null }),
+    };
   }
   return { ...state, turns: stepTurns(state.turns, atom) };
 }
@@ -211,4 +226,3 @@ function resultPayload(m: RawRecord): ResultPayload {
     ...(typeof m['local_command'] === 'string' ? { local_command: m['local_command'] } : {}),
   };
 }
-

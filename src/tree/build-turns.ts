@@ -26,7 +26,8 @@ const CONTINUING: ReadonlySet<string> = new Set(['tool_use', 'pause_turn']);
 
 const INTERRUPT = HARNESS_TEXT.interrupt;
 
-/** What Claude Code writes when it answers a prompt without calling the model: a local command's output, a hook's stop. */
+/** What Claude Code writes when it answers a prompt without calling the model: a local command's output, a hook's stop.
+ * */
 const NO_MODEL_CALL: readonly string[] = [...HARNESS_TEXT.localOutput, HARNESS_TEXT.hookStopped];
 
 /** An immutable list, newest first: appending shares everything already there. */
@@ -138,7 +139,11 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
   }
   const atom = item as Atom;
   const opens =
-    atom.type === 'user' && isOpenerAuthor(atom.author) && !absorbed && !answersPending(current, atom) && (closed || current === undefined || takesFloor(state, atom));
+    atom.type === 'user' &&
+    isOpenerAuthor(atom.author) &&
+    !absorbed &&
+    !answersPending(current, atom) &&
+    (closed || current === undefined || takesFloor(state, atom));
   if (opens && current === undefined) {
     // what came before the first prompt (a caveat, a compaction the context view starts at) is its turn's
     state.current = open(atom, { head: atom, tail: state.waiting });
@@ -154,7 +159,8 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
   } else {
     // 2.1.112+ repeats the final stop_reason on every line of a response: its later lines continue it.
     // They follow each other: after any other atom, the same id is a new response (a relay reusing one id)
-    const continuesResponse = atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === previousId;
+    const continuesResponse =
+      atom.type === 'assistant' && atom.message?.id !== undefined && atom.message.id === previousId;
     if (closed && ((atom.type === 'assistant' && !continuesResponse) || atom.type === 'result')) {
       // a new response, or a result nobody asked for (a zero-turn or unrequested result), after a boundary
       state.done = push(state.done, current);
@@ -176,7 +182,8 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
  * the last turn (or, before any, form a turn with `trigger: null`).
  *
  * `ended`: true after an interrupt, a `TurnEndMarker`, a `result`, or (files) a prompt Claude Code
- * answered without a model call (local command output, "Operation stopped by hook", a blocked prompt); else from the last response's
+ * answered without a model call (local command output, "Operation stopped by hook", a blocked prompt); else from the
+ * last response's
  * `stop_reason` when known; else (all `null`) when the turn's last block is text, no `tool_use` is
  * pending and another turn follows; a turn without assistant atoms ended when another turn follows.
  *
@@ -247,10 +254,15 @@ export function buildTurns(
  * @param absorbed uuids of atoms known to be absorbed mid-turn
  * @returns the builder's state after the last item
  */
-export function foldTurns(items: ReadonlyArray<Atom | TurnEndMarker>, mode: BoundaryMode = 'stop_reason', absorbed: ReadonlySet<string> = new Set()): TurnsState {
+export function foldTurns(
+  items: ReadonlyArray<Atom | TurnEndMarker>,
+  mode: BoundaryMode = 'stop_reason',
+  absorbed: ReadonlySet<string> = new Set(),
+): TurnsState {
   const state: Mutable = { ...initialTurns(mode) };
   const anyAbsorbed = absorbed.size > 0;
-  for (const item of items) step(state, item, anyAbsorbed && item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
+  for (const item of items)
+    step(state, item, anyAbsorbed && item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));
   return state;
 }
 
@@ -281,7 +293,9 @@ function open(trigger: Atom | null, atoms: Cons<Atom>): Draft {
 function takeCaveat(state: Mutable): Cons<Atom> | null {
   if (state.waiting === null) return null;
   const waiting = toArray(state.waiting);
-  const first = waiting.findIndex((a) => a.type === 'user' && startsWithHarness(a.message?.content, HARNESS_TEXT.caveat));
+  const first = waiting.findIndex(
+    (a) => a.type === 'user' && startsWithHarness(a.message?.content, HARNESS_TEXT.caveat),
+  );
   if (first < 0) return null;
   let kept: Cons<Atom> | null = null;
   let carried: Cons<Atom> | null = null;
@@ -365,16 +379,24 @@ function observe(state: Mutable, d: Draft, atom: Atom): boolean {
   }
   if (state.mode !== 'stop_reason') return state.closed;
   // no request follows: a local command's output or a hook's stop, or a prompt a hook blocked outright
-  if (!d.hasAssistant && (atom.subtype === 'informational' || startsWithHarness(content, NO_MODEL_CALL))) d.noModelCall = true;
+  if (!d.hasAssistant && (atom.subtype === 'informational' || startsWithHarness(content, NO_MODEL_CALL)))
+    d.noModelCall = true;
   return state.closed || d.interrupted || d.noModelCall;
 }
 
 function startsWithInterrupt(block: MessageBlock): boolean {
-  const text = !isKnownBlock(block) ? undefined : block.type === 'text' ? block.text : block.type === 'tool_result' ? block.content : undefined;
+  const text = !isKnownBlock(block)
+    ? undefined
+    : block.type === 'text'
+      ? block.text
+      : block.type === 'tool_result'
+        ? block.content
+        : undefined;
   if (typeof text !== 'string') return false;
   // most blocks fail at their first non-blank character: no trimmed copy of a long tool output
   let i = 0;
-  for (let c = text.charCodeAt(0); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++i)); // ASCII blanks, as trimStart sees them
+  // ASCII blanks, as trimStart sees them
+  for (let c = text.charCodeAt(0); c === 32 || (c >= 9 && c <= 13); c = text.charCodeAt(++i));
   const first = text.charCodeAt(i);
   if (first > 127) return text.trimStart().startsWith(INTERRUPT); // Unicode blanks: as trimStart sees them
   return first === 91 && text.startsWith(INTERRUPT, i);

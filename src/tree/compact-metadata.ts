@@ -2,7 +2,8 @@ import type { CompactMetadata } from '../model/types.ts';
 
 /** The field names of `compactMetadata` as each substrate writes them. */
 const KEYS = {
-  /** Transcripts: `compactMetadata {trigger, preTokens, postTokens, durationMs, preservedSegment {headUuid, anchorUuid, tailUuid}}`. */
+  /** Transcripts: `compactMetadata {trigger, preTokens, postTokens, durationMs, preservedSegment {headUuid, anchorUuid,
+   * tailUuid}}`. */
   camel: ['preTokens', 'postTokens', 'durationMs', 'preservedSegment', 'headUuid', 'anchorUuid', 'tailUuid'],
   /** The stream: `compact_metadata` with the same fields in snake_case. */
   snake: ['pre_tokens', 'post_tokens', 'duration_ms', 'preserved_segment', 'head_uuid', 'anchor_uuid', 'tail_uuid'],

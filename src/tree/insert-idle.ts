@@ -25,7 +25,13 @@ export function insertIdle(session: Session, spans: IdleSpan[], now: number): Se
   const copied = new Set<number>();
   const before: Atom[] = [...(session.idle ?? [])];
   for (const span of [...spans].sort((a, b) => a.t - b.t)) {
-    const atom: Atom = { type: 'idle', uuid: `idle:${span.sid}:${span.t}`, session_id: session.rompUuid, t: span.t, end: span.end ?? now };
+    const atom: Atom = {
+      type: 'idle',
+      uuid: `idle:${span.sid}:${span.t}`,
+      session_id: session.rompUuid,
+      t: span.t,
+      end: span.end ?? now,
+    };
     const index = turns.findLastIndex((x) => x.t <= span.t);
     if (index === -1) {
       before.push(atom);

@@ -29,7 +29,8 @@ function checkBlock(entry: unknown): MessageBlock {
   if (fits !== undefined && !fits(entry)) return { type: '(invalid)', value: entry };
   if (entry['type'] === 'tool_result') {
     const content = entry['content'];
-    if (content !== undefined && !isString(content) && !Array.isArray(content)) return { type: '(invalid)', value: entry };
+    if (content !== undefined && !isString(content) && !Array.isArray(content))
+      return { type: '(invalid)', value: entry };
     if (Array.isArray(content)) {
       const checked = checkBlocks(content);
       if (checked !== content) return { ...entry, content: checked } as MessageBlock;
@@ -65,7 +66,11 @@ function checkBlocks(content: readonly unknown[]): MessageBlock[] {
 export function normaliseMessage(role: 'user' | 'assistant', raw: unknown): ApiMessage {
   const message = (isObject(raw) ? raw : {}) as Partial<ApiMessage> & { content?: unknown };
   const content = message.content;
-  const blocks: MessageBlock[] = Array.isArray(content) ? checkBlocks(content) : typeof content === 'string' ? [{ type: 'text', text: content }] : [];
+  const blocks: MessageBlock[] = Array.isArray(content)
+    ? checkBlocks(content)
+    : typeof content === 'string'
+      ? [{ type: 'text', text: content }]
+      : [];
   if (blocks === content && message.role === role) return message as ApiMessage;
   return { ...message, role, content: blocks };
 }

@@ -17,7 +17,8 @@ export function pathItem(entry: Entry, ctx: AtomContext): Atom | TurnEndMarker |
   const atom = toAtom(entry, ctx);
   if (atom !== undefined) return atom;
   if (entry.type !== 'system') return undefined;
-  if (entry.subtype === 'turn_duration' || (entry.subtype === 'stop_hook_summary' && !hasHookErrors(entry.record))) return { type: 'turn_end', t: entry.t };
+  if (entry.subtype === 'turn_duration' || (entry.subtype === 'stop_hook_summary' && !hasHookErrors(entry.record)))
+    return { type: 'turn_end', t: entry.t };
   return undefined;
 }
 

@@ -43,7 +43,12 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
     case 'system':
       if (entry.subtype === 'informational') return blockedPromptAtom(entry, ctx);
       return entry.subtype === 'compact_boundary'
-        ? { type: 'system', ...fields(entry, ctx), subtype: 'compact_boundary', compact_metadata: compactMetadata(record['compactMetadata'], 'camel') }
+        ? {
+            type: 'system',
+            ...fields(entry, ctx),
+            subtype: 'compact_boundary',
+            compact_metadata: compactMetadata(record['compactMetadata'], 'camel'),
+          }
         : undefined;
     default:
       return undefined;
@@ -93,6 +98,13 @@ export const ORIGINAL_PROMPT = '\n\nOriginal prompt: ';
  */
 function blockedPromptAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const content = entry.record['content'];
-  if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT)) return undefined;
-  return { type: 'user', ...fields(entry, ctx), subtype: 'informational', message: { role: 'user', content: [{ type: 'text', text: content }] }, author: 'human' };
+  if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT))
+    return undefined;
+  return {
+    type: 'user',
+    ...fields(entry, ctx),
+    subtype: 'informational',
+    message: { role: 'user', content: [{ type: 'text', text: content }] },
+    author: 'human',
+  };
 }

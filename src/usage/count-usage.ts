@@ -40,7 +40,8 @@ export interface Response {
   file: string;
 }
 
-/** What `countUsage` gives. `bySession`, `byDay` and `byModel` have no prototype (`keyed`): any session id or model is a key. */
+/** What `countUsage` gives. `bySession`, `byDay` and `byModel` have no prototype (`keyed`): any session id or model is
+ * a key. */
 export interface UsageReport {
   total: Totals;
   bySession: Record<string, Totals>;
@@ -65,11 +66,27 @@ export interface UsageOptions {
   workers?: number;
 }
 
-const zero = (): Totals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 0, cost_usd: 0, responses: 0, unpriced: 0, lowerBound: false });
+const zero = (): Totals => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_creation_5m: 0,
+  cache_creation_1h: 0,
+  cache_read_input_tokens: 0,
+  cost_usd: 0,
+  responses: 0,
+  unpriced: 0,
+  lowerBound: false,
+});
 const num = (v: unknown): number => tokenCount(v) ?? 0;
 
 /** The token fields of `usage` (and of its `cache_creation` breakdown) that are summed. */
-const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+const TOKEN_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+] as const;
 const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] as const;
 
 /**
@@ -101,7 +118,13 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
   // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
   const responses = [...groups.values()]
     .filter((r) => !(r.isSidechain && mainIds.has(r.messageId)))
-    .sort((a, b) => (a.t || 0) - (b.t || 0) || a.messageId.localeCompare(b.messageId) || (a.requestId ?? '').localeCompare(b.requestId ?? '') || a.sessionId.localeCompare(b.sessionId));
+    .sort(
+      (a, b) =>
+        (a.t || 0) - (b.t || 0) ||
+        a.messageId.localeCompare(b.messageId) ||
+        (a.requestId ?? '').localeCompare(b.requestId ?? '') ||
+        a.sessionId.localeCompare(b.sessionId),
+    );
   return report(responses, options);
 }
 
@@ -113,12 +136,20 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
  * @param options diagnostics and progress
  * @returns the responses by de-dup key
  */
-export async function collectResponses(files: string[], options: Pick<UsageOptions, 'onDiagnostic' | 'onFile'> = {}): Promise<Map<string, Response>> {
+export async function collectResponses(
+  files: string[],
+  options: Pick<UsageOptions, 'onDiagnostic' | 'onFile'> = {},
+): Promise<Map<string, Response>> {
   const groups = new Map<string, Response>();
   let done = 0;
   for (const file of files) {
     const onDiagnostic = options.onDiagnostic ?? (() => {});
-    await readTranscriptLines(file, (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic), onDiagnostic, { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true });
+    await readTranscriptLines(
+      file,
+      (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic),
+      onDiagnostic,
+      { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true },
+    );
     options.onFile?.(file, ++done, files.length);
   }
   return groups;
@@ -135,11 +166,14 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
       (share) =>
         new Promise<void>((resolve, reject) => {
           const worker = new Worker(script, { workerData: share });
-          worker.on('message', (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
-            for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
-            if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
-            for (const [key, response] of message.groups ?? []) merge(groups, key, response);
-          });
+          worker.on(
+            'message',
+            (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
+              for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
+              if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
+              for (const [key, response] of message.groups ?? []) merge(groups, key, response);
+            },
+          );
           worker.on('error', reject);
           worker.on('exit', () => resolve());
         }),
@@ -167,7 +201,12 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
   }
 }
 
-function take(record: RawRecord, place: { file: string; line: number; byteOffset: number }, groups: Map<string, Response>, onDiagnostic: OnDiagnostic): void {
+function take(
+  record: RawRecord,
+  place: { file: string; line: number; byteOffset: number },
+  groups: Map<string, Response>,
+  onDiagnostic: OnDiagnostic,
+): void {
   const file = place.file;
   if (record['type'] !== 'assistant') return;
   const message = record['message'] as Record<string, unknown> | undefined;
@@ -178,7 +217,11 @@ function take(record: RawRecord, place: { file: string; line: number; byteOffset
   if (model === '<synthetic>') return;
   const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
-  checkUsage(usage as Record<string, unknown>, { ...place, ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}) }, onDiagnostic);
+  checkUsage(
+    usage as Record<string, unknown>,
+    { ...place, ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}) },
+    onDiagnostic,
+  );
   merge(groups, responseKey(id, requestId, sessionId), {
     messageId: id,
     requestId,
@@ -188,24 +231,42 @@ function take(record: RawRecord, place: { file: string; line: number; byteOffset
     isSidechain: record['isSidechain'] === true,
     usage: usage as Record<string, unknown>,
     // before 2.1.112 a line with stop_reason null holds start-of-message usage
-    lowerBound: (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) && versionBefore(record['version'], 2, 1, 112),
+    lowerBound:
+      (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) &&
+      versionBefore(record['version'], 2, 1, 112),
     file,
   });
 }
 
 /** `BAD_USAGE` for each token field that is there (not null) and not a count. */
-function checkUsage(usage: Record<string, unknown>, place: { file: string; line: number; byteOffset: number; uuid?: string }, onDiagnostic: OnDiagnostic): void {
+function checkUsage(
+  usage: Record<string, unknown>,
+  place: { file: string; line: number; byteOffset: number; uuid?: string },
+  onDiagnostic: OnDiagnostic,
+): void {
   const nested = usage['cache_creation'];
   const fields: Array<[string, unknown]> = TOKEN_FIELDS.map((f) => [f, usage[f]]);
-  if (typeof nested === 'object' && nested !== null) for (const f of CACHE_FIELDS) fields.push([`cache_creation.${f}`, (nested as Record<string, unknown>)[f]]);
+  if (typeof nested === 'object' && nested !== null)
+    for (const f of CACHE_FIELDS) fields.push([`cache_creation.${f}`, (nested as Record<string, unknown>)[f]]);
   for (const [name, value] of fields) {
     if (value === undefined || value === null || tokenCount(value) !== undefined) continue;
-    onDiagnostic(diagnostic('BAD_USAGE', `usage.${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`, place));
+    onDiagnostic(
+      diagnostic(
+        'BAD_USAGE',
+        `usage.${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
+        place,
+      ),
+    );
   }
 }
 
 function tokens(u: Record<string, unknown>): number {
-  return num(u['input_tokens']) + num(u['output_tokens']) + num(u['cache_creation_input_tokens']) + num(u['cache_read_input_tokens']);
+  return (
+    num(u['input_tokens']) +
+    num(u['output_tokens']) +
+    num(u['cache_creation_input_tokens']) +
+    num(u['cache_read_input_tokens'])
+  );
 }
 
 function report(responses: Response[], options: UsageOptions): UsageReport {
@@ -220,7 +281,13 @@ function report(responses: Response[], options: UsageOptions): UsageReport {
     const price = priceFor(r.model, prices);
     if (price === undefined) unknown.add(r.model);
     const dayKey = Number.isNaN(r.t) ? 'unknown' : dayOf(r.t);
-    for (const bucket of [total, (bySession[r.sessionId] ??= zero()), (byDay[dayKey] ??= zero()), (byModel[r.model] ??= zero())]) add(bucket, r, price);
+    for (const bucket of [
+      total,
+      (bySession[r.sessionId] ??= zero()),
+      (byDay[dayKey] ??= zero()),
+      (byModel[r.model] ??= zero()),
+    ])
+      add(bucket, r, price);
   }
   return { total, bySession, byDay, byModel, unknownModels: [...unknown].sort(), responses };
 }
@@ -280,7 +347,14 @@ export function atomResponses(atoms: readonly Atom[]): Response[] {
     const message = atom.message;
     const id = message?.id;
     const model = message?.model ?? 'unknown';
-    if (atom.type !== 'assistant' || typeof id !== 'string' || typeof message?.usage !== 'object' || message.usage === null || model === '<synthetic>') continue;
+    if (
+      atom.type !== 'assistant' ||
+      typeof id !== 'string' ||
+      typeof message?.usage !== 'object' ||
+      message.usage === null ||
+      model === '<synthetic>'
+    )
+      continue;
     merge(groups, responseKey(id, atom.request_id, atom.session_id), {
       messageId: id,
       requestId: atom.request_id,

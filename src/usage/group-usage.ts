@@ -9,7 +9,8 @@ export type UsageReportKind = (typeof USAGE_REPORTS)[number];
 
 /** One row of a usage report: the responses of one day, week, month, session, project or block. */
 export interface UsageRow {
-  /** What the row is of: `2026-03-01` (daily), `2026-W09` (weekly, ISO), `2026-03` (monthly), a session id, a project folder, a block's start (ISO). */
+  /** What the row is of: `2026-03-01` (daily), `2026-W09` (weekly, ISO), `2026-03` (monthly), a session id, a project
+   * folder, a block's start (ISO). */
   key: string;
   totals: Totals;
   /** Each model's share, models sorted by name. */
@@ -58,7 +59,11 @@ const BLOCK_MS = 5 * 3600_000;
  * @param options zone, prices, day range, project of a file
  * @returns the rows
  */
-export function groupUsage(responses: readonly Response[], kind: UsageReportKind, options: GroupOptions = {}): UsageRow[] {
+export function groupUsage(
+  responses: readonly Response[],
+  kind: UsageReportKind,
+  options: GroupOptions = {},
+): UsageRow[] {
   const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const projectOf = options.projectOf ?? folderOf;
@@ -105,11 +110,13 @@ export function groupUsage(responses: readonly Response[], kind: UsageReportKind
     ...row,
     models: [...byModel].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([model, totals]) => ({ model, totals })),
   }));
-  if (kind === 'daily' || kind === 'weekly' || kind === 'monthly') return out.sort((a, b) => (a.key === 'unknown' ? 1 : b.key === 'unknown' ? -1 : a.key < b.key ? -1 : 1));
+  if (kind === 'daily' || kind === 'weekly' || kind === 'monthly')
+    return out.sort((a, b) => (a.key === 'unknown' ? 1 : b.key === 'unknown' ? -1 : a.key < b.key ? -1 : 1));
   return out;
 }
 
-/** The ISO week (`2026-W09`) of a calendar day `YYYY-MM-DD`: weeks start on Monday; week 1 holds the year's first Thursday. */
+/** The ISO week (`2026-W09`) of a calendar day `YYYY-MM-DD`: weeks start on Monday; week 1 holds the year's first
+ * Thursday. */
 export function isoWeek(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   const weekday = (date.getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
@@ -119,7 +126,8 @@ export function isoWeek(day: string): string {
   return `${year}-W${String(week).padStart(2, '0')}`;
 }
 
-/** The project folder of a transcript: its folder, or for a subagent's (`<project>/<id>/subagents/…`) the one above the session's. */
+/** The project folder of a transcript: its folder, or for a subagent's (`<project>/<id>/subagents/…`) the one above the
+ * session's. */
 function folderOf(file: string): string {
   const parts = file.split(/[\\/]/);
   const subagents = parts.lastIndexOf('subagents');

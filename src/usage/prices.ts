@@ -15,7 +15,13 @@ export interface Price {
   cache_read: number;
 }
 
-const standard = (input: number, output: number): Price => ({ input, output, cache_write_5m: input * 1.25, cache_write_1h: input * 2, cache_read: input * 0.1 });
+const standard = (input: number, output: number): Price => ({
+  input,
+  output,
+  cache_write_5m: input * 1.25,
+  cache_write_1h: input * 2,
+  cache_read: input * 0.1,
+});
 
 /** Prices by model id (date suffixes are stripped before the look-up). */
 export const PRICES: Readonly<Record<string, Price>> = {

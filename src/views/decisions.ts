@@ -36,7 +36,15 @@ export function decisions(session: Session): Decision[] {
     const content = atom?.message?.content ?? [];
     const result = knownBlocks(content).find((b) => b.type === 'tool_result' && b.tool_use_id === call.tool_use_id);
     const block = result === undefined ? -1 : content.indexOf(result);
-    out.push({ uuid: call.resultUuid, block, tool_use_id: call.tool_use_id, tool: call.name, choice: toolResultText(result?.type === 'tool_result' ? result.content : undefined), is_error: call.is_error, turnId: call.turnId });
+    out.push({
+      uuid: call.resultUuid,
+      block,
+      tool_use_id: call.tool_use_id,
+      tool: call.name,
+      choice: toolResultText(result?.type === 'tool_result' ? result.content : undefined),
+      is_error: call.is_error,
+      turnId: call.turnId,
+    });
   }
   return out;
 }

@@ -22,7 +22,9 @@ export interface Position {
  * @returns the positions, in atom order
  */
 export function positions(session: Session): Position[] {
-  const dequeued = session.records.filter((r) => r.type === 'queue-operation' && r.subtype === 'dequeue' && r.t !== undefined).map((r) => r.t as number);
+  const dequeued = session.records
+    .filter((r) => r.type === 'queue-operation' && r.subtype === 'dequeue' && r.t !== undefined)
+    .map((r) => r.t as number);
   const fromQueue = (t: number): boolean => dequeued.some((d) => d <= t && t - d <= 5000);
   const out: Position[] = [];
   for (const turn of session.turns) {

@@ -36,7 +36,9 @@ export function queryAtoms(sessions: Session[], filter: AtomFilter): AtomMatch[]
   const out: AtomMatch[] = [];
   for (const session of sessions) {
     const toolOf = toolNames(session);
-    for (const turn of session.turns) for (const atom of turn.atoms) if (matches(atom, filter, toolOf)) out.push({ rompUuid: session.rompUuid, turnId: turn.id, atom });
+    for (const turn of session.turns)
+      for (const atom of turn.atoms)
+        if (matches(atom, filter, toolOf)) out.push({ rompUuid: session.rompUuid, turnId: turn.id, atom });
   }
   return out;
 }
@@ -56,7 +58,8 @@ function toolNames(session: Session): Map<string, string> {
   const names = new Map<string, string>();
   for (const turn of session.turns) {
     for (const atom of turn.atoms) {
-      for (const block of knownBlocks(atom.message?.content)) if (block.type === 'tool_use') names.set(block.id, block.name);
+      for (const block of knownBlocks(atom.message?.content))
+        if (block.type === 'tool_use') names.set(block.id, block.name);
     }
   }
   return names;
@@ -72,11 +75,28 @@ function matches(atom: Atom, f: AtomFilter, toolOf: Map<string, string>): boolea
   if (f.from !== undefined && atom.t < f.from) return false;
   if (f.to !== undefined && atom.t > f.to) return false;
   const blocks = knownBlocks(atom.message?.content);
-  if (f.tool !== undefined && !blocks.some((b) => (b.type === 'tool_use' && b.name === f.tool) || (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && toolOf.get(b.tool_use_id) === f.tool))) return false;
-  if (f.isError !== undefined && blocks.some((b) => b.type === 'tool_result' && b.is_error === true) !== f.isError) return false;
+  if (
+    f.tool !== undefined &&
+    !blocks.some(
+      (b) =>
+        (b.type === 'tool_use' && b.name === f.tool) ||
+        (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && toolOf.get(b.tool_use_id) === f.tool),
+    )
+  )
+    return false;
+  if (f.isError !== undefined && blocks.some((b) => b.type === 'tool_result' && b.is_error === true) !== f.isError)
+    return false;
   if (f.text !== undefined) {
     const needle = f.text.toLowerCase();
-    const texts = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : b.type === 'thinking' ? [b.thinking] : b.type === 'tool_result' ? [toolResultText(b.content)] : []));
+    const texts = blocks.flatMap((b) =>
+      b.type === 'text'
+        ? [b.text]
+        : b.type === 'thinking'
+          ? [b.thinking]
+          : b.type === 'tool_result'
+            ? [toolResultText(b.content)]
+            : [],
+    );
     if (!texts.some((t) => t.toLowerCase().includes(needle))) return false;
   }
   return true;

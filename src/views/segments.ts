@@ -30,7 +30,14 @@ export function segments(session: Session): Segment[] {
     for (const atom of turn.atoms) {
       const input = (atom.type === 'user' && isOpenerAuthor(atom.author)) || decided.has(atom.uuid);
       if (current === undefined || input) {
-        current = { turnId: turn.id, index: current === undefined ? 0 : current.index + 1, input: input ? atom.uuid : null, t: atom.t, end: atom.end ?? atom.t, atoms: [] };
+        current = {
+          turnId: turn.id,
+          index: current === undefined ? 0 : current.index + 1,
+          input: input ? atom.uuid : null,
+          t: atom.t,
+          end: atom.end ?? atom.t,
+          atoms: [],
+        };
         out.push(current);
       }
       current.atoms.push(atom);

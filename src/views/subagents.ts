@@ -13,7 +13,8 @@ export interface SubagentLink {
 /** The tools that spawn a subagent. */
 export const SPAWNERS: ReadonlySet<string> = new Set(['Task', 'Agent']);
 
-/** A subagent transcript found on disk, with what links it: its sidecar's `toolUseId`, and its first prompt (read when needed). */
+/** A subagent transcript found on disk, with what links it: its sidecar's `toolUseId`, and its first prompt (read when
+ * needed). */
 export interface SubagentFile {
   path: string;
   toolUseId: string | undefined;
@@ -36,7 +37,10 @@ export async function linkSubagents(session: Session, files: SubagentFile[]): Pr
     for (const atom of turn.atoms) {
       for (const block of knownBlocks(atom.message?.content)) {
         if (block.type === 'tool_use' && SPAWNERS.has(block.name)) {
-          const prompt = typeof block.input === 'object' && block.input !== null && 'prompt' in block.input ? block.input.prompt : undefined;
+          const prompt =
+            typeof block.input === 'object' && block.input !== null && 'prompt' in block.input
+              ? block.input.prompt
+              : undefined;
           calls.push({ id: block.id, prompt: typeof prompt === 'string' ? prompt : '' });
         }
       }
@@ -47,7 +51,8 @@ export async function linkSubagents(session: Session, files: SubagentFile[]): Pr
   for (const file of files) {
     const byMeta = file.toolUseId === undefined ? undefined : calls.find((c) => c.id === file.toolUseId);
     const prompt = byMeta === undefined ? await file.prompt() : '';
-    const byPrompt = byMeta === undefined && prompt !== '' ? calls.find((c) => c.prompt === prompt && !taken.has(c.id)) : undefined;
+    const byPrompt =
+      byMeta === undefined && prompt !== '' ? calls.find((c) => c.prompt === prompt && !taken.has(c.id)) : undefined;
     const call = byMeta ?? byPrompt;
     if (call === undefined) continue;
     taken.add(call.id);

@@ -12,7 +12,8 @@ export interface ToolCall {
   useUuid: string | null;
   /** uuid of the user atom with the `tool_result`; `null` while (or when) no result came. */
   resultUuid: string | null;
-  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went back), `null` without both or when a time is unknown (`isKnownTime`). */
+  /** Time of the use and of the result (epoch ms); `duration_ms` between them (negative only when the file's clock went
+   * back), `null` without both or when a time is unknown (`isKnownTime`). */
   t: number | null;
   end: number | null;
   duration_ms: number | null;
@@ -39,11 +40,31 @@ export function toolCalls(session: Session): ToolCall[] {
     for (const atom of turn.atoms) {
       for (const b of knownBlocks(atom.message?.content)) {
         if (atom.type === 'assistant' && b.type === 'tool_use') {
-          const call: ToolCall = { tool_use_id: b.id, name: b.name, input: b.input, useUuid: atom.uuid, resultUuid: null, t: atom.t, end: null, duration_ms: null, is_error: false, error: null, turnId: turn.id };
+          const call: ToolCall = {
+            tool_use_id: b.id,
+            name: b.name,
+            input: b.input,
+            useUuid: atom.uuid,
+            resultUuid: null,
+            t: atom.t,
+            end: null,
+            duration_ms: null,
+            is_error: false,
+            error: null,
+            turnId: turn.id,
+          };
           calls.set(b.id, call);
           order.push(call);
         } else if (b.type === 'tool_result') {
-          settle(calls.get(b.tool_use_id), atom, b.is_error === true ? toolResultText(b.content) : null, b.tool_use_id, turn.id, calls, order);
+          settle(
+            calls.get(b.tool_use_id),
+            atom,
+            b.is_error === true ? toolResultText(b.content) : null,
+            b.tool_use_id,
+            turn.id,
+            calls,
+            order,
+          );
         }
       }
     }
@@ -52,7 +73,15 @@ export function toolCalls(session: Session): ToolCall[] {
 }
 
 /** Pairs a result (its error text, `null` when it is no error) with its call, or keeps it as an orphan. */
-function settle(call: ToolCall | undefined, atom: Atom, error: string | null, id: string, turnId: string, calls: Map<string, ToolCall>, order: ToolCall[]): void {
+function settle(
+  call: ToolCall | undefined,
+  atom: Atom,
+  error: string | null,
+  id: string,
+  turnId: string,
+  calls: Map<string, ToolCall>,
+  order: ToolCall[],
+): void {
   if (call !== undefined && call.resultUuid === null) {
     call.resultUuid = atom.uuid;
     call.end = atom.t;
@@ -61,7 +90,19 @@ function settle(call: ToolCall | undefined, atom: Atom, error: string | null, id
     call.error = error;
     return;
   }
-  const orphan: ToolCall = { tool_use_id: id, name: '', input: undefined, useUuid: null, resultUuid: atom.uuid, t: null, end: atom.t, duration_ms: null, is_error: error !== null, error, turnId };
+  const orphan: ToolCall = {
+    tool_use_id: id,
+    name: '',
+    input: undefined,
+    useUuid: null,
+    resultUuid: atom.uuid,
+    t: null,
+    end: atom.t,
+    duration_ms: null,
+    is_error: error !== null,
+    error,
+    turnId,
+  };
   if (call === undefined) calls.set(id, orphan);
   order.push(orphan);
 }

@@ -11,7 +11,8 @@ const int = (input: Input, key: string): number | undefined => {
   const value = input[key];
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 };
-const lineCount = (text: string | undefined): number => (text === undefined || text === '' ? 0 : text.split('\n').length);
+const lineCount = (text: string | undefined): number =>
+  text === undefined || text === '' ? 0 : text.split('\n').length;
 
 /** A Read's range: `:10-40` from `offset` (first line, 1-based) and `limit` (lines). */
 function readRange(input: Input): string {
@@ -34,15 +35,42 @@ function editSize(edits: Input[]): string {
 }
 
 /** What each of Claude Code's built-in tools is called with, told in a few words. */
-const LABELS: ReadonlyMap<string, (input: Input) => string | undefined> = new Map<string, (input: Input) => string | undefined>([
+const LABELS: ReadonlyMap<string, (input: Input) => string | undefined> = new Map<
+  string,
+  (input: Input) => string | undefined
+>([
   ['Bash', (i) => str(i, 'command')],
   ['Read', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')}${readRange(i)}`)],
   ['Edit', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} ${editSize([i])}`)],
-  ['MultiEdit', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} ${editSize(Array.isArray(i['edits']) ? (i['edits'].filter((e) => typeof e === 'object' && e !== null) as Input[]) : [])}`)],
-  ['Write', (i) => (str(i, 'file_path') === undefined ? undefined : `${str(i, 'file_path')} (${lineCount(str(i, 'content'))} ${lineCount(str(i, 'content')) === 1 ? 'line' : 'lines'})`)],
+  [
+    'MultiEdit',
+    (i) =>
+      str(i, 'file_path') === undefined
+        ? undefined
+        : `${str(i, 'file_path')} ${editSize(Array.isArray(i['edits']) ? (i['edits'].filter((e) => typeof e === 'object' && e !== null) as Input[]) : [])}`,
+  ],
+  [
+    'Write',
+    (i) =>
+      str(i, 'file_path') === undefined
+        ? undefined
+        : `${str(i, 'file_path')} (${lineCount(str(i, 'content'))} ${lineCount(str(i, 'content')) === 1 ? 'line' : 'lines'})`,
+  ],
   ['NotebookEdit', (i) => str(i, 'notebook_path')],
-  ['Grep', (i) => (str(i, 'pattern') === undefined ? undefined : `${JSON.stringify(str(i, 'pattern'))}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}${str(i, 'glob') === undefined ? '' : ` (${str(i, 'glob')})`}`)],
-  ['Glob', (i) => (str(i, 'pattern') === undefined ? undefined : `${str(i, 'pattern')}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}`)],
+  [
+    'Grep',
+    (i) =>
+      str(i, 'pattern') === undefined
+        ? undefined
+        : `${JSON.stringify(str(i, 'pattern'))}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}${str(i, 'glob') === undefined ? '' : ` (${str(i, 'glob')})`}`,
+  ],
+  [
+    'Glob',
+    (i) =>
+      str(i, 'pattern') === undefined
+        ? undefined
+        : `${str(i, 'pattern')}${str(i, 'path') === undefined ? '' : ` in ${str(i, 'path')}`}`,
+  ],
   ['WebFetch', (i) => str(i, 'url')],
   ['WebSearch', (i) => (str(i, 'query') === undefined ? undefined : JSON.stringify(str(i, 'query')))],
   ['Task', (i) => taskLabel(i)],
@@ -73,7 +101,10 @@ function taskLabel(input: Input): string | undefined {
 export function toolLabel(name: string, input: unknown): string {
   const fields = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Input) : {};
   const known = LABELS.get(name);
-  const detail = known === undefined ? Object.values(fields).find((v): v is string => typeof v === 'string' && v !== '') : known(fields);
+  const detail =
+    known === undefined
+      ? Object.values(fields).find((v): v is string => typeof v === 'string' && v !== '')
+      : known(fields);
   const label = (detail === undefined ? name : `${name}: ${detail}`).replace(/\s+/g, ' ').trim();
   return label.length > TOOL_LABEL_MAX ? `${label.slice(0, TOOL_LABEL_MAX - 1)}…` : label;
 }

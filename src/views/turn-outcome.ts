@@ -18,7 +18,8 @@ import { HARNESS_TEXT, startsWithHarness } from '../tree/harness-text.ts';
  *   shell command's `<bash-stdout|stderr>`);
  * - `open`: still running, or cut off.
  */
-export type TurnOutcome = 'completed' | 'interrupted' | 'rejected' | 'blocked' | 'max_tokens' | 'api_error' | 'local' | 'open';
+export type TurnOutcome =
+  'completed' | 'interrupted' | 'rejected' | 'blocked' | 'max_tokens' | 'api_error' | 'local' | 'open';
 
 /** Claude Code's text for a tool call the user refused (its `REJECT_MESSAGE`, with or without feedback after it). */
 const REJECTION = "The user doesn't want to proceed with this tool use";
@@ -41,7 +42,8 @@ const CONTINUING: ReadonlySet<string> = new Set(['tool_use', 'pause_turn']);
  * `completed` when the turn `ended`, else `open`; so does a turn that ended with nothing to say how
  * (no response, or a response still waiting for a tool: another turn followed it).
  *
- * On streams the turn's `result` decides: a success naming a `local_command` is `local`; else `terminal_reason` (2.1.2xx+) when it names an ending above,
+ * On streams the turn's `result` decides: a success naming a `local_command` is `local`; else `terminal_reason`
+ * (2.1.2xx+) when it names an ending above,
  * any other value `api_error`; without one, `subtype` `success` (and not `is_error`) is `completed`
  * (`max_tokens` when its `stop_reason` says so), an error is `api_error`, unless the turn's atoms
  * already say it was interrupted, rejected, blocked or local.

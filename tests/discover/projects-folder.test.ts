@@ -10,7 +10,10 @@ import { tempDir } from '../helpers/temp-dir.ts';
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { code, out, err };
 }
 
@@ -24,7 +27,14 @@ function projects(ids: string[]): string {
 function session(root: string, relative: string, id: string): void {
   const path = join(root, relative);
   mkdirSync(join(path, '..'), { recursive: true });
-  const lines = [user(`u-${id}`, null, `prompt ${id}`, 0, { sessionId: id }), assistant(`a-${id}`, `u-${id}`, text('ok'), 1, { mid: `m-${id}`, stop: 'end_turn', extra: { sessionId: id, requestId: `r-${id}` } })];
+  const lines = [
+    user(`u-${id}`, null, `prompt ${id}`, 0, { sessionId: id }),
+    assistant(`a-${id}`, `u-${id}`, text('ok'), 1, {
+      mid: `m-${id}`,
+      stop: 'end_turn',
+      extra: { sessionId: id, requestId: `r-${id}` },
+    }),
+  ];
   writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
@@ -36,7 +46,10 @@ test('a FIFO named *.jsonl in a projects folder: ls and usage skip it, name it o
   const ls = await run(['ls', '--projects', root, '--json']);
   assert.deepEqual([ls.code, ids(ls.out), ls.err], [0, ['s1'], `romp: skipped ${pipe}: not a regular file (a FIFO)\n`]);
   const usage = await run(['usage', '--projects', root, '--json']);
-  assert.deepEqual([usage.code, (JSON.parse(usage.out) as { total: { responses: number } }).total.responses, usage.err], [0, 1, `romp: skipped ${pipe}: not a regular file (a FIFO)\n`]);
+  assert.deepEqual(
+    [usage.code, (JSON.parse(usage.out) as { total: { responses: number } }).total.responses, usage.err],
+    [0, 1, `romp: skipped ${pipe}: not a regular file (a FIFO)\n`],
+  );
 });
 
 test('a *.jsonl symlink to a file outside the projects folder (/etc/passwd) is never opened: skipped and named', async () => {
@@ -71,7 +84,10 @@ test('usage counts every transcript ls lists: a symlinked project folder and a s
   assert.deepEqual(ids(ls.out), ['s1', 's2', 's3', 's3-real']);
   const usage = await run(['usage', '--projects', root, '--json']);
   const report = JSON.parse(usage.out) as { total: { responses: number }; bySession: Record<string, unknown> };
-  assert.deepEqual([usage.code, report.total.responses, Object.keys(report.bySession).sort()], [0, 3, ['s1', 's2', 's3']]);
+  assert.deepEqual(
+    [usage.code, report.total.responses, Object.keys(report.bySession).sort()],
+    [0, 3, ['s1', 's2', 's3']],
+  );
   assert.equal(usage.err, `romp: skipped ${root}/-work-app/loop: link to a folder that holds it (a loop)\n`);
 });
 
@@ -83,6 +99,12 @@ test('ls reads first and last times from spaced JSON ("timestamp": "…", as a p
     '{"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp":\t"2026-03-01T10:00:07.000Z", "message": {"id": "m", "role": "assistant", "content": []}}',
   ];
   writeFileSync(join(root, '-work-app', 's1.jsonl'), lines.join('\n') + '\n');
-  const [listed] = JSON.parse((await run(['ls', '--projects', root, '--json'])).out) as Array<{ first: number; last: number }>;
-  assert.deepEqual([listed?.first, listed?.last], [Date.parse('2026-03-01T10:00:00.000Z'), Date.parse('2026-03-01T10:00:07.000Z')]);
+  const [listed] = JSON.parse((await run(['ls', '--projects', root, '--json'])).out) as Array<{
+    first: number;
+    last: number;
+  }>;
+  assert.deepEqual(
+    [listed?.first, listed?.last],
+    [Date.parse('2026-03-01T10:00:00.000Z'), Date.parse('2026-03-01T10:00:07.000Z')],
+  );
 });

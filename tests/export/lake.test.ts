@@ -20,7 +20,8 @@ import { tempDir } from '../helpers/temp-dir.ts';
 const skip = corpusPresent ? false : 'the corpus (../shared/corpus) is absent';
 const BIN = resolve(fileURLToPath(import.meta.url), '../../../src/cli/bin.js');
 
-/** docs/lake.md's de-duplicated usage: one row per key (its largest snapshot), sidechain replays of a main response left out. */
+/** docs/lake.md's de-duplicated usage: one row per key (its largest snapshot), sidechain replays of a main response
+ * left out. */
 function usageQuery(glob: string, reader: string): string {
   return `WITH facts AS (SELECT * FROM ${reader}('${glob}', hive_partitioning = true, union_by_name = true)),
   u AS (SELECT * FROM facts QUALIFY row_number() OVER (PARTITION BY key ORDER BY input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens DESC, t) = 1)
@@ -48,7 +49,17 @@ function assertSame(row: Record<string, unknown>, total: Awaited<ReturnType<type
 
 test('--since a day that is none (30 February) is refused before anything is written', async () => {
   const out = join(tempDir('romp-lake-'), 'lake');
-  const run = await runCli(['export', '--format', 'ndjson', '--out', out, '--projects', tempDir('romp-projects-'), '--since', '2025-02-30']);
+  const run = await runCli([
+    'export',
+    '--format',
+    'ndjson',
+    '--out',
+    out,
+    '--projects',
+    tempDir('romp-projects-'),
+    '--since',
+    '2025-02-30',
+  ]);
   assert.equal(run.code, 2);
   assert.equal(run.err, 'romp: --since 2025-02-30: give a day as YYYY-MM-DD or YYYYMMDD\n');
   assert.deepEqual(readdirSync(join(out, '..')), []);
@@ -57,8 +68,22 @@ test('--since a day that is none (30 February) is refused before anything is wri
 test('two overlapping machines: the de-duplicated Parquet usage is romp usage over the union', { skip }, async () => {
   const { a, b } = corpusMachines();
   const lake = tempDir('romp-lake-');
-  for (const [machine, projects] of [['a', a], ['b', b]] as const) {
-    const run = await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', projects, '--machine', machine, '--json']);
+  for (const [machine, projects] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
+    const run = await runCli([
+      'export',
+      '--format',
+      'parquet',
+      '--out',
+      lake,
+      '--projects',
+      projects,
+      '--machine',
+      machine,
+      '--json',
+    ]);
     assert.equal(run.code, 0, run.err);
     assert.ok(JSON.parse(run.out).sessions > 5);
   }
@@ -70,18 +95,53 @@ test('two overlapping machines: the de-duplicated Parquet usage is romp usage ov
   const [raw] = await duckdb(`SELECT count(*)::BIGINT AS n FROM read_parquet('${lake}/usage_facts/**/*.parquet')`);
   assert.ok(Number(raw?.['n']) > total.responses);
   // the partitions are Hive-style: machine and date are columns
-  const machines = await duckdb(`SELECT DISTINCT machine FROM read_parquet('${lake}/sessions/**/*.parquet', hive_partitioning = true) ORDER BY machine`);
-  assert.deepEqual(machines.map((m) => m['machine']), ['a', 'b']);
+  const machines = await duckdb(
+    `SELECT DISTINCT machine FROM read_parquet('${lake}/sessions/**/*.parquet', hive_partitioning = true) ORDER BY machine`,
+  );
+  assert.deepEqual(
+    machines.map((m) => m['machine']),
+    ['a', 'b'],
+  );
   // every entity has rows; the copies on both machines gave the same keys
-  for (const entity of ['sessions', 'turns', 'atoms', 'blocks', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics']) {
-    const [shared] = await duckdb(`SELECT count(*)::BIGINT AS n, count(*) FILTER (WHERE machines = 2)::BIGINT AS both FROM (SELECT key, count(DISTINCT machine) AS machines FROM read_parquet('${lake}/${entity}/**/*.parquet', hive_partitioning = true) GROUP BY key)`);
+  for (const entity of [
+    'sessions',
+    'turns',
+    'atoms',
+    'blocks',
+    'tool_calls',
+    'usage_facts',
+    'subagents',
+    'diagnostics',
+  ]) {
+    const [shared] = await duckdb(
+      `SELECT count(*)::BIGINT AS n, count(*) FILTER (WHERE machines = 2)::BIGINT AS both FROM (SELECT key, count(DISTINCT machine) AS machines FROM read_parquet('${lake}/${entity}/**/*.parquet', hive_partitioning = true) GROUP BY key)`,
+    );
     assert.ok(Number(shared?.['n']) > 0, entity);
-    if (entity !== 'diagnostics' && entity !== 'subagents') assert.ok(Number(shared?.['both']) > 0, `${entity}: no key on both machines`);
+    if (entity !== 'diagnostics' && entity !== 'subagents')
+      assert.ok(Number(shared?.['both']) > 0, `${entity}: no key on both machines`);
   }
   // a second export of each machine finds nothing new and writes nothing
   const before = readdirSync(lake, { recursive: true }).length;
-  for (const [machine, projects] of [['a', a], ['b', b]] as const) {
-    const again = JSON.parse((await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', projects, '--machine', machine, '--json'])).out);
+  for (const [machine, projects] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
+    const again = JSON.parse(
+      (
+        await runCli([
+          'export',
+          '--format',
+          'parquet',
+          '--out',
+          lake,
+          '--projects',
+          projects,
+          '--machine',
+          machine,
+          '--json',
+        ])
+      ).out,
+    );
     assert.equal(again.sessions, 0);
     assert.equal(again.parts, 0);
   }
@@ -93,7 +153,15 @@ test('two overlapping machines: the de-duplicated Parquet usage is romp usage ov
 test('NDJSON: the same rows, gzipped, read back to the same totals', { skip }, async () => {
   const { a, b } = corpusMachines();
   const lake = tempDir('romp-lake-ndjson-');
-  for (const [machine, projects] of [['a', a], ['b', b]] as const) assert.equal((await runCli(['export', '--format', 'ndjson', '--out', lake, '--projects', projects, '--machine', machine])).code, 0);
+  for (const [machine, projects] of [
+    ['a', a],
+    ['b', b],
+  ] as const)
+    assert.equal(
+      (await runCli(['export', '--format', 'ndjson', '--out', lake, '--projects', projects, '--machine', machine]))
+        .code,
+      0,
+    );
   const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.ndjson.gz`, 'read_ndjson_auto'));
   assertSame(row as Record<string, unknown>, await unionUsage(a, b));
 });
@@ -103,28 +171,51 @@ test('a killed export leaves no visible part file, and the next run completes th
   const lake = tempDir('romp-lake-killed-');
   // the export dies (SIGKILL) at its first rename of a part into place
   const hook = join(tempDir('romp-hook-'), 'die-at-rename.mjs');
-  writeFileSync(hook, "import fs from 'node:fs/promises'; import { syncBuiltinESMExports } from 'node:module';\nconst rename = fs.rename; fs.rename = async (from, to) => { if (String(to).endsWith('.parquet')) process.kill(process.pid, 'SIGKILL'); return rename(from, to); }; syncBuiltinESMExports();\n");
-  const killed = spawnSync(process.execPath, ['--import', hook, BIN, 'export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a'], { encoding: 'utf8' });
+  writeFileSync(
+    hook,
+    "import fs from 'node:fs/promises'; import { syncBuiltinESMExports } from 'node:module';\nconst rename = fs.rename; fs.rename = async (from, to) => { if (String(to).endsWith('.parquet')) process.kill(process.pid, 'SIGKILL'); return rename(from, to); }; syncBuiltinESMExports();\n",
+  );
+  const killed = spawnSync(
+    process.execPath,
+    ['--import', hook, BIN, 'export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a'],
+    { encoding: 'utf8' },
+  );
   assert.equal(killed.signal, 'SIGKILL');
   const files = readdirSync(lake, { recursive: true }).map(String);
-  assert.ok(files.some((f) => f.endsWith('.tmp')), 'the part was being written');
-  assert.deepEqual(files.filter((f) => f.endsWith('.parquet')), []);
+  assert.ok(
+    files.some((f) => f.endsWith('.tmp')),
+    'the part was being written',
+  );
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.parquet')),
+    [],
+  );
   assert.ok(!files.some((f) => f.includes('manifest')), 'no manifest: nothing counts as exported');
   const run = await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a']);
   assert.equal(run.code, 0, run.err);
   const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
-  assertSame(row as Record<string, unknown>, (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total);
+  assertSame(
+    row as Record<string, unknown>,
+    (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total,
+  );
 });
 
 test('a session that grew is exported again, alone, and the lake keeps its final snapshot', { skip }, async () => {
   const { a, b, grown } = corpusMachines();
   const lake = tempDir('romp-lake-grown-');
-  const first = JSON.parse((await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out);
+  const first = JSON.parse(
+    (await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out,
+  );
   // the cut session goes on on machine a: its file is appended to (the copy on b is the whole file)
   copyFileSync(grown, join(a, relative(b, grown)));
-  const second = JSON.parse((await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out);
+  const second = JSON.parse(
+    (await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a', '--json'])).out,
+  );
   assert.equal(second.sessions, 1);
   assert.equal(second.skipped, first.sessions - 1 + first.skipped);
   const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
-  assertSame(row as Record<string, unknown>, (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total);
+  assertSame(
+    row as Record<string, unknown>,
+    (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total,
+  );
 });

@@ -3,7 +3,18 @@ import { test } from 'node:test';
 import { parseSession } from '../../src/session/parse-session.ts';
 import { assertOfficialReader } from '../helpers/official-reader.ts';
 import { codesOf, parseLines, uuidsOf } from '../helpers/parse.ts';
-import { assistant, compactBoundary, progress, system, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import {
+  assistant,
+  compactBoundary,
+  progress,
+  system,
+  text,
+  thinking,
+  toolResult,
+  toolUse,
+  user,
+  writeJsonl,
+} from '../helpers/transcript.ts';
 
 const end = { mid: 'm-end', stop: 'end_turn' };
 
@@ -33,13 +44,22 @@ test('F13: a row of an unknown type with uuid and parentUuid takes part in the c
     user('u3', 'w1', 'second', 40),
     assistant('a3', 'u3', text('answer'), 41, { mid: 'm3', stop: 'end_turn' }),
   ]);
-  assert.deepEqual(r.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u3', 'a3']]);
+  assert.deepEqual(
+    r.session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [
+      ['u1', 'a1'],
+      ['u3', 'a3'],
+    ],
+  );
   assert.deepEqual(codesOf(r), []);
-  assert.deepEqual(r.session.records.map((x) => [x.type, x.uuid, x.onPath]), [
-    ['user', 'u2', false],
-    ['assistant', 'a2', false],
-    ['rewind-marker', 'w1', true],
-  ]);
+  assert.deepEqual(
+    r.session.records.map((x) => [x.type, x.uuid, x.onPath]),
+    [
+      ['user', 'u2', false],
+      ['assistant', 'a2', false],
+      ['rewind-marker', 'w1', true],
+    ],
+  );
 });
 
 test("behind a gateway that answers with one message.id, a rewound turn's tool result is not put back (F4 relay)", async () => {
@@ -54,11 +74,18 @@ test("behind a gateway that answers with one message.id, a rewound turn's tool r
     assistant('a3', 'u3', text('kept'), 21, relay('end_turn')),
   ]);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'u3', 'a3']);
-  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['u2', 'a2', 'r1']);
+  assert.deepEqual(
+    r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid),
+    ['u2', 'a2', 'r1'],
+  );
 });
 
 test('F13: a row of an unknown type is never the leaf, and never replaces a message that has its uuid', async () => {
-  const unknown = (uuid: string, parent: string | null, sec: number) => ({ ...system(uuid, parent, 'x', sec), type: 'frame-link', subtype: undefined });
+  const unknown = (uuid: string, parent: string | null, sec: number) => ({
+    ...system(uuid, parent, 'x', sec),
+    type: 'frame-link',
+    subtype: undefined,
+  });
   const r = await parseLines([
     user('u1', null, 'first', 0),
     assistant('a1', 'u1', text('ok'), 1, { mid: 'm1', stop: 'end_turn' }),
@@ -67,10 +94,22 @@ test('F13: a row of an unknown type is never the leaf, and never replaces a mess
     unknown('a2', 'u2', 4), // reuses a2's uuid
     unknown('f1', 'a1', 5), // last line, hanging on a1: not a branch that rewinds u2
   ]);
-  assert.deepEqual(r.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.deepEqual(
+    r.session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [
+      ['u1', 'a1'],
+      ['u2', 'a2'],
+    ],
+  );
   assert.equal(r.session.turns[1]?.atoms[1]?.message?.content[0]?.type, 'text');
   assert.deepEqual(codesOf(r), ['DUPLICATE_UUID']);
-  assert.deepEqual(r.session.records.map((x) => [x.type, x.uuid, x.onPath]), [['frame-link', 'a2', false], ['frame-link', 'f1', false]]);
+  assert.deepEqual(
+    r.session.records.map((x) => [x.type, x.uuid, x.onPath]),
+    [
+      ['frame-link', 'a2', false],
+      ['frame-link', 'f1', false],
+    ],
+  );
 });
 
 test('/clear stops the walk: a root with parentUuid null hides what came before it', async () => {
@@ -136,23 +175,39 @@ test('a call hanging on a tool result of the path comes back; a line of another 
   ];
   const r = await parseLines(lines);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a3', 'a2', 'r2', 'r3', 'b1']);
-  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['x1']);
+  assert.deepEqual(
+    r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid),
+    ['x1'],
+  );
   assert.equal(await assertOfficialReader(writeJsonl(lines), 'call under a path result'), 8);
 });
 
 test('a chain of 3,000 calls, each hanging on the result of the one before, off the walk, all come back', async () => {
   const m1 = { mid: 'm1', stop: 'tool_use' };
   const n = 3000;
-  const lines = [user('u1', null, 'look', 0), assistant('a0', 'u1', toolUse('t0', 'Read'), 1, m1), assistant('b0', 'a0', toolUse('s0', 'Read'), 1, m1)];
+  const lines = [
+    user('u1', null, 'look', 0),
+    assistant('a0', 'u1', toolUse('t0', 'Read'), 1, m1),
+    assistant('b0', 'a0', toolUse('s0', 'Read'), 1, m1),
+  ];
   for (let i = 0; i < n; i++) {
     lines.push(user(`r${i}`, i === 0 ? 'a0' : `a${i}`, [toolResult(`t${i}`, 'x')], 2));
     lines.push(assistant(`a${i + 1}`, `r${i}`, toolUse(`t${i + 1}`, 'Read'), 2, m1));
   }
-  lines.push(user('rb', 'b0', [toolResult('s0', 'x')], 3), assistant('end', 'rb', text('done'), 4, { mid: 'm2', stop: 'end_turn' }));
+  lines.push(
+    user('rb', 'b0', [toolResult('s0', 'x')], 3),
+    assistant('end', 'rb', text('done'), 4, { mid: 'm2', stop: 'end_turn' }),
+  );
   const r = await parseLines(lines);
   const uuids = uuidsOf(r);
   assert.equal(uuids.length, 2 * n + 5);
-  assert.deepEqual([uuids.slice(0, 6), uuids.slice(-3)], [['u1', 'a0', 'b0', 'r0', 'a1', 'r1'], [`a${n}`, 'rb', 'end']]);
+  assert.deepEqual(
+    [uuids.slice(0, 6), uuids.slice(-3)],
+    [
+      ['u1', 'a0', 'b0', 'r0', 'a1', 'r1'],
+      [`a${n}`, 'rb', 'end'],
+    ],
+  );
 });
 
 test('progress rows are bridged: a line whose parent is a progress row hangs on its ancestor', async () => {
@@ -168,7 +223,14 @@ test('progress rows are bridged: a line whose parent is a progress row hangs on 
   assert.deepEqual(uuidsOf(r), ['u1', 'a1', 'r1', 'a2']);
   assert.deepEqual(codesOf(r), []);
   // the rows the path runs through lie on it
-  assert.deepEqual(r.session.records.map((x) => [x.uuid, x.onPath]), [['p1', true], ['p2', true], ['p3', false]]);
+  assert.deepEqual(
+    r.session.records.map((x) => [x.uuid, x.onPath]),
+    [
+      ['p1', true],
+      ['p2', true],
+      ['p3', false],
+    ],
+  );
   // so do those a compaction's logicalParentUuid (full view) or the leaf checkpoint names
   const stitched = await parseLines([
     user('u1', null, 'go', 0),
@@ -180,7 +242,13 @@ test('progress rows are bridged: a line whose parent is a progress row hangs on 
     { type: 'last-prompt', lastPrompt: 'go', leafUuid: 'p2', sessionId: 'fixture-session' },
   ]);
   assert.deepEqual(uuidsOf(stitched), ['u1', 'a1', 'b1', 's1']);
-  assert.deepEqual(stitched.session.records.filter((x) => x.type === 'progress').map((x) => [x.uuid, x.onPath]), [['p1', true], ['p2', true]]);
+  assert.deepEqual(
+    stitched.session.records.filter((x) => x.type === 'progress').map((x) => [x.uuid, x.onPath]),
+    [
+      ['p1', true],
+      ['p2', true],
+    ],
+  );
 });
 
 test('a progress row sharing its uuid with a line is bridged the same whether or not that line is just before the child', async () => {
@@ -193,8 +261,14 @@ test('a progress row sharing its uuid with a line is bridged the same whether or
   ];
   const adjacent = await parseLines(lines(false));
   const apart = await parseLines(lines(true));
-  assert.deepEqual(adjacent.session.turns.map((t) => t.trigger?.uuid), ['u1', 'u4']);
-  assert.deepEqual(apart.session.turns.map((t) => t.trigger?.uuid), ['u1', 'u4']);
+  assert.deepEqual(
+    adjacent.session.turns.map((t) => t.trigger?.uuid),
+    ['u1', 'u4'],
+  );
+  assert.deepEqual(
+    apart.session.turns.map((t) => t.trigger?.uuid),
+    ['u1', 'u4'],
+  );
 });
 
 test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a HISTORY_GAP continues in file order', async () => {
@@ -213,9 +287,17 @@ test('a phantom parent within 5 s is bridged by time (PHANTOM_PARENT); beyond, a
   assert.deepEqual([uuidsOf(far), codesOf(far)], [['u1', 'a1', 'u2'], ['HISTORY_GAP']]);
   assert.equal(far.diagnostics[0]?.line, 4);
   // over progress rows: the message names the row the line hangs on, where the missing parent was named
-  const bridged = await parseLines([user('u1', null, 'go', 0), assistant('a1', 'u1', text('hi'), 1, end), progress('p1', 'never-written', 500), user('u2', 'p1', 'next', 600)]);
+  const bridged = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', text('hi'), 1, end),
+    progress('p1', 'never-written', 500),
+    user('u2', 'p1', 'next', 600),
+  ]);
   assert.deepEqual([codesOf(bridged), bridged.diagnostics[0]?.line], [['HISTORY_GAP'], 4]);
-  assert.match(bridged.diagnostics[0]?.message ?? '', /^parent never-written \(reached through progress row p1, this line's parent\) was never written/);
+  assert.match(
+    bridged.diagnostics[0]?.message ?? '',
+    /^parent never-written \(reached through progress row p1, this line's parent\) was never written/,
+  );
 });
 
 test('a history gap before a Stop hook: the context view resumes after it, the full view goes on in file order', async () => {
@@ -232,15 +314,35 @@ test('a history gap before a Stop hook: the context view resumes after it, the f
   ];
   const context = await parseLines(lines, { view: 'context' });
   assert.deepEqual(uuidsOf(context), ['u2', 'a2']);
-  assert.deepEqual(context.diagnostics.map((d) => [d.code, d.line, d.uuid]), [['HISTORY_GAP', 5, 's1']]);
-  assert.match(context.diagnostics[0]?.message ?? '', /^parent X \(reached through progress row p2, this line's parent\) was never written; the resumed conversation starts at this line$/);
-  assert.deepEqual(context.session.records.filter((x) => x.onPath === true).map((x) => x.uuid), ['p1', 'p2', 's1', 'd1']);
+  assert.deepEqual(
+    context.diagnostics.map((d) => [d.code, d.line, d.uuid]),
+    [['HISTORY_GAP', 5, 's1']],
+  );
+  assert.match(
+    context.diagnostics[0]?.message ?? '',
+    /^parent X \(reached through progress row p2, this line's parent\) was never written; the resumed conversation starts at this line$/,
+  );
+  assert.deepEqual(
+    context.session.records.filter((x) => x.onPath === true).map((x) => x.uuid),
+    ['p1', 'p2', 's1', 'd1'],
+  );
   const full = await parseLines(lines, { view: 'full' });
-  assert.deepEqual(full.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1'], ['u2', 'a2']]);
-  assert.deepEqual(full.diagnostics.map((d) => [d.code, d.line]), [['HISTORY_GAP', 5]]);
+  assert.deepEqual(
+    full.session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [
+      ['u1', 'a1'],
+      ['u2', 'a2'],
+    ],
+  );
+  assert.deepEqual(
+    full.diagnostics.map((d) => [d.code, d.line]),
+    [['HISTORY_GAP', 5]],
+  );
   assert.match(full.diagnostics[0]?.message ?? '', /continuing at the previous line in file order, a1$/);
   // within 5 s a line stands in for the missing parent in both views (the CLI resumes through it)
-  const near = lines.map((l) => (l['uuid'] === 's1' ? system('s1', 'p2', 'stop_hook_summary', 4, { hookCount: 1, hookErrors: [] }) : l));
+  const near = lines.map((l) =>
+    l['uuid'] === 's1' ? system('s1', 'p2', 'stop_hook_summary', 4, { hookCount: 1, hookErrors: [] }) : l,
+  );
   for (const view of ['context', 'full'] as const) {
     const r = await parseLines(near, { view });
     assert.deepEqual([uuidsOf(r), codesOf(r)], [['u1', 'a1', 'u2', 'a2'], ['PHANTOM_PARENT']], view);
@@ -267,24 +369,31 @@ test('full view stitches a compaction through logicalParentUuid; context view st
   const full = await parseLines(lines);
   assert.deepEqual(uuidsOf(full), ['u1', 'a1', 'b', 's', 'u2', 'a2']);
   const boundary = full.session.turns.flatMap((t) => t.atoms).find((a) => a.uuid === 'b');
-  assert.deepEqual([boundary?.type, boundary?.subtype, boundary?.compact_metadata], [
-    'system',
-    'compact_boundary',
-    { trigger: 'auto', pre_tokens: 150000 },
-  ]);
+  assert.deepEqual(
+    [boundary?.type, boundary?.subtype, boundary?.compact_metadata],
+    ['system', 'compact_boundary', { trigger: 'auto', pre_tokens: 150000 }],
+  );
   const context = await parseLines(lines, { view: 'context' });
   assert.deepEqual(uuidsOf(context), ['b', 's', 'u2', 'a2']);
 });
 
 test('an unwritten logicalParentUuid falls back to preservedSegment.tailUuid, else to file order', async () => {
-  const head = [user('u1', null, 'before', 0), assistant('a1', 'u1', text('pre'), 1, end), user('u9', 'a1', 'dead end', 2)];
+  const head = [
+    user('u1', null, 'before', 0),
+    assistant('a1', 'u1', text('pre'), 1, end),
+    user('u9', 'a1', 'dead end', 2),
+  ];
   const tail = await parseLines([
     ...head,
     compactBoundary('b', 'ghost', 10, { preservedSegment: { headUuid: 'u1', anchorUuid: 's', tailUuid: 'a1' } }),
     user('s', 'b', 'summary', 10, { isCompactSummary: true }),
   ]);
   assert.deepEqual([uuidsOf(tail), codesOf(tail)], [['u1', 'a1', 'b', 's'], ['COMPACT_PARENT_FALLBACK']]);
-  const order = await parseLines([...head, compactBoundary('b', 'ghost', 10), user('s', 'b', 'summary', 10, { isCompactSummary: true })]);
+  const order = await parseLines([
+    ...head,
+    compactBoundary('b', 'ghost', 10),
+    user('s', 'b', 'summary', 10, { isCompactSummary: true }),
+  ]);
   assert.deepEqual([uuidsOf(order), codesOf(order)], [['u1', 'a1', 'u9', 'b', 's'], ['COMPACT_PARENT_FALLBACK']]);
 });
 
@@ -314,7 +423,10 @@ test('a last-prompt checkpoint written after the last line picks the leaf (rewin
     { type: 'last-prompt', lastPrompt: 'one', leafUuid: 'a1', rewound: true, sessionId: 's' },
   ]);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1']);
-  const cleared = await parseLines([user('u1', null, 'one', 0), { type: 'last-prompt', leafUuid: null, explicit: true }]);
+  const cleared = await parseLines([
+    user('u1', null, 'one', 0),
+    { type: 'last-prompt', leafUuid: null, explicit: true },
+  ]);
   assert.deepEqual([uuidsOf(cleared), codesOf(cleared)], [[], ['SESSION_CLEARED']]);
 });
 
@@ -331,15 +443,22 @@ test('a uuid written twice in one file: later content, first position, DUPLICATE
 
 test('several files: fork copies are one atom each, tagged with the earliest file that holds them', async () => {
   const original = [user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end)];
-  const fork = [...original, user('u2', 'a1', 'two', 100), assistant('a2', 'u2', text('two'), 101, { mid: 'm2', stop: 'end_turn' })];
+  const fork = [
+    ...original,
+    user('u2', 'a1', 'two', 100),
+    assistant('a2', 'u2', text('two'), 101, { mid: 'm2', stop: 'end_turn' }),
+  ];
   const r = await parseSession([writeJsonl(fork, 'fork-b.jsonl'), writeJsonl(original, 'orig-a.jsonl')]);
   const atoms = r.session.turns.flatMap((t) => t.atoms);
-  assert.deepEqual(atoms.map((a) => [a.uuid, a.fsid]), [
-    ['u1', 'orig-a'],
-    ['a1', 'orig-a'],
-    ['u2', 'fork-b'],
-    ['a2', 'fork-b'],
-  ]);
+  assert.deepEqual(
+    atoms.map((a) => [a.uuid, a.fsid]),
+    [
+      ['u1', 'orig-a'],
+      ['a1', 'orig-a'],
+      ['u2', 'fork-b'],
+      ['a2', 'fork-b'],
+    ],
+  );
   assert.equal(r.session.leafFsid, 'fork-b');
   assert.equal(r.session.turns.length, 2);
 });
@@ -351,12 +470,17 @@ test('system rows other than compact_boundary are records on the path, not atoms
     system('d1', 'a1', 'turn_duration', 1.5, { durationMs: 1500 }),
   ]);
   assert.deepEqual(uuidsOf(r), ['u1', 'a1']);
-  assert.deepEqual(r.session.records.map((x) => [x.type, x.subtype, x.onPath]), [['system', 'turn_duration', true]]);
+  assert.deepEqual(
+    r.session.records.map((x) => [x.type, x.subtype, x.onPath]),
+    [['system', 'turn_duration', true]],
+  );
 });
 
 test('1.0.x: a later branch of local commands only does not hide the conversation (COMMAND_BRANCH)', async () => {
   const r = await parseLines([
-    user('cav', null, 'Caveat: The messages below were generated by the user while running local commands.', 0, { isMeta: true }),
+    user('cav', null, 'Caveat: The messages below were generated by the user while running local commands.', 0, {
+      isMeta: true,
+    }),
     user('u1', 'cav', 'Please review this patch', 1),
     assistant('a1', 'u1', text('Looks good.'), 2, { mid: 'm1' }),
     user('b1', 'cav', '<bash-input>uv run pytest</bash-input>', 30),
@@ -364,7 +488,10 @@ test('1.0.x: a later branch of local commands only does not hide the conversatio
   ]);
   assert.deepEqual(uuidsOf(r), ['cav', 'u1', 'a1']);
   assert.deepEqual(codesOf(r), ['COMMAND_BRANCH']);
-  assert.deepEqual(r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid), ['b1', 'b2']);
+  assert.deepEqual(
+    r.session.records.filter((x) => x.onPath === false).map((x) => x.uuid),
+    ['b1', 'b2'],
+  );
 });
 
 test('a message.id reused across a rewind (gateways) does not bring the rewound answer back', async () => {

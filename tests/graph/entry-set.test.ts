@@ -10,6 +10,9 @@ test('EntrySet: members by position, grows past its first capacity, counts each 
   set.add(at(0));
   set.add(at(40));
   set.add(at(40));
-  assert.deepEqual([set.has(at(0)), set.has(at(1)), set.has(at(40)), set.has(at(41)), set.has(at(-1)), set.size], [true, false, true, false, false, 2]);
+  assert.deepEqual(
+    [set.has(at(0)), set.has(at(1)), set.has(at(40)), set.has(at(41)), set.has(at(-1)), set.size],
+    [true, false, true, false, false, 2],
+  );
   assert.throws(() => set.add(at(-1)), RangeError);
 });

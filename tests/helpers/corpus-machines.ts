@@ -21,7 +21,12 @@ export interface Machines {
 function projectFolders(dir: string): string[] {
   const here = readdirSync(dir);
   const own = here.some((n) => n.endsWith('.jsonl') && statSync(join(dir, n)).isFile()) ? [dir] : [];
-  return [...own, ...here.filter((n) => n !== 'subagents' && statSync(join(dir, n)).isDirectory()).flatMap((n) => projectFolders(join(dir, n)))];
+  return [
+    ...own,
+    ...here
+      .filter((n) => n !== 'subagents' && statSync(join(dir, n)).isDirectory())
+      .flatMap((n) => projectFolders(join(dir, n))),
+  ];
 }
 
 /**
@@ -30,13 +35,20 @@ function projectFolders(dir: string): string[] {
  */
 export function corpusMachines(): Machines {
   const root = tempDir('romp-machines-');
-  const projects = projectFolders(CORPUS_TRANSCRIPTS).filter((d) => !relative(CORPUS_TRANSCRIPTS, d).split('/').includes('subagents'));
+  const projects = projectFolders(CORPUS_TRANSCRIPTS).filter(
+    (d) => !relative(CORPUS_TRANSCRIPTS, d).split('/').includes('subagents'),
+  );
   const third = Math.ceil(projects.length / 3);
   const on = { a: projects.slice(0, 2 * third), b: projects.slice(third) };
   const middle = projects.slice(third, 2 * third);
-  const mains = middle.flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-')).map((n) => join(d, n)));
+  const mains = middle.flatMap((d) =>
+    readdirSync(d)
+      .filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-'))
+      .map((n) => join(d, n)),
+  );
   const largest = mains.sort((x, y) => statSync(y).size - statSync(x).size)[0] as string;
-  const place = (machine: 'a' | 'b', dir: string): string => join(root, machine, relative(CORPUS_TRANSCRIPTS, dir).replace(/[/\\]/g, '__'));
+  const place = (machine: 'a' | 'b', dir: string): string =>
+    join(root, machine, relative(CORPUS_TRANSCRIPTS, dir).replace(/[/\\]/g, '__'));
   for (const machine of ['a', 'b'] as const) {
     for (const dir of on[machine]) {
       const target = place(machine, dir);
@@ -49,10 +61,15 @@ export function corpusMachines(): Machines {
             writeFileSync(join(target, name), `${lines.slice(0, Math.floor(lines.length / 2)).join('\n')}\n`);
           } else cpSync(from, join(target, name));
           const folder = from.slice(0, -'.jsonl'.length);
-          if (existsSync(folder) && statSync(folder).isDirectory()) cpSync(folder, join(target, name.slice(0, -'.jsonl'.length)), { recursive: true });
+          if (existsSync(folder) && statSync(folder).isDirectory())
+            cpSync(folder, join(target, name.slice(0, -'.jsonl'.length)), { recursive: true });
         }
       }
     }
   }
-  return { a: join(root, 'a'), b: join(root, 'b'), grown: join(place('b', largest.slice(0, largest.lastIndexOf('/'))), largest.slice(largest.lastIndexOf('/') + 1)) };
+  return {
+    a: join(root, 'a'),
+    b: join(root, 'b'),
+    grown: join(place('b', largest.slice(0, largest.lastIndexOf('/'))), largest.slice(largest.lastIndexOf('/') + 1)),
+  };
 }

@@ -7,7 +7,10 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `shared/corpus/transcripts` beside the checkout (this file is `dist/tests/helpers/corpus.js`). */
-export const CORPUS_TRANSCRIPTS: string = resolve(fileURLToPath(import.meta.url), '../../../../../shared/corpus/transcripts');
+export const CORPUS_TRANSCRIPTS: string = resolve(
+  fileURLToPath(import.meta.url),
+  '../../../../../shared/corpus/transcripts',
+);
 
 /** Whether the corpus is there. */
 export const corpusPresent: boolean = existsSync(CORPUS_TRANSCRIPTS);
@@ -32,5 +35,9 @@ export function corpusTranscripts(): string[] {
  */
 export function isSynthetic(file: string): boolean {
   const rel = relative(CORPUS_TRANSCRIPTS, resolve(CORPUS_TRANSCRIPTS, file)).replace(/\\/g, '/');
-  return /^iansherr__claude-code-log\/[^/]+\.jsonl$/.test(rel) || rel.includes('workflow_basic') || rel.includes('jazzyalex__agent-sessions');
+  return (
+    /^iansherr__claude-code-log\/[^/]+\.jsonl$/.test(rel) ||
+    rel.includes('workflow_basic') ||
+    rel.includes('jazzyalex__agent-sessions')
+  );
 }

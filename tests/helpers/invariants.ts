@@ -5,7 +5,8 @@ import { HARNESS_TEXT, startsWithHarness } from '../../src/tree/harness-text.ts'
 
 /**
  * The model's invariants: every atom in exactly one turn, turn ids unique, each trigger inside its
- * turn (first, except in the first turn and after a local command's caveat), atoms with a time, plain JSON; with `timeOrdered`, turns in
+ * turn (first, except in the first turn and after a local command's caveat), atoms with a time, plain JSON; with
+ * `timeOrdered`, turns in
  * time order.
  */
 export function checkInvariants(session: Session, where: string, timeOrdered = true): void {
@@ -20,10 +21,14 @@ export function checkInvariants(session: Session, where: string, timeOrdered = t
     ids.add(turn.id);
     const trigger = turn.trigger;
     if (trigger !== null) {
-      assert.ok(turn.atoms.some((a) => a.uuid === trigger.uuid), `${where}: trigger not in its turn`);
+      assert.ok(
+        turn.atoms.some((a) => a.uuid === trigger.uuid),
+        `${where}: trigger not in its turn`,
+      );
       // a local command's caveat, written before the command, goes ahead of it
       const first = turn.atoms[0];
-      if (index > 0 && !startsWithHarness(first?.message?.content, HARNESS_TEXT.caveat)) assert.equal(first?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
+      if (index > 0 && !startsWithHarness(first?.message?.content, HARNESS_TEXT.caveat))
+        assert.equal(first?.uuid, trigger.uuid, `${where}: trigger is not the first atom`);
     }
     for (const atom of turn.atoms) {
       assert.ok(!seen.has(atom.uuid), `${where}: atom ${atom.uuid} twice`);
@@ -39,7 +44,8 @@ export function checkLossless(read: ReadResult, session: Session, where: string)
   const covered = new Set<number>();
   for (const r of read.records) covered.add(r.line);
   for (const d of read.diagnostics) if (d.line !== undefined) covered.add(d.line);
-  for (let line = 1; line <= read.lines; line++) assert.ok(covered.has(line), `${where}:${line} neither record nor diagnostic`);
+  for (let line = 1; line <= read.lines; line++)
+    assert.ok(covered.has(line), `${where}:${line} neither record nor diagnostic`);
   // generated atoms (prompts known only from queue operations) stand for no line of their own
   const atoms = session.turns.reduce((n, t) => n + t.atoms.filter((a) => !a.uuid.startsWith('queued:')).length, 0);
   assert.equal(atoms + session.records.length, read.records.length, `${where}: records lost or doubled`);

@@ -46,7 +46,9 @@ export async function assertOfficialReader(file: string, where: string): Promise
   const diagnostics: Diagnostic[] = [];
   const on = (d: Diagnostic): void => void diagnostics.push(d);
   const state = buildSessionState(await collectFiles([file], on), { view: 'context' }, on);
-  const meta = new Set((await readTranscript(file)).records.filter((r) => r.record['isMeta'] === true).map((r) => r.record['uuid']));
+  const meta = new Set(
+    (await readTranscript(file)).records.filter((r) => r.record['isMeta'] === true).map((r) => r.record['uuid']),
+  );
   const atoms = state.session.turns
     .flatMap((t) => t.atoms)
     .filter((a) => (a.type === 'user' || a.type === 'assistant') && !meta.has(a.uuid) && !a.uuid.startsWith('queued:'));
@@ -68,7 +70,8 @@ function responseKey(atoms: Atom[]): (uuid: string) => string {
   for (const a of atoms) {
     for (const b of a.message?.content ?? []) {
       const id = (b as { id?: unknown }).id;
-      if (a.type === 'assistant' && b.type === 'tool_use' && typeof id === 'string') toolOwner.set(id, a.message?.id ?? a.uuid);
+      if (a.type === 'assistant' && b.type === 'tool_use' && typeof id === 'string')
+        toolOwner.set(id, a.message?.id ?? a.uuid);
     }
   }
   return (uuid) => {

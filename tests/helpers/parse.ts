@@ -4,7 +4,10 @@ import type { Atom } from '../../src/model/types.ts';
 import { writeJsonl } from './transcript.ts';
 
 /** Writes the lines to a temp file and parses it. */
-export async function parseLines(lines: Array<Record<string, unknown> | string>, options: ParseOptions = {}): Promise<ParseResult> {
+export async function parseLines(
+  lines: Array<Record<string, unknown> | string>,
+  options: ParseOptions = {},
+): Promise<ParseResult> {
   return parseSession([writeJsonl(lines)], options);
 }
 

@@ -25,12 +25,14 @@ export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toStrin
 function stringPaths(value: unknown, path: Path = []): Path[] {
   if (typeof value === 'string') return [path];
   if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, [...path, i]));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...path, k]));
   return [];
 }
 
 /**
- * Sets the `n`-th string value of a record (modulo their count) to `value`, in place (the fuzz's `proto-value` mutation).
+ * Sets the `n`-th string value of a record (modulo their count) to `value`, in place (the fuzz's `proto-value`
+ * mutation).
  * @returns whether the record had a string value
  */
 export function setNthString(record: Fields, n: number, value: string): boolean {
@@ -77,7 +79,11 @@ async function outputs(records: Fields[], file: string): Promise<string> {
  * @param key the prototype name written there
  */
 export async function checkPrototypeKey(records: Fields[], pick: number, key: string): Promise<void> {
-  const messages = records.map((r) => ({ ...r, session_id: r['sessionId'] ?? 'fixture-session', parent_tool_use_id: r['isSidechain'] === true ? 'toolu_side' : null }));
+  const messages = records.map((r) => ({
+    ...r,
+    session_id: r['sessionId'] ?? 'fixture-session',
+    parent_tool_use_id: r['isSidechain'] === true ? 'toolu_side' : null,
+  }));
   const paths = messages.flatMap((r, i) => stringPaths(r).map((p) => [i, p] as const));
   if (paths.length === 0) return;
   const [at, path] = paths[pick % paths.length] as readonly [number, Path];
@@ -90,12 +96,15 @@ export async function checkPrototypeKey(records: Fields[], pick: number, key: st
   const before = prototypeState();
   const hostile = await outputs(variant(key), file);
   const after = prototypeState();
-  if (after !== before || ({} as Fields)['lowerBound'] !== undefined) throw new Error(`${key} at ${at}/${path.join('.')}: Object.prototype changed`);
+  if (after !== before || ({} as Fields)['lowerBound'] !== undefined)
+    throw new Error(`${key} at ${at}/${path.join('.')}: Object.prototype changed`);
   const word = 'Q'.repeat(key.length);
   const plain = (await outputs(variant(word), file)).replaceAll(word, key);
   if (hostile !== plain) {
     let i = 0;
     while (hostile[i] === plain[i]) i++;
-    throw new Error(`${key} at line ${at} ${path.join('.')}: output differs from the plain word's at ${i}:\n  ${hostile.slice(i - 80, i + 80)}\n  ${plain.slice(i - 80, i + 80)}`);
+    throw new Error(
+      `${key} at line ${at} ${path.join('.')}: output differs from the plain word's at ${i}:\n  ${hostile.slice(i - 80, i + 80)}\n  ${plain.slice(i - 80, i + 80)}`,
+    );
   }
 }

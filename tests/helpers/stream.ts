@@ -10,14 +10,29 @@ export function sAssistant(uuid: string, mid: string, block: Fields, extra: Fiel
     uuid,
     session_id: STREAM_SID,
     parent_tool_use_id: null,
-    message: { id: mid, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [block], stop_reason: null, usage: { input_tokens: 3, output_tokens: 2 } },
+    message: {
+      id: mid,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [block],
+      stop_reason: null,
+      usage: { input_tokens: 3, output_tokens: 2 },
+    },
     ...extra,
   };
 }
 
 /** A `user` frame. */
 export function sUser(uuid: string, content: unknown, extra: Fields = {}): Fields {
-  return { type: 'user', uuid, session_id: STREAM_SID, parent_tool_use_id: null, message: { role: 'user', content }, ...extra };
+  return {
+    type: 'user',
+    uuid,
+    session_id: STREAM_SID,
+    parent_tool_use_id: null,
+    message: { role: 'user', content },
+    ...extra,
+  };
 }
 
 /** A `result` frame. */

@@ -47,7 +47,13 @@ export interface AssistantOptions {
 }
 
 /** An `assistant` line holding one content block of response `mid`. */
-export function assistant(uuid: string, parent: string | null, block: Fields, sec: number, o: AssistantOptions): Fields {
+export function assistant(
+  uuid: string,
+  parent: string | null,
+  block: Fields,
+  sec: number,
+  o: AssistantOptions,
+): Fields {
   return envelope('assistant', uuid, parent, sec, {
     message: {
       id: o.mid,
@@ -57,7 +63,12 @@ export function assistant(uuid: string, parent: string | null, block: Fields, se
       content: [block],
       stop_reason: o.stop ?? null,
       stop_sequence: null,
-      usage: o.usage ?? { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 100 },
+      usage: o.usage ?? {
+        input_tokens: 10,
+        output_tokens: 5,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 100,
+      },
     },
     requestId: `req_${o.mid}`,
     ...o.extra,
@@ -70,7 +81,12 @@ export function system(uuid: string, parent: string | null, subtype: string, sec
 }
 
 /** A `compact_boundary` line: `parentUuid: null`, history through `logicalParentUuid`. */
-export function compactBoundary(uuid: string, logicalParent: string | null, sec: number, metadata: Fields = {}): Fields {
+export function compactBoundary(
+  uuid: string,
+  logicalParent: string | null,
+  sec: number,
+  metadata: Fields = {},
+): Fields {
   return system(uuid, null, 'compact_boundary', sec, {
     content: 'Conversation compacted',
     logicalParentUuid: logicalParent,
@@ -80,13 +96,21 @@ export function compactBoundary(uuid: string, logicalParent: string | null, sec:
 
 /** A `progress` line (≤2.1.80 chain member). */
 export function progress(uuid: string, parent: string | null, sec: number): Fields {
-  return envelope('progress', uuid, parent, sec, { data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, toolUseID: 'toolu_x' });
+  return envelope('progress', uuid, parent, sec, {
+    data: { type: 'hook_progress', hookEvent: 'PostToolUse' },
+    toolUseID: 'toolu_x',
+  });
 }
 
 /** Content blocks. */
 export const text = (t: string): Fields => ({ type: 'text', text: t });
 export const thinking = (t: string): Fields => ({ type: 'thinking', thinking: t, signature: 'sig' });
-export const toolUse = (id: string, name: string, input: Fields = {}): Fields => ({ type: 'tool_use', id, name, input });
+export const toolUse = (id: string, name: string, input: Fields = {}): Fields => ({
+  type: 'tool_use',
+  id,
+  name,
+  input,
+});
 export const toolResult = (id: string, content: string, isError = false): Fields => ({
   type: 'tool_result',
   tool_use_id: id,

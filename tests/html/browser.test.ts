@@ -19,13 +19,27 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { FEATURES, threeTurns, xssSession } from './fixtures.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CORPUS = new URL('../../../../shared/corpus/transcripts/marot__spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl', import.meta.url);
+const CORPUS = new URL(
+  '../../../../shared/corpus/transcripts/marot__spotter/258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+  import.meta.url,
+);
 const skip = existsSync(CHROMIUM) ? false : 'no /usr/bin/chromium';
 let browser: Browser | undefined;
 
 /** Launches Debian's chromium as the house rules say (no sandbox: CI runs as root). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
 }
 
 before(async () => {
@@ -36,7 +50,10 @@ after(async () => {
 });
 
 /** Writes the page of `files` and opens it; every request the page makes is collected. */
-async function open(files: string[], javaScriptEnabled = true): Promise<{ page: Page; url: string; requests: string[]; errors: string[] }> {
+async function open(
+  files: string[],
+  javaScriptEnabled = true,
+): Promise<{ page: Page; url: string; requests: string[]; errors: string[] }> {
   const path = join(tempDir('romp-html-'), 'page.html');
   writeFileSync(path, (await buildHtmlPage(files)).html);
   const url = pathToFileURL(path).href;
@@ -52,64 +69,85 @@ async function open(files: string[], javaScriptEnabled = true): Promise<{ page: 
   return { page, url, requests, errors };
 }
 
-test('browser: a corpus session: expand a call, follow a bar, search, switch the view, no request', { skip: skip || (existsSync(CORPUS) ? false : 'no corpus') }, async () => {
-  const { page, url, requests, errors } = await open([CORPUS.pathname]);
-  // expand the first tool call not inside a group
-  const chip = page.locator('#chat > article.turn > .atom > details.tool').first();
-  await chip.locator('summary').click();
-  assert.equal(await chip.evaluate((d) => (d as HTMLDetailsElement).open), true);
-  assert.ok(await chip.locator('.tool-body').isVisible());
-  // follow the third bar of the timeline to its segment's input
-  const bar = page.locator('svg.timeline a').nth(2);
-  const href = (await bar.getAttribute('href')) as string;
-  await bar.locator('rect').click();
-  assert.equal(await page.evaluate(() => location.hash), href);
-  const top = await page.evaluate((id) => document.getElementById(decodeURIComponent(id))?.getBoundingClientRect().top, href.slice(1));
-  assert.ok(top !== undefined && top >= 0 && top < 800, `target at ${top}`);
-  // search for the last prompt's first word: the last turn is among the turns left, not all are
-  const word = ((await page.locator('#chat > article.turn > .prompt').last().textContent()) ?? '').trim().split(/\s+/)[0] as string;
-  await page.fill('#q', word);
-  const visible = await page.$$eval('#chat > article.turn', (all) => all.map((t) => !t.classList.contains('filtered-out')));
-  assert.equal(visible.at(-1), true);
-  assert.ok(visible.some((shown) => !shown));
-  await page.fill('#q', 'zzqq-no-such-word');
-  assert.equal(await page.textContent('#count'), '0 of 4 turns');
-  await page.fill('#q', '');
-  // switch to the context view: what came before the compaction goes, and comes back
-  const before = page.locator('.pre-context').first();
-  assert.ok(await page.locator('.pre-context').count() > 0);
-  await page.click('label[for=view-context]');
-  assert.equal(await before.isVisible(), false);
-  await page.click('label[for=view-context]');
-  assert.equal(await before.isVisible(), true);
-  assert.deepEqual(requests, [url]);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'browser: a corpus session: expand a call, follow a bar, search, switch the view, no request',
+  { skip: skip || (existsSync(CORPUS) ? false : 'no corpus') },
+  async () => {
+    const { page, url, requests, errors } = await open([CORPUS.pathname]);
+    // expand the first tool call not inside a group
+    const chip = page.locator('#chat > article.turn > .atom > details.tool').first();
+    await chip.locator('summary').click();
+    assert.equal(await chip.evaluate((d) => (d as HTMLDetailsElement).open), true);
+    assert.ok(await chip.locator('.tool-body').isVisible());
+    // follow the third bar of the timeline to its segment's input
+    const bar = page.locator('svg.timeline a').nth(2);
+    const href = (await bar.getAttribute('href')) as string;
+    await bar.locator('rect').click();
+    assert.equal(await page.evaluate(() => location.hash), href);
+    const top = await page.evaluate(
+      (id) => document.getElementById(decodeURIComponent(id))?.getBoundingClientRect().top,
+      href.slice(1),
+    );
+    assert.ok(top !== undefined && top >= 0 && top < 800, `target at ${top}`);
+    // search for the last prompt's first word: the last turn is among the turns left, not all are
+    const word = ((await page.locator('#chat > article.turn > .prompt').last().textContent()) ?? '')
+      .trim()
+      .split(/\s+/)[0] as string;
+    await page.fill('#q', word);
+    const visible = await page.$$eval('#chat > article.turn', (all) =>
+      all.map((t) => !t.classList.contains('filtered-out')),
+    );
+    assert.equal(visible.at(-1), true);
+    assert.ok(visible.some((shown) => !shown));
+    await page.fill('#q', 'zzqq-no-such-word');
+    assert.equal(await page.textContent('#count'), '0 of 4 turns');
+    await page.fill('#q', '');
+    // switch to the context view: what came before the compaction goes, and comes back
+    const before = page.locator('.pre-context').first();
+    assert.ok((await page.locator('.pre-context').count()) > 0);
+    await page.click('label[for=view-context]');
+    assert.equal(await before.isVisible(), false);
+    await page.click('label[for=view-context]');
+    assert.equal(await before.isVisible(), true);
+    assert.deepEqual(requests, [url]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
-test('browser: in-page search through MiniSearch: words in any order, prefixes, a typo, Enter to the best turn', { skip }, async () => {
-  const { page, requests, url, errors } = await open([threeTurns()]);
-  const shown = (): Promise<string[]> => page.$$eval('#chat > article.turn:not(.filtered-out) .turn-head .n', (all) => all.map((n) => n.textContent ?? ''));
-  // both words, in the other order than written: only the third turn holds "Third answer."
-  await page.fill('#q', 'answer third');
-  assert.deepEqual(await shown(), ['#3']);
-  assert.equal(await page.textContent('#count'), '1 of 3 turns');
-  await page.fill('#q', 'secnd');
-  assert.deepEqual(await shown(), ['#2']);
-  await page.fill('#q', 'ans');
-  assert.deepEqual(await shown(), ['#1', '#2', '#3']);
-  // Enter scrolls to the best match (a low window, so that there is room to scroll)
-  await page.setViewportSize({ width: 1200, height: 300 });
-  await page.fill('#q', 'third');
-  await page.press('#q', 'Enter');
-  const where = await page.evaluate(() => ({ y: window.scrollY, top: document.getElementById('u3')?.getBoundingClientRect().top ?? -1 }));
-  assert.ok(where.y > 0 && where.top >= 0 && where.top < 300, `best turn at ${JSON.stringify(where)}`);
-  await page.fill('#q', 'zzqq');
-  assert.deepEqual(await shown(), []);
-  assert.deepEqual(requests, [url]);
-  assert.deepEqual(errors, []);
-  await page.close();
-});
+test(
+  'browser: in-page search through MiniSearch: words in any order, prefixes, a typo, Enter to the best turn',
+  { skip },
+  async () => {
+    const { page, requests, url, errors } = await open([threeTurns()]);
+    const shown = (): Promise<string[]> =>
+      page.$$eval('#chat > article.turn:not(.filtered-out) .turn-head .n', (all) =>
+        all.map((n) => n.textContent ?? ''),
+      );
+    // both words, in the other order than written: only the third turn holds "Third answer."
+    await page.fill('#q', 'answer third');
+    assert.deepEqual(await shown(), ['#3']);
+    assert.equal(await page.textContent('#count'), '1 of 3 turns');
+    await page.fill('#q', 'secnd');
+    assert.deepEqual(await shown(), ['#2']);
+    await page.fill('#q', 'ans');
+    assert.deepEqual(await shown(), ['#1', '#2', '#3']);
+    // Enter scrolls to the best match (a low window, so that there is room to scroll)
+    await page.setViewportSize({ width: 1200, height: 300 });
+    await page.fill('#q', 'third');
+    await page.press('#q', 'Enter');
+    const where = await page.evaluate(() => ({
+      y: window.scrollY,
+      top: document.getElementById('u3')?.getBoundingClientRect().top ?? -1,
+    }));
+    assert.ok(where.y > 0 && where.top >= 0 && where.top < 300, `best turn at ${JSON.stringify(where)}`);
+    await page.fill('#q', 'zzqq');
+    assert.deepEqual(await shown(), []);
+    assert.deepEqual(requests, [url]);
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);
 
 test('browser: without JavaScript, calls expand and the view switches', { skip }, async () => {
   const write = FEATURES['compaction'] as () => string[];
@@ -124,31 +162,39 @@ test('browser: without JavaScript, calls expand and the view switches', { skip }
   await page.close();
 });
 
-test('browser: a split page: a timeline bar opens the part that holds its atom, the nav leads back', { skip }, async () => {
-  const first = join(tempDir('romp-html-parts-'), 's.html');
-  const { parts } = await buildHtmlPage([threeTurns()], { partChars: 1, partHref: (n) => basename(partFile(first, n)) });
-  parts.forEach((p, i) => writeFileSync(partFile(first, i + 1), p));
-  const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 800 } });
-  try {
-    await page.goto(pathToFileURL(first).href);
-    assert.equal(await page.textContent('#parts-top nav b'), 'part 1 of 3');
-    await page.locator('svg.timeline a[href="s.part3.html#u3"] rect').click();
-    await page.waitForURL(/\/s\.part3\.html#u3$/);
-    assert.equal(await page.locator('#u3').isVisible(), true);
-    assert.equal(await page.textContent('#chat .prompt'), 'third ask');
-    await page.locator('#parts-top a[rel=prev]').click();
-    await page.waitForURL(/\/s\.part2\.html$/);
-    assert.equal(await page.locator('#b1').count(), 1);
-  } finally {
-    await page.close();
-  }
-});
+test(
+  'browser: a split page: a timeline bar opens the part that holds its atom, the nav leads back',
+  { skip },
+  async () => {
+    const first = join(tempDir('romp-html-parts-'), 's.html');
+    const { parts } = await buildHtmlPage([threeTurns()], {
+      partChars: 1,
+      partHref: (n) => basename(partFile(first, n)),
+    });
+    parts.forEach((p, i) => writeFileSync(partFile(first, i + 1), p));
+    const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 800 } });
+    try {
+      await page.goto(pathToFileURL(first).href);
+      assert.equal(await page.textContent('#parts-top nav b'), 'part 1 of 3');
+      await page.locator('svg.timeline a[href="s.part3.html#u3"] rect').click();
+      await page.waitForURL(/\/s\.part3\.html#u3$/);
+      assert.equal(await page.locator('#u3').isVisible(), true);
+      assert.equal(await page.textContent('#chat .prompt'), 'third ask');
+      await page.locator('#parts-top a[rel=prev]').click();
+      await page.waitForURL(/\/s\.part2\.html$/);
+      assert.equal(await page.locator('#b1').count(), 1);
+    } finally {
+      await page.close();
+    }
+  },
+);
 
 test('browser: no script of the XSS corpus runs, the page requests nothing', { skip }, async () => {
   const { page, url, requests, errors } = await open([xssSession()]);
   await page.evaluate(() => {
     for (const d of Array.from(document.querySelectorAll('details'))) (d as HTMLDetailsElement).open = true;
-    for (const el of Array.from(document.querySelectorAll('main *'))) for (const type of ['mouseover', 'click', 'load', 'error']) el.dispatchEvent(new Event(type));
+    for (const el of Array.from(document.querySelectorAll('main *')))
+      for (const type of ['mouseover', 'click', 'load', 'error']) el.dispatchEvent(new Event(type));
   });
   await page.keyboard.press('t');
   assert.equal(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined);
@@ -175,28 +221,33 @@ test('browser: romp serve: a turn appended to the watched file appears in the op
   }
 });
 
-test('browser: romp serve: the search box on / lists the hits of romp index; a hit opens the part of a split page that holds its atom', { skip }, async () => {
-  const { dir, file } = projectsWithSession();
-  appendFileSync(file, SECOND_TURN);
-  const home = tempDir('romp-home-');
-  await updateIndex(indexPath(home), { projectsDir: dir, onDiagnostic: () => undefined });
-  const viewer = await startViewer({ projectsDir: dir, partChars: 1, search: indexSearch(home) });
-  const page = await (browser as Browser).newPage();
-  try {
-    await page.goto(viewer.url);
-    await page.fill('input[name=q]', 'second');
-    await page.press('input[name=q]', 'Enter');
-    await page.waitForURL(/\/search\?q=second$/);
-    assert.equal(await page.textContent('#search-count'), '2 hits for “second”');
-    assert.equal(await page.textContent('.hit-row mark'), 'second');
-    // the typed prompt ranks first; /s/<id>#u2 lands on part 1, which does not hold u2: the page asks for the part that does
-    assert.equal(await page.getAttribute('.hit-row a', 'href'), `/s/${ID}#u2`);
-    await page.click('.hit-row a');
-    await page.waitForURL(new RegExp(`/s/${ID}\\?at=u2#u2$`));
-    assert.equal(await page.textContent('#parts-top nav b'), 'part 2 of 2');
-    assert.equal(await page.locator('#u2').isVisible(), true);
-  } finally {
-    await page.close();
-    await viewer.close();
-  }
-});
+test(
+  'browser: romp serve: the search box on / lists the hits of romp index; a hit opens the part of a split page that holds its atom',
+  { skip },
+  async () => {
+    const { dir, file } = projectsWithSession();
+    appendFileSync(file, SECOND_TURN);
+    const home = tempDir('romp-home-');
+    await updateIndex(indexPath(home), { projectsDir: dir, onDiagnostic: () => undefined });
+    const viewer = await startViewer({ projectsDir: dir, partChars: 1, search: indexSearch(home) });
+    const page = await (browser as Browser).newPage();
+    try {
+      await page.goto(viewer.url);
+      await page.fill('input[name=q]', 'second');
+      await page.press('input[name=q]', 'Enter');
+      await page.waitForURL(/\/search\?q=second$/);
+      assert.equal(await page.textContent('#search-count'), '2 hits for “second”');
+      assert.equal(await page.textContent('.hit-row mark'), 'second');
+      // the typed prompt ranks first; /s/<id>#u2 lands on part 1, which does not hold u2: the page asks for the part
+      // that does
+      assert.equal(await page.getAttribute('.hit-row a', 'href'), `/s/${ID}#u2`);
+      await page.click('.hit-row a');
+      await page.waitForURL(new RegExp(`/s/${ID}\\?at=u2#u2$`));
+      assert.equal(await page.textContent('#parts-top nav b'), 'part 2 of 2');
+      assert.equal(await page.locator('#u2').isVisible(), true);
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  },
+);

@@ -12,10 +12,13 @@ import { tempDir } from '../helpers/temp-dir.ts';
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await cli(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(argv, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+  });
   return { code, out, err };
 }
-const feature = (name: string): string => ((FEATURES[name] as () => string[])()[0] as string);
+const feature = (name: string): string => (FEATURES[name] as () => string[])()[0] as string;
 
 test('romp html -o writes the page and names it on stderr; without -o the page is on stdout', async () => {
   const out = join(tempDir('romp-html-cli-'), 'page.html');
@@ -32,7 +35,11 @@ test('romp html -o writes the page and names it on stderr; without -o the page i
 test('romp export --format md: headings, quoted prompt, calls with fenced input and result, diffs, branches', async () => {
   const tools = await run(['export', feature('tools')]);
   assert.equal(tools.code, 0);
-  assert.ok(tools.out.includes('## Turn 1 · human · 2026-03-01 10:00:00Z · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```'));
+  assert.ok(
+    tools.out.includes(
+      '## Turn 1 · human · 2026-03-01 10:00:00Z · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
+    ),
+  );
   assert.ok(tools.out.includes('**Grep: "TODO" in src** (error)'));
   const diff = (await run(['export', feature('diff')])).out;
   assert.ok(diff.includes('```diff\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n```'));
@@ -48,7 +55,11 @@ test('romp export --format md: headings, quoted prompt, calls with fenced input 
 test('romp export --format md: a fence outgrows the backticks it holds; assistant Markdown stays as written', async () => {
   const { out } = await run(['export', feature('markdown')]);
   assert.ok(out.includes('```ts\nconst answer: number = 42;\n```'));
-  const path = writeJsonl([user('u1', null, 'q', 0), assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'echo ```' }), 1, { mid: 'm', stop: 'tool_use' }), user('r1', 'a1', [toolResult('t1', '`````five')], 2)]);
+  const path = writeJsonl([
+    user('u1', null, 'q', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'echo ```' }), 1, { mid: 'm', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', '`````five')], 2),
+  ]);
   const fenced = (await run(['export', path])).out;
   assert.ok(fenced.includes('````sh\necho ```\n````'));
   assert.ok(fenced.includes('``````\n`````five\n``````'));
@@ -57,5 +68,8 @@ test('romp export --format md: a fence outgrows the backticks it holds; assistan
 test('romp export --format json is the Session', async () => {
   const { out } = await run(['export', feature('text'), '--format', 'json']);
   const session = JSON.parse(out) as Session;
-  assert.deepEqual(session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u1', 'a1']]);
+  assert.deepEqual(
+    session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [['u1', 'a1']],
+  );
 });

@@ -26,7 +26,10 @@ test('romp html: no payload of the XSS corpus becomes markup', async () => {
     for (const a of (found[1] ?? '').matchAll(/([a-z-]+)(?:="([^"]*)")?/gi)) attributes.push(`${a[1]}=${a[2] ?? ''}`);
   }
   assert.ok(attributes.length > 50);
-  assert.deepEqual(attributes.filter((a) => /^on/i.test(a) || /^(href|src)=\s*(javascript|data:image\/svg)/i.test(a)), []);
+  assert.deepEqual(
+    attributes.filter((a) => /^on/i.test(a) || /^(href|src)=\s*(javascript|data:image\/svg)/i.test(a)),
+    [],
+  );
   // the only <svg> and <img> are the page's own (the timeline; no image in this corpus is raster)
   assert.equal(html.match(/<svg/g)?.length, 1);
   assert.equal(html.match(/<img/g), null);
@@ -49,5 +52,8 @@ test('embedJson: no </script, <!-- or line separator survives, and the value rea
 });
 
 test('escapeHtml: the five characters and NUL', () => {
-  assert.equal(escapeHtml(`<a href="x" title='y'>&\0</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;\uFFFD&lt;/a&gt;');
+  assert.equal(
+    escapeHtml(`<a href="x" title='y'>&\0</a>`),
+    '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;\uFFFD&lt;/a&gt;',
+  );
 });

@@ -16,10 +16,12 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 type Line = Record<string, unknown>;
-const jsonl = (lines: Array<Line | string>): string => lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
+const jsonl = (lines: Array<Line | string>): string =>
+  lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
 const as = (sessionId: string, lines: Line[]): Line[] => lines.map((l) => ({ ...l, sessionId }));
 
-/** A projects folder: s1 (a human prompt, a Bash call, a Task call with its subagent), s2 (a rewind), s3 (a broken line). */
+/** A projects folder: s1 (a human prompt, a Bash call, a Task call with its subagent), s2 (a rewind), s3 (a broken
+ * line). */
 function projects(): { dir: string; s1: string; s2: string; s3: string } {
   const dir = tempDir('romp-index-');
   const project = join(dir, '-work-demo');
@@ -32,13 +34,28 @@ function projects(): { dir: string; s1: string; s2: string; s3: string } {
         user('u1', null, 'why does the flamingo build fail', 0),
         assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'make flamingo' }), 1, { mid: 'm1', stop: 'tool_use' }),
         user('r1', 'a1', [toolResult('t1', 'error: zebra missing')], 2),
-        assistant('a2', 'r1', toolUse('t2', 'Task', { prompt: 'look for the zebra' }), 3, { mid: 'm2', stop: 'tool_use' }),
+        assistant('a2', 'r1', toolUse('t2', 'Task', { prompt: 'look for the zebra' }), 3, {
+          mid: 'm2',
+          stop: 'tool_use',
+        }),
         user('r2', 'a2', [toolResult('t2', 'found it')], 9),
         assistant('a3', 'r2', text('The zebra package is not installed.'), 10, { mid: 'm3', stop: 'end_turn' }),
       ]),
     ),
   );
-  writeFileSync(join(project, 's1', 'subagents', 'agent-x1.jsonl'), jsonl(as('s1', [user('x1', null, 'look for the zebra', 4, { isSidechain: true }), assistant('x2', 'x1', text('The pelican module provides zebra.'), 5, { mid: 'mx', stop: 'end_turn', extra: { isSidechain: true } })])));
+  writeFileSync(
+    join(project, 's1', 'subagents', 'agent-x1.jsonl'),
+    jsonl(
+      as('s1', [
+        user('x1', null, 'look for the zebra', 4, { isSidechain: true }),
+        assistant('x2', 'x1', text('The pelican module provides zebra.'), 5, {
+          mid: 'mx',
+          stop: 'end_turn',
+          extra: { isSidechain: true },
+        }),
+      ]),
+    ),
+  );
   writeFileSync(join(project, 's1', 'subagents', 'agent-x1.meta.json'), JSON.stringify({ toolUseId: 't2' }));
   const s2 = join(project, 's2.jsonl');
   writeFileSync(
@@ -58,7 +75,10 @@ function projects(): { dir: string; s1: string; s2: string; s3: string } {
   return { dir, s1, s2, s3 };
 }
 
-async function build(dir: string, watchers?: WatcherCache): Promise<{ path: string; report: Awaited<ReturnType<typeof refreshIndex>> }> {
+async function build(
+  dir: string,
+  watchers?: WatcherCache,
+): Promise<{ path: string; report: Awaited<ReturnType<typeof refreshIndex>> }> {
   const path = join(tempDir('romp-home-'), 'index.db');
   const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
   const report = await refreshIndex(db, { projectsDir: dir, ...(watchers === undefined ? {} : { watchers }) });
@@ -93,10 +113,19 @@ test('index: every transcript, subagents as sessions linked to their parent', as
       { key: 's3', parent_key: null, parent_tool_use_id: null, turns: 1 },
     ],
   );
-  assert.deepEqual({ ...db.all("SELECT subagent_key, linked_by FROM subagents WHERE session_key = 's1'")[0] }, { subagent_key: 's1/agent-x1', linked_by: 'meta' });
-  assert.deepEqual({ ...db.all("SELECT tool_use_id, subagent_key FROM tool_calls WHERE name = 'Task'")[0] }, { tool_use_id: 't2', subagent_key: 's1/agent-x1' });
+  assert.deepEqual(
+    { ...db.all("SELECT subagent_key, linked_by FROM subagents WHERE session_key = 's1'")[0] },
+    { subagent_key: 's1/agent-x1', linked_by: 'meta' },
+  );
+  assert.deepEqual(
+    { ...db.all("SELECT tool_use_id, subagent_key FROM tool_calls WHERE name = 'Task'")[0] },
+    { tool_use_id: 't2', subagent_key: 's1/agent-x1' },
+  );
   // the broken line is a diagnostics row, the rest of the file is indexed
-  assert.deepEqual({ ...db.all("SELECT code, line FROM diagnostics WHERE session_key = 's3'")[0] }, { code: 'INVALID_JSON', line: 2 });
+  assert.deepEqual(
+    { ...db.all("SELECT code, line FROM diagnostics WHERE session_key = 's3'")[0] },
+    { code: 'INVALID_JSON', line: 2 },
+  );
   db.close();
 });
 
@@ -113,15 +142,39 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
     ],
   );
   assert.equal(typed[0]!.snippet, 'why does the «flamingo» build fail');
-  assert.deepEqual(searchIndex(db, 'zebra missing').map((h) => [h.uuid, h.role, h.tool]), [['r1', 'tool_result', 'Bash']]);
-  assert.deepEqual(searchIndex(db, 'pelican').map((h) => [h.session_id, h.uuid]), [['s1/agent-x1', 'x2']]);
-  assert.deepEqual(searchIndex(db, 'zebra', { author: 'human' }).map((h) => h.uuid), []);
-  assert.deepEqual(searchIndex(db, 'flamingo', { author: 'human' }).map((h) => h.uuid), ['u1']);
-  assert.deepEqual(searchIndex(db, 'zebra', { tool: 'Bash' }).map((h) => h.uuid), ['r1']);
+  assert.deepEqual(
+    searchIndex(db, 'zebra missing').map((h) => [h.uuid, h.role, h.tool]),
+    [['r1', 'tool_result', 'Bash']],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'pelican').map((h) => [h.session_id, h.uuid]),
+    [['s1/agent-x1', 'x2']],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'zebra', { author: 'human' }).map((h) => h.uuid),
+    [],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'flamingo', { author: 'human' }).map((h) => h.uuid),
+    ['u1'],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'zebra', { tool: 'Bash' }).map((h) => h.uuid),
+    ['r1'],
+  );
   // a part of a word: the trigram index
-  assert.deepEqual(searchIndex(db, 'lamin').map((h) => [h.uuid, h.matched]), [['a1', 'substring'], ['u1', 'substring']]);
+  assert.deepEqual(
+    searchIndex(db, 'lamin').map((h) => [h.uuid, h.matched]),
+    [
+      ['a1', 'substring'],
+      ['u1', 'substring'],
+    ],
+  );
   // a NUL (from the serve box's ?q=%00) ended FTS5's quoted string: "unterminated string"
-  assert.deepEqual(searchIndex(db, 'zebra\u0000missing').map((h) => h.uuid), ['r1']);
+  assert.deepEqual(
+    searchIndex(db, 'zebra\u0000missing').map((h) => h.uuid),
+    ['r1'],
+  );
   assert.deepEqual(searchIndex(db, '\u0000\u0007'), []);
   db.close();
 });
@@ -130,7 +183,10 @@ test('search: a rewound branch is no hit unless all branches are asked for', asy
   const { dir } = projects();
   const db = reader((await build(dir)).path);
   assert.deepEqual(searchIndex(db, 'walrus'), []);
-  assert.deepEqual(searchIndex(db, 'walrus', { allBranches: true }).map((h) => [h.uuid, h.turn, h.on_path]), [['v2', null, false]]);
+  assert.deepEqual(
+    searchIndex(db, 'walrus', { allBranches: true }).map((h) => [h.uuid, h.turn, h.on_path]),
+    [['v2', null, false]],
+  );
   db.close();
 });
 
@@ -144,8 +200,14 @@ test('refresh: nothing changed reads nothing; an append is found and only that f
   const { size } = await import('node:fs').then((fs) => fs.statSync(s2));
   const after = await refreshIndex(db, { projectsDir: dir });
   // a new process has no watcher: the one grown file is read again, whole; its one changed turn is written
-  assert.deepEqual([after.appended, after.unchanged, after.read, after.bytesRead, after.turnsWritten], [1, 3, [s2], size, 1]);
-  assert.deepEqual(searchIndex(db, 'narwhal').map((h) => [h.uuid, h.turn]), [['v4', 3]]);
+  assert.deepEqual(
+    [after.appended, after.unchanged, after.read, after.bytesRead, after.turnsWritten],
+    [1, 3, [s2], size, 1],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'narwhal').map((h) => [h.uuid, h.turn]),
+    [['v4', 3]],
+  );
   db.close();
 });
 
@@ -158,7 +220,10 @@ test('refresh with kept watchers: an append reads only its bytes', async () => {
   appendFileSync(s1, line);
   const after = await refreshIndex(db, { projectsDir: dir, watchers });
   assert.deepEqual([after.appended, after.read, after.bytesRead], [1, [s1], Buffer.byteLength(line)]);
-  assert.deepEqual(searchIndex(db, 'okapi').map((h) => [h.uuid, h.turn]), [['u9', 2]]);
+  assert.deepEqual(
+    searchIndex(db, 'okapi').map((h) => [h.uuid, h.turn]),
+    [['u9', 2]],
+  );
   db.close();
 });
 
@@ -170,7 +235,10 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   rmSync(s3);
   const after = await refreshIndex(db, { projectsDir: dir });
   assert.deepEqual([after.reread, after.removed], [1, 1]);
-  assert.deepEqual(searchIndex(db, 'quokka').map((h) => h.uuid), ['q1']);
+  assert.deepEqual(
+    searchIndex(db, 'quokka').map((h) => h.uuid),
+    ['q1'],
+  );
   assert.deepEqual(searchIndex(db, 'kept'), []);
   assert.deepEqual(db.all("SELECT count(*) AS n FROM atoms WHERE session_key = 's3'")[0]?.['n'], 0);
   db.close();
@@ -180,7 +248,9 @@ test('rebuild: deleting the index and building it again gives the same rows and 
   const { dir } = projects();
   const dump = (path: string): string => {
     const db = reader(path);
-    const tables = ROW_TABLES.map((t) => JSON.stringify(db.all(`SELECT * FROM ${t} ORDER BY ${t === 'sessions' ? 'key' : 'session_key, key'}`)));
+    const tables = ROW_TABLES.map((t) =>
+      JSON.stringify(db.all(`SELECT * FROM ${t} ORDER BY ${t === 'sessions' ? 'key' : 'session_key, key'}`)),
+    );
     const hits = ['zebra', 'flamingo', 'lamin'].map((q) => JSON.stringify(searchIndex(db, q)));
     db.close();
     return [...tables, ...hits].join('\n');
@@ -192,7 +262,10 @@ test('rebuild: deleting the index and building it again gives the same rows and 
 
 test('a corrupt or foreign index.db is recreated with INDEX_RECREATED, never read', async () => {
   const { dir } = projects();
-  for (const make of [(p: string) => writeFileSync(p, 'x'.repeat(8192)), (p: string) => openDatabase(p).exec('CREATE TABLE sessions (key TEXT); INSERT INTO sessions VALUES (1)')]) {
+  for (const make of [
+    (p: string) => writeFileSync(p, 'x'.repeat(8192)),
+    (p: string) => openDatabase(p).exec('CREATE TABLE sessions (key TEXT); INSERT INTO sessions VALUES (1)'),
+  ]) {
     const home = tempDir('romp-home-');
     make(indexPath(home));
     const codes: string[] = [];
@@ -207,11 +280,17 @@ test('two romp index at once: both finish, the index is whole', async () => {
   const { dir } = projects();
   const home = tempDir('romp-home-');
   const bin = fileURLToPath(new URL('../../src/cli/bin.js', import.meta.url));
-  const run = (): Promise<{ stdout: string }> => promisify(execFile)(process.execPath, [bin, 'index', '--projects', dir, '--json', '--no-progress'], { env: { ...process.env, ROMP_HOME: home } });
+  const run = (): Promise<{ stdout: string }> =>
+    promisify(execFile)(process.execPath, [bin, 'index', '--projects', dir, '--json', '--no-progress'], {
+      env: { ...process.env, ROMP_HOME: home },
+    });
   const [a, b] = await Promise.all([run(), run()]);
   const reports = [a, b].map((r) => JSON.parse(r.stdout) as { added: number; unchanged: number });
   // one built it; the other waited for the lock and found nothing to do
-  assert.deepEqual(reports.map((r) => r.added + r.unchanged), [4, 4]);
+  assert.deepEqual(
+    reports.map((r) => r.added + r.unchanged),
+    [4, 4],
+  );
   assert.deepEqual(reports.map((r) => r.added).sort(), [0, 4]);
   assert.equal(sessionCount(indexPath(home)), 4);
 });
@@ -219,14 +298,49 @@ test('two romp index at once: both finish, the index is whole', async () => {
 test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async () => {
   const { dir } = projects();
   const home = tempDir('romp-home-');
-  const search = await runCli(['search', 'zebra', 'missing', '--projects', dir, '--romp-home', home, '--json', '--no-progress']);
+  const search = await runCli([
+    'search',
+    'zebra',
+    'missing',
+    '--projects',
+    dir,
+    '--romp-home',
+    home,
+    '--json',
+    '--no-progress',
+  ]);
   assert.equal(search.code, 0, search.err);
   const hits = JSON.parse(search.out) as Array<Record<string, unknown>>;
-  assert.deepEqual(hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet']]), [['s1', 'r1', 1, null, 'error: «zebra» «missing»']]);
-  const plain = await runCli(['search', 'flamingo', '--projects', dir, '--romp-home', home, '--no-refresh', '--author', 'human']);
-  assert.match(plain.out, /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/);
-  const sql = await runCli(['sql', "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key", '--romp-home', home, '--json']);
-  assert.deepEqual(JSON.parse(sql.out), [{ key: 's1', turns: 1 }, { key: 's1/agent-x1', turns: 1 }]);
+  assert.deepEqual(
+    hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet']]),
+    [['s1', 'r1', 1, null, 'error: «zebra» «missing»']],
+  );
+  const plain = await runCli([
+    'search',
+    'flamingo',
+    '--projects',
+    dir,
+    '--romp-home',
+    home,
+    '--no-refresh',
+    '--author',
+    'human',
+  ]);
+  assert.match(
+    plain.out,
+    /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
+  );
+  const sql = await runCli([
+    'sql',
+    "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key",
+    '--romp-home',
+    home,
+    '--json',
+  ]);
+  assert.deepEqual(JSON.parse(sql.out), [
+    { key: 's1', turns: 1 },
+    { key: 's1/agent-x1', turns: 1 },
+  ]);
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
@@ -255,7 +369,12 @@ test('usage_facts count as romp usage does: a rewound branch and an in-file side
   const dir = tempDir('romp-index-usage-');
   mkdirSync(join(dir, '-work-demo'));
   const file = join(dir, '-work-demo', 's4.jsonl');
-  const usage = (output: number): Line => ({ input_tokens: 10, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  const usage = (output: number): Line => ({
+    input_tokens: 10,
+    output_tokens: output,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  });
   writeFileSync(
     file,
     jsonl(
@@ -264,13 +383,22 @@ test('usage_facts count as romp usage does: a rewound branch and an in-file side
         assistant('q1', 'p1', text('A dead end.'), 1, { mid: 'k1', stop: 'end_turn', usage: usage(7) }),
         user('p2', null, 'second try', 5),
         assistant('q2', 'p2', text('Kept.'), 6, { mid: 'k2', stop: 'end_turn', usage: usage(11) }),
-        assistant('q3', 'q2', text('a side question'), 7, { mid: 'k3', stop: 'end_turn', usage: usage(13), extra: { isSidechain: true } }),
+        assistant('q3', 'q2', text('a side question'), 7, {
+          mid: 'k3',
+          stop: 'end_turn',
+          usage: usage(13),
+          extra: { isSidechain: true },
+        }),
       ]),
     ),
   );
   const { path } = await build(dir);
   const db = reader(path);
-  const facts = db.all('SELECT message_id, output_tokens, turn_key IS NOT NULL AS on_turn, is_sidechain FROM usage_facts ORDER BY message_id').map((r) => ({ ...r }));
+  const facts = db
+    .all(
+      'SELECT message_id, output_tokens, turn_key IS NOT NULL AS on_turn, is_sidechain FROM usage_facts ORDER BY message_id',
+    )
+    .map((r) => ({ ...r }));
   // k1 hangs on the first, rewound root: no turn of the session holds it, yet it was paid for
   assert.deepEqual(facts, [
     { message_id: 'k1', output_tokens: 7, on_turn: 0, is_sidechain: 0 },

@@ -36,9 +36,16 @@ test('a watched file replaced by a folder, then deleted, then written again: FIL
   const back = await w.update();
   assert.deepEqual(
     [asFolder, deleted, back].map((u) => u.diagnostics.map((d) => [d.code, d.message.replace(/, open .*/, '')])),
-    [[['FILE_UNREADABLE', 'cannot read: not a regular file (a folder)']], [['FILE_UNREADABLE', 'cannot read: ENOENT: no such file or directory']], [['FILE_REPLACED', 'file was replaced or rewritten; read again from the start']]],
+    [
+      [['FILE_UNREADABLE', 'cannot read: not a regular file (a folder)']],
+      [['FILE_UNREADABLE', 'cannot read: ENOENT: no such file or directory']],
+      [['FILE_REPLACED', 'file was replaced or rewritten; read again from the start']],
+    ],
   );
-  assert.deepEqual(back.session.turns.map((t) => t.atoms.map((a) => a.uuid)), [['u0', 'a0']]);
+  assert.deepEqual(
+    back.session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [['u0', 'a0']],
+  );
 });
 
 test('romp watch: a file replaced by a folder mid-watch is FILE_UNREADABLE on stderr, and the watch goes on to its new lines', async () => {
@@ -46,7 +53,11 @@ test('romp watch: a file replaced by a folder mid-watch is FILE_UNREADABLE on st
   const controller = new AbortController();
   let out = '';
   let err = '';
-  const running = cli(['watch', path, '--json', '--romp-home', tempDir('h-')], { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } }, controller.signal);
+  const running = cli(
+    ['watch', path, '--json', '--romp-home', tempDir('h-')],
+    { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } },
+    controller.signal,
+  );
   await until(() => out !== '');
   rmSync(path);
   mkdirSync(path);
@@ -57,7 +68,13 @@ test('romp watch: a file replaced by a folder mid-watch is FILE_UNREADABLE on st
   controller.abort();
   assert.equal(await running, 0);
   assert.match(err, new RegExp(`^${path}: error FILE_UNREADABLE cannot read: not a regular file \\(a folder\\)\n`));
-  assert.deepEqual(out.trim().split('\n').map((l) => (JSON.parse(l) as { turns: Array<{ atoms: unknown[] }> }).turns.map((t) => t.atoms.length)), [[1], [2]]);
+  assert.deepEqual(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { turns: Array<{ atoms: unknown[] }> }).turns.map((t) => t.atoms.length)),
+    [[1], [2]],
+  );
 });
 
 /** A watcher that starts, then reports what fs.watch says when inotify runs out: no events ever come. */
@@ -65,7 +82,10 @@ function exhausted(code: string): FolderWatcher {
   const fake = Object.assign(new EventEmitter(), { add: () => undefined, close: async () => undefined });
   setImmediate(() => {
     fake.emit('ready');
-    fake.emit('error', Object.assign(new Error(`${code}: System limit for number of file watchers reached, watch '/x'`), { code }));
+    fake.emit(
+      'error',
+      Object.assign(new Error(`${code}: System limit for number of file watchers reached, watch '/x'`), { code }),
+    );
   });
   return fake as unknown as FolderWatcher;
 }
@@ -75,12 +95,19 @@ test('out of inotify watches (ENOSPC injected): watchSession polls instead, says
   const made: boolean[] = [];
   const factory: WatchFactory = (folders, poll) => {
     made.push(poll);
-    return poll ? (watch(folders, { ignoreInitial: true, usePolling: true, interval: 50 }) as unknown as FolderWatcher) : exhausted('ENOSPC');
+    return poll
+      ? (watch(folders, { ignoreInitial: true, usePolling: true, interval: 50 }) as unknown as FolderWatcher)
+      : exhausted('ENOSPC');
   };
   const fallbacks: string[] = [];
   const controller = new AbortController();
   const seen: number[] = [];
-  for await (const update of watchSession([path], { signal: controller.signal, debounceMs: 10, watchFactory: factory, onFallback: (e) => fallbacks.push(e.code ?? '') })) {
+  for await (const update of watchSession([path], {
+    signal: controller.signal,
+    debounceMs: 10,
+    watchFactory: factory,
+    onFallback: (e) => fallbacks.push(e.code ?? ''),
+  })) {
     seen.push(update.session.turns[0]?.atoms.length ?? 0);
     if (seen.length === 1) appendFileSync(path, jsonl(assistant('a1', 'u1', text('one'), 1, end('m1'))));
     if (seen.length === 2) controller.abort();
@@ -91,23 +118,41 @@ test('out of inotify watches (ENOSPC injected): watchSession polls instead, says
 test('out of watches when polling too (EMFILE injected both ways): watchSession throws "cannot watch …" with the code, not a silent exit', async () => {
   const path = file();
   const iterate = async (): Promise<void> => {
-    for await (const _ of watchSession([path], { debounceMs: 10, watchFactory: () => exhausted('EMFILE'), onFallback: () => undefined })) void _;
+    for await (const _ of watchSession([path], {
+      debounceMs: 10,
+      watchFactory: () => exhausted('EMFILE'),
+      onFallback: () => undefined,
+    }))
+      void _;
   };
-  await assert.rejects(iterate(), (error: NodeJS.ErrnoException) => error.code === 'EMFILE' && error.message.startsWith(`cannot watch ${join(path, '..')}: EMFILE`));
+  await assert.rejects(
+    iterate(),
+    (error: NodeJS.ErrnoException) =>
+      error.code === 'EMFILE' && error.message.startsWith(`cannot watch ${join(path, '..')}: EMFILE`),
+  );
 });
 
-test('watch --session: a resume file registered mid-watch, in a folder not watched, is read with no other file event', { timeout: 30_000 }, async () => {
-  const home = tempDir('romp-race-home-');
-  const first = file('s1.jsonl');
-  await registerSession(home, { rompUuid: 'R', files: [{ fsid: 's1', path: first }] });
-  const second = join(tempDir('romp-race-elsewhere-'), 's2.jsonl');
-  writeFileSync(second, jsonl(user('u2', 'u1', 'two', 100)));
-  const controller = new AbortController();
-  const seen: string[][] = [];
-  for await (const update of watchSession([], { rompUuid: 'R', rompHome: home, signal: controller.signal, debounceMs: 10 })) {
-    seen.push(update.session.files.map((f) => f.fsid));
-    if (seen.length === 1) await recordResume(home, 'R', 's2', second);
-    else controller.abort();
-  }
-  assert.deepEqual(seen, [['s1'], ['s1', 's2']]);
-});
+test(
+  'watch --session: a resume file registered mid-watch, in a folder not watched, is read with no other file event',
+  { timeout: 30_000 },
+  async () => {
+    const home = tempDir('romp-race-home-');
+    const first = file('s1.jsonl');
+    await registerSession(home, { rompUuid: 'R', files: [{ fsid: 's1', path: first }] });
+    const second = join(tempDir('romp-race-elsewhere-'), 's2.jsonl');
+    writeFileSync(second, jsonl(user('u2', 'u1', 'two', 100)));
+    const controller = new AbortController();
+    const seen: string[][] = [];
+    for await (const update of watchSession([], {
+      rompUuid: 'R',
+      rompHome: home,
+      signal: controller.signal,
+      debounceMs: 10,
+    })) {
+      seen.push(update.session.files.map((f) => f.fsid));
+      if (seen.length === 1) await recordResume(home, 'R', 's2', second);
+      else controller.abort();
+    }
+    assert.deepEqual(seen, [['s1'], ['s1', 's2']]);
+  },
+);

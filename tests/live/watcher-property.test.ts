@@ -30,7 +30,8 @@ function encode(bytes: Buffer, encoding: Encoding): Buffer {
 /** The bytes of the complete lines: through the last `\n` (in UTF-16LE, its two bytes, at an even place). */
 function completeLines(bytes: Buffer, encoding: Encoding): Buffer {
   if (encoding === 'utf8') return bytes.subarray(0, bytes.lastIndexOf(10) + 1);
-  for (let i = (bytes.length - 2) & ~1; i >= 0; i -= 2) if (bytes[i] === 10 && bytes[i + 1] === 0) return bytes.subarray(0, i + 2);
+  for (let i = (bytes.length - 2) & ~1; i >= 0; i -= 2)
+    if (bytes[i] === 10 && bytes[i + 1] === 0) return bytes.subarray(0, i + 2);
   return bytes.subarray(0, 0);
 }
 
@@ -39,7 +40,12 @@ function completeLines(bytes: Buffer, encoding: Encoding): Buffer {
  * one-shot parse of the complete lines, and returns every diagnostic the watcher gave with the parse's
  * of the whole file, and the watcher's count of full resolves.
  */
-async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context', encoding: Encoding = 'utf8'): Promise<{ live: Diagnostic[]; once: Diagnostic[]; full: number }> {
+async function replay(
+  bytes: Buffer,
+  sizes: number[],
+  view: 'full' | 'context',
+  encoding: Encoding = 'utf8',
+): Promise<{ live: Diagnostic[]; once: Diagnostic[]; full: number }> {
   const dir = tempDir('romp-live-');
   mkdirSync(join(dir, 'live'));
   mkdirSync(join(dir, 'once'));
@@ -68,20 +74,43 @@ async function replay(bytes: Buffer, sizes: number[], view: 'full' | 'context', 
 const chunks = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 12 });
 const RUNS = Number(process.env['ROMP_LIVE_PROPERTY_RUNS'] ?? 50);
 /** Diagnostics of the read stage: reported once, as the bytes are read, live or not. */
-const READ_CODES = new Set(['UTF16_FILE', 'INVALID_UTF8', 'NUL_BYTES', 'INVALID_JSON', 'LINE_TOO_LONG', 'BAD_TIMESTAMP', 'MISSING_UUID', 'GLUED_RECORDS', 'BLANK_LINE', 'TOO_DEEP']);
-const readCodes = (ds: Diagnostic[]): string[] => ds.filter((d) => READ_CODES.has(d.code)).map((d) => `${d.code}@${d.line ?? ''}`).sort();
+const READ_CODES = new Set([
+  'UTF16_FILE',
+  'INVALID_UTF8',
+  'NUL_BYTES',
+  'INVALID_JSON',
+  'LINE_TOO_LONG',
+  'BAD_TIMESTAMP',
+  'MISSING_UUID',
+  'GLUED_RECORDS',
+  'BLANK_LINE',
+  'TOO_DEEP',
+]);
+const readCodes = (ds: Diagnostic[]): string[] =>
+  ds
+    .filter((d) => READ_CODES.has(d.code))
+    .map((d) => `${d.code}@${d.line ?? ''}`)
+    .sort();
 
 test('live: generated transcripts appended in random chunks equal the one-shot parse at every step', async () => {
   await fc.assert(
-    fc.asyncProperty(transcriptArb, chunks, fc.constantFrom('full' as const, 'context' as const), async (records, sizes, view) => {
-      await replay(mutate(records, []), sizes, view);
-    }),
+    fc.asyncProperty(
+      transcriptArb,
+      chunks,
+      fc.constantFrom('full' as const, 'context' as const),
+      async (records, sizes, view) => {
+        await replay(mutate(records, []), sizes, view);
+      },
+    ),
     { numRuns: RUNS },
   );
 });
 
 test('live: transcripts with queued prompts (generated atoms) appended in random chunks equal the one-shot parse', async () => {
-  const ops = fc.array(fc.tuple(fc.constantFrom('absorbed' as const, 'turn' as const, 'parallel' as const, 'meta' as const), fc.nat()), { minLength: 1, maxLength: 12 });
+  const ops = fc.array(
+    fc.tuple(fc.constantFrom('absorbed' as const, 'turn' as const, 'parallel' as const, 'meta' as const), fc.nat()),
+    { minLength: 1, maxLength: 12 },
+  );
   await fc.assert(
     fc.asyncProperty(ops, chunks, async (list, sizes) => {
       await replay(mutate(buildTranscript(list), []), sizes, 'full');
@@ -90,26 +119,45 @@ test('live: transcripts with queued prompts (generated atoms) appended in random
   );
 });
 
-test('live: UTF-16 transcripts, cut anywhere (within a code unit too), give the parse\'s session and its read diagnostics once', async () => {
+test("live: UTF-16 transcripts, cut anywhere (within a code unit too), give the parse's session and its read diagnostics once", async () => {
   await fc.assert(
-    fc.asyncProperty(transcriptArb, chunks, fc.constantFrom('utf16le' as const, 'utf16le-bom' as const), async (records, sizes, encoding) => {
-      const { live, once } = await replay(encode(mutate(records, []), encoding), sizes, 'full', encoding);
-      assert.deepEqual(readCodes(live), readCodes(once));
-      assert.equal(live.filter((d) => d.code === 'UTF16_FILE').length, 1);
-    }),
+    fc.asyncProperty(
+      transcriptArb,
+      chunks,
+      fc.constantFrom('utf16le' as const, 'utf16le-bom' as const),
+      async (records, sizes, encoding) => {
+        const { live, once } = await replay(encode(mutate(records, []), encoding), sizes, 'full', encoding);
+        assert.deepEqual(readCodes(live), readCodes(once));
+        assert.equal(live.filter((d) => d.code === 'UTF16_FILE').length, 1);
+      },
+    ),
     { numRuns: Math.max(10, RUNS >> 1) },
   );
 });
 
 test('live: a UTF-16 file watched at once gives the same session and diagnostics as parsed', async () => {
-  const bytes = encode(mutate(buildTranscript([['turn', 0], ['parallel', 1], ['meta', 3], ['absorbed', 0]]), []), 'utf16le-bom');
+  const bytes = encode(
+    mutate(
+      buildTranscript([
+        ['turn', 0],
+        ['parallel', 1],
+        ['meta', 3],
+        ['absorbed', 0],
+      ]),
+      [],
+    ),
+    'utf16le-bom',
+  );
   const path = join(tempDir('romp-live-'), 'wide.jsonl');
   writeFileSync(path, bytes);
   const watched = await new SessionWatcher([path]).update();
   const parsed = await parseSession([path]);
   assert.deepEqual(comparable(watched.session), comparable(parsed.session));
   assert.deepEqual(watched.diagnostics, parsed.diagnostics);
-  assert.deepEqual(parsed.diagnostics.map((d) => d.code), ['UTF16_FILE']);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => d.code),
+    ['UTF16_FILE'],
+  );
 });
 
 test('live: every corpus file, appended in random chunks, equals the one-shot parse at every step', async () => {
@@ -118,7 +166,10 @@ test('live: every corpus file, appended in random chunks, equals the one-shot pa
   for (const file of files) {
     const bytes = readFileSync(file);
     // two to four chunks per file, cut anywhere, drawn again for each file
-    const cuts = fc.sample(fc.array(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { minLength: 1, maxLength: 3 }), { numRuns: 1, seed: run++ })[0] as number[];
+    const cuts = fc.sample(
+      fc.array(fc.integer({ min: 1, max: Math.max(1, bytes.length - 1) }), { minLength: 1, maxLength: 3 }),
+      { numRuns: 1, seed: run++ },
+    )[0] as number[];
     const ends = [...new Set([...cuts, bytes.length])].sort((a, b) => a - b);
     const sizes = ends.map((end, i) => end - (ends[i - 1] ?? 0));
     const { live, once } = await replay(bytes, sizes, 'full');
@@ -130,23 +181,48 @@ test('live: maxFiles is honoured as files come: the file past the cap is TOO_MAN
   const dir = tempDir('romp-live-');
   const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
   writeFileSync(a, mutate(buildTranscript([['turn', 0]]), []));
-  writeFileSync(b, mutate(buildTranscript([['turn', 0], ['turn', 1]]), []));
+  writeFileSync(
+    b,
+    mutate(
+      buildTranscript([
+        ['turn', 0],
+        ['turn', 1],
+      ]),
+      [],
+    ),
+  );
   const watcher = new SessionWatcher([a, b], { maxFiles: 1 });
   const first = await watcher.update();
   const parsed = await parseSession([a, b], { maxFiles: 1 });
   assert.deepEqual(comparable(first.session), comparable(parsed.session));
-  assert.deepEqual(first.diagnostics.map((d) => [d.code, d.file]), [['TOO_MANY_FILES', b]]);
+  assert.deepEqual(
+    first.diagnostics.map((d) => [d.code, d.file]),
+    [['TOO_MANY_FILES', b]],
+  );
   appendFileSync(b, mutate(buildTranscript([['turn', 2]]), []));
   const second = await watcher.update();
   assert.deepEqual([second.diagnostics, second.changed, watcher.files], [[], [], [a]]);
 });
 
 test('live: appended a line at a time, queued prompts, parallel results, hook rows and metadata stay on the open-turn path', async () => {
-  const ops: Array<[Parameters<typeof buildTranscript>[0][number][0], number]> = [['turn', 0], ['absorbed', 0], ['parallel', 1], ['absorbed', 1], ['meta', 0], ['meta', 2], ['meta', 3], ['parallel', 0], ['turn', 1]];
-  const lines = mutate(buildTranscript(ops), []).toString('utf8').split(/(?<=\n)/);
+  const ops: Array<[Parameters<typeof buildTranscript>[0][number][0], number]> = [
+    ['turn', 0],
+    ['absorbed', 0],
+    ['parallel', 1],
+    ['absorbed', 1],
+    ['meta', 0],
+    ['meta', 2],
+    ['meta', 3],
+    ['parallel', 0],
+    ['turn', 1],
+  ];
+  const lines = mutate(buildTranscript(ops), [])
+    .toString('utf8')
+    .split(/(?<=\n)/);
   const sizes = lines.map((l) => Buffer.byteLength(l));
   const { full } = await replay(Buffer.from(lines.join('')), sizes, 'full');
-  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts from a full resolve); a call
+  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts from a full
+  // resolve); a call
   // hanging on a result of its own response, which moves the calls put back after it (twice); the
   // prompt hanging beside the turn_duration row, which leaves the path
   assert.equal(full, 6);

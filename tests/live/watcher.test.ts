@@ -46,7 +46,15 @@ test('a call arriving live for a response whose lines were put back moves them a
   const path = file();
   const w = new SessionWatcher([path]);
   const m1 = { mid: 'm1', stop: 'tool_use' };
-  appendFileSync(path, jsonl(user('u1', null, 'look', 0), assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1), assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.1, m1), user('r1', 'a1', [toolResult('t1', 'one')], 2)));
+  appendFileSync(
+    path,
+    jsonl(
+      user('u1', null, 'look', 0),
+      assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1),
+      assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.1, m1),
+      user('r1', 'a1', [toolResult('t1', 'one')], 2),
+    ),
+  );
   await w.update();
   assert.deepEqual(uuids(w), [['u1', 'a1', 'a2', 'r1']]); // a2 put back after a1, m1's last path line
   // streaming tool execution: a third call hangs on r1, the leaf; a2 now goes after it
@@ -59,11 +67,22 @@ test('a call arriving live for a response whose lines were put back moves them a
 test('a rewind arriving live drops the abandoned branch', async () => {
   const path = file();
   const w = new SessionWatcher([path]);
-  appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'abandoned', 2), assistant('a2', 'u2', text('x'), 3, end('m2'))));
+  appendFileSync(
+    path,
+    jsonl(
+      user('u1', null, 'one', 0),
+      assistant('a1', 'u1', text('one'), 1, end('m1')),
+      user('u2', 'a1', 'abandoned', 2),
+      assistant('a2', 'u2', text('x'), 3, end('m2')),
+    ),
+  );
   await w.update();
   appendFileSync(path, jsonl(user('u3', 'a1', 'rewritten', 60), assistant('a3', 'u3', text('y'), 61, end('m3'))));
   const u = await w.update();
-  assert.deepEqual(uuids(w), [['u1', 'a1'], ['u3', 'a3']]);
+  assert.deepEqual(uuids(w), [
+    ['u1', 'a1'],
+    ['u3', 'a3'],
+  ]);
   assert.equal(u.changed.length, 2); // the abandoned turn is gone, the new one is there
 });
 
@@ -72,7 +91,14 @@ test('a compaction arriving live is stitched to the history before it', async ()
   const w = new SessionWatcher([path]);
   appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
   await w.update();
-  appendFileSync(path, jsonl(compactBoundary('b', 'a1', 10), user('s', 'b', 'summary', 10, { isCompactSummary: true }), user('u2', 's', 'two', 20)));
+  appendFileSync(
+    path,
+    jsonl(
+      compactBoundary('b', 'a1', 10),
+      user('s', 'b', 'summary', 10, { isCompactSummary: true }),
+      user('u2', 's', 'two', 20),
+    ),
+  );
   await w.update();
   assert.deepEqual(uuids(w), [['u1', 'a1', 'b', 's'], ['u2']]);
 });
@@ -84,7 +110,10 @@ test('a truncated or replaced file is read again from the start, with FILE_REPLA
   await w.update();
   writeFileSync(path, jsonl(user('n1', null, 'new', 0)));
   const u = await w.update();
-  assert.deepEqual(u.diagnostics.map((d) => d.code), ['FILE_REPLACED']);
+  assert.deepEqual(
+    u.diagnostics.map((d) => d.code),
+    ['FILE_REPLACED'],
+  );
   assert.deepEqual(uuids(w), [['n1']]);
 });
 
@@ -102,7 +131,10 @@ test('a resume file registered later is followed; a subagent file appearing is r
   mkdirSync(agentDir, { recursive: true });
   writeFileSync(join(agentDir, 'agent-a1.jsonl'), jsonl(user('x', null, 'explore', 50, { isSidechain: true })));
   const u = await w.update();
-  assert.deepEqual(uuids(w), [['u1', 'a1'], ['u2', 'a2']]);
+  assert.deepEqual(uuids(w), [
+    ['u1', 'a1'],
+    ['u2', 'a2'],
+  ]);
   assert.deepEqual(u.newSubagents, [join(agentDir, 'agent-a1.jsonl')]);
   assert.deepEqual((await w.update()).newSubagents, []);
 });
@@ -176,7 +208,12 @@ test('watchSession with a romp home: a state log that changes is an update, and 
     }
     const controller = new AbortController();
     const ends: Array<number | undefined> = [];
-    for await (const update of watchSession([path], { rompHome: home, now: T0 + 60_000, signal: controller.signal, debounceMs: 10 })) {
+    for await (const update of watchSession([path], {
+      rompHome: home,
+      now: T0 + 60_000,
+      signal: controller.signal,
+      debounceMs: 10,
+    })) {
       ends.push(update.session.turns[0]?.atoms.find((a) => a.type === 'idle')?.end);
       if (ends.length === 1) {
         if (withStates) appendFileSync(log, jsonl({ ts: new Date(T0 + 30_000).toISOString(), state: 'working' }));
@@ -199,13 +236,18 @@ test('with a romp home, a postal line appended live gets the sender parseSession
   appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
   const watcher = new SessionWatcher([path], { rompHome: home });
   await watcher.update();
-  const hook = (uuid: string, parent: string, id: string, sec: number) => user(uuid, parent, `Stop hook feedback:\nhi <!-- romp-msg-id: ${id} -->`, sec, { isMeta: true });
+  const hook = (uuid: string, parent: string, id: string, sec: number) =>
+    user(uuid, parent, `Stop hook feedback:\nhi <!-- romp-msg-id: ${id} -->`, sec, { isMeta: true });
   appendFileSync(path, jsonl(hook('p1', 'a1', 'msg-1', 2), assistant('a2', 'p1', text('two'), 3, end('m2'))));
   await watcher.update();
   appendFileSync(log, jsonl({ id: 'msg-2', from_id: 'sender-anchor', to_id: 'me', t: 2 }));
   appendFileSync(path, jsonl(hook('p2', 'a2', 'msg-2', 4)));
   const last = await watcher.update();
-  const authors = (s: typeof last.session) => s.turns.flatMap((t) => t.atoms).filter((a) => a.uuid.startsWith('p')).map((a) => a.author);
+  const authors = (s: typeof last.session) =>
+    s.turns
+      .flatMap((t) => t.atoms)
+      .filter((a) => a.uuid.startsWith('p'))
+      .map((a) => a.author);
   assert.deepEqual(authors(last.session), [{ peer: 'SENDER' }, { peer: 'SENDER' }]);
   assert.deepEqual(last.session, (await parseSession([path], { rompHome: home })).session);
 });
@@ -216,11 +258,30 @@ test('romp watch --json prints one line per change', async () => {
   appendFileSync(path, jsonl(user('u1', null, 'one', 0)));
   const controller = new AbortController();
   let out = '';
-  const io = { stdout: { write: (s: string) => { out += s; if (out.split('\n').length === 2) appendFileSync(path, jsonl(assistant('a1', 'u1', text('hi'), 1, end('m1')))); if (out.split('\n').length === 3) controller.abort(); return true; } }, stderr: { write: () => true } };
+  const io = {
+    stdout: {
+      write: (s: string) => {
+        out += s;
+        if (out.split('\n').length === 2) appendFileSync(path, jsonl(assistant('a1', 'u1', text('hi'), 1, end('m1'))));
+        if (out.split('\n').length === 3) controller.abort();
+        return true;
+      },
+    },
+    stderr: { write: () => true },
+  };
   const code = await cli(['watch', path, '--json', '--romp-home', tempDir('h-')], io, controller.signal);
   assert.equal(code, 0);
-  const lines = out.trim().split('\n').map((l) => JSON.parse(l) as { changed: string[]; turns: Array<{ atoms: unknown[] }> });
-  assert.deepEqual(lines.map((l) => [l.changed.length, l.turns.map((t) => t.atoms.length)]), [[1, [1]], [1, [2]]]);
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { changed: string[]; turns: Array<{ atoms: unknown[] }> });
+  assert.deepEqual(
+    lines.map((l) => [l.changed.length, l.turns.map((t) => t.atoms.length)]),
+    [
+      [1, [1]],
+      [1, [2]],
+    ],
+  );
 });
 
 test('review cases: a parallel result put back after the leaf, a first line without time, a same-uuid pair in one update, an in-place rewrite', async () => {
@@ -252,14 +313,32 @@ test('review cases: a parallel result put back after the leaf, a first line with
     ],
     [4, 5],
   );
-  await check([{ ...user('u1', null, 'hi', 0), timestamp: 'not-a-date' }, assistant('a1', 'u1', text('ok'), 1, end('m1'))], [1]);
-  await check([user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'two', 2), user('u2', 'u2', 'again', 3), assistant('a2', 'u2', text('x'), 4, end('m2'))], [1]);
+  await check(
+    [{ ...user('u1', null, 'hi', 0), timestamp: 'not-a-date' }, assistant('a1', 'u1', text('ok'), 1, end('m1'))],
+    [1],
+  );
+  await check(
+    [
+      user('u1', null, 'one', 0),
+      assistant('a1', 'u1', text('one'), 1, end('m1')),
+      user('u2', 'a1', 'two', 2),
+      user('u2', 'u2', 'again', 3),
+      assistant('a2', 'u2', text('x'), 4, end('m2')),
+    ],
+    [1],
+  );
   // rewritten in place, same inode, no shorter: noticed by the bytes before the offset
   const path = file();
   const w = new SessionWatcher([path]);
   appendFileSync(path, jsonl(user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1'))));
   await w.update();
-  writeFileSync(path, jsonl(user('n1', null, 'a different and longer first prompt', 0), assistant('n2', 'n1', text('another answer, longer'), 1, end('m9'))));
+  writeFileSync(
+    path,
+    jsonl(
+      user('n1', null, 'a different and longer first prompt', 0),
+      assistant('n2', 'n1', text('another answer, longer'), 1, end('m9')),
+    ),
+  );
   const u = await w.update();
   assert.deepEqual([u.diagnostics.map((d) => d.code), uuids(w)], [['FILE_REPLACED'], [['n1', 'n2']]]);
 });
@@ -272,7 +351,13 @@ test('two files with copies of the same lines (progress rows, a queued prompt), 
   writeFileSync(early, '');
   writeFileSync(late, '');
   const old = { version: '2.1.30' };
-  const q = (operation: string, sec: number, content?: string) => ({ type: 'queue-operation', operation, timestamp: new Date(T0 + sec * 1000).toISOString(), sessionId: 'fixture-session', ...(content === undefined ? {} : { content }) });
+  const q = (operation: string, sec: number, content?: string) => ({
+    type: 'queue-operation',
+    operation,
+    timestamp: new Date(T0 + sec * 1000).toISOString(),
+    sessionId: 'fixture-session',
+    ...(content === undefined ? {} : { content }),
+  });
   const lines = [
     user('u1', null, 'run it', 0, old),
     assistant('a1', 'u1', use('T1', 'Bash'), 1, { mid: 'M1', stop: 'tool_use', extra: old }),
@@ -284,7 +369,10 @@ test('two files with copies of the same lines (progress rows, a queued prompt), 
   ];
   const w = new SessionWatcher([early, late]);
   // the late file's copy arrives line by line, then the capture (an earlier copy) catches up
-  for (const [path, line] of [...lines.map((l) => [late, l] as const), ...lines.slice(0, 5).map((l) => [early, l] as const)]) {
+  for (const [path, line] of [
+    ...lines.map((l) => [late, l] as const),
+    ...lines.slice(0, 5).map((l) => [early, l] as const),
+  ]) {
     appendFileSync(path, jsonl(line));
     const live = (await w.update()).session;
     const once = (await parseSession([early, late])).session;
@@ -292,5 +380,11 @@ test('two files with copies of the same lines (progress rows, a queued prompt), 
   }
   const atoms = (w.session?.turns ?? []).flatMap((t) => t.atoms.map((a) => a.uuid));
   assert.equal(atoms.filter((u) => u.startsWith('queued:')).length, 1);
-  assert.deepEqual(w.session?.records.filter((r) => r.type === 'progress').map((r) => [r.fsid, r.onPath]), [['capture', true], ['full', false]]);
+  assert.deepEqual(
+    w.session?.records.filter((r) => r.type === 'progress').map((r) => [r.fsid, r.onPath]),
+    [
+      ['capture', true],
+      ['full', false],
+    ],
+  );
 });

@@ -21,15 +21,24 @@ test('a toolUseResult value is cut out whole, through quotes, escapes and bracke
 });
 
 test("a progress row's data is cut out; the key elsewhere is kept", () => {
-  assert.equal(cut('{"parentUuid":null,"type":"progress","data":{"type":"hook_progress","n":2},"uuid":"p1"}'), '{"parentUuid":null,"type":"progress","uuid":"p1"}');
+  assert.equal(
+    cut('{"parentUuid":null,"type":"progress","data":{"type":"hook_progress","n":2},"uuid":"p1"}'),
+    '{"parentUuid":null,"type":"progress","uuid":"p1"}',
+  );
   assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
 });
 
 test("for usage readers, the top-level message's content is cut, wherever it sits among the members", () => {
   const content = (line: string): string | undefined => cut(line, 256, true);
   const blocks = String.raw`[{"type":"text","text":"a \"content\":[ }"},{"type":"tool_use","input":{"content":"x"}}]`;
-  assert.equal(content(`{"uuid":"a1","message":{"id":"msg_1","content":${blocks},"usage":{"input_tokens":3}},"type":"assistant"}`), '{"uuid":"a1","message":{"id":"msg_1","usage":{"input_tokens":3}},"type":"assistant"}');
-  assert.equal(content(`{"message": {"content": ${blocks}, "id": "msg_1"}, "type": "assistant"}`), '{"message": { "id": "msg_1"}, "type": "assistant"}');
+  assert.equal(
+    content(`{"uuid":"a1","message":{"id":"msg_1","content":${blocks},"usage":{"input_tokens":3}},"type":"assistant"}`),
+    '{"uuid":"a1","message":{"id":"msg_1","usage":{"input_tokens":3}},"type":"assistant"}',
+  );
+  assert.equal(
+    content(`{"message": {"content": ${blocks}, "id": "msg_1"}, "type": "assistant"}`),
+    '{"message": { "id": "msg_1"}, "type": "assistant"}',
+  );
   assert.equal(content(`{"message":{"content":"hi"}}`), '{"message":{}}');
   // a `content` key elsewhere (top level, nested deeper) is not the message's: nothing is cut
   assert.equal(content('{"content":[1],"message":{"id":"m"}}'), undefined);
@@ -53,7 +62,10 @@ test('the depth cap: a value cut for its depth is not skipped, so TOO_DEEP is st
   const dir = tempDir('romp-unread-');
   const file = join(dir, 'd.jsonl');
   writeFileSync(file, '{"type":"user","toolUseResult":[[[1]]],"uuid":"u1"}\n');
-  for (const [maxDepth, codes] of [[3, ['TOO_DEEP']], [4, []]] as const) {
+  for (const [maxDepth, codes] of [
+    [3, ['TOO_DEEP']],
+    [4, []],
+  ] as const) {
     const on = await readTranscript(file, { skipUnread: true, maxDepth });
     const off = await readTranscript(file, { maxDepth });
     assert.deepEqual([on.diagnostics.map((d) => d.code), off.diagnostics.map((d) => d.code)], [codes, codes]);
@@ -64,16 +76,34 @@ test('with skipUnread, records lack the skipped keys; bad UTF-8 and broken JSON 
   const dir = tempDir('romp-unread-');
   const file = join(dir, 's.jsonl');
   const bad = Buffer.from('{"type":"user","toolUseResult":{"stdout":"\xff"},"uuid":"u2"}\n', 'latin1');
-  const lines = ['{"type":"user","toolUseResult":{"stdout":"ok"},"uuid":"u1"}', '{"type":"user","toolUseResult":{"a" 1},"uuid":"u3"}'];
+  const lines = [
+    '{"type":"user","toolUseResult":{"stdout":"ok"},"uuid":"u1"}',
+    '{"type":"user","toolUseResult":{"a" 1},"uuid":"u3"}',
+  ];
   writeFileSync(file, Buffer.concat([Buffer.from(`${lines[0]}\n`), bad, Buffer.from(`${lines[1]}\n`)]));
   const on = await readTranscript(file, { skipUnread: true });
-  assert.deepEqual(on.records.map((r) => r.record), [
-    { type: 'user', uuid: 'u1' },
-    { type: 'user', uuid: 'u2' },
-    { type: 'user', uuid: 'u3' },
-  ]);
-  assert.deepEqual(on.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2]]);
+  assert.deepEqual(
+    on.records.map((r) => r.record),
+    [
+      { type: 'user', uuid: 'u1' },
+      { type: 'user', uuid: 'u2' },
+      { type: 'user', uuid: 'u3' },
+    ],
+  );
+  assert.deepEqual(
+    on.diagnostics.map((d) => [d.code, d.line]),
+    [['INVALID_UTF8', 2]],
+  );
   const off = await readTranscript(file);
-  assert.deepEqual(off.records.map((r) => r.record['toolUseResult']), [{ stdout: 'ok' }, { stdout: '\uFFFD' }]);
-  assert.deepEqual(off.diagnostics.map((d) => [d.code, d.line]), [['INVALID_UTF8', 2], ['INVALID_JSON', 3]]);
+  assert.deepEqual(
+    off.records.map((r) => r.record['toolUseResult']),
+    [{ stdout: 'ok' }, { stdout: '\uFFFD' }],
+  );
+  assert.deepEqual(
+    off.diagnostics.map((d) => [d.code, d.line]),
+    [
+      ['INVALID_UTF8', 2],
+      ['INVALID_JSON', 3],
+    ],
+  );
 });

@@ -23,10 +23,22 @@ test('every day of 1900–2100 at varied times, and the edges of a Date, agree w
     const iso = new Date(t).toISOString();
     assert.equal(parseTimestamp(iso), t, iso);
   }
-  for (const iso of ['0000-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '2100-02-28T12:00:00.001Z', '2000-02-29T23:59:59.999Z']) {
+  for (const iso of [
+    '0000-01-01T00:00:00.000Z',
+    '9999-12-31T23:59:59.999Z',
+    '1970-01-01T00:00:00.000Z',
+    '2100-02-28T12:00:00.001Z',
+    '2000-02-29T23:59:59.999Z',
+  ]) {
     assert.equal(parseTimestamp(iso), Date.parse(iso), iso);
   }
-  for (const bad of ['2026-02-30T00:00:00.000Z', '2100-02-29T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-01-01T24:00:00.000Z', '2026-01-01 00:00:00.000Z']) {
+  for (const bad of [
+    '2026-02-30T00:00:00.000Z',
+    '2100-02-29T00:00:00.000Z',
+    '2026-04-31T00:00:00.000Z',
+    '2026-01-01T24:00:00.000Z',
+    '2026-01-01 00:00:00.000Z',
+  ]) {
     assert.ok(Object.is(parseTimestamp(bad), Date.parse(bad)), bad);
   }
 });

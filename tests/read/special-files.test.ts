@@ -12,7 +12,10 @@ test('parseSession given a FIFO or /dev/zero: FILE_UNREADABLE naming what it is,
   const results = await Promise.all([parseSession([path]), parseSession(['/dev/zero'])]);
   assert.deepEqual(
     results.map((r) => r.diagnostics.map((d) => [d.code, d.file, d.message])),
-    [[['FILE_UNREADABLE', path, 'cannot read: not a regular file (a FIFO)']], [['FILE_UNREADABLE', '/dev/zero', 'cannot read: not a regular file (a character device)']]],
+    [
+      [['FILE_UNREADABLE', path, 'cannot read: not a regular file (a FIFO)']],
+      [['FILE_UNREADABLE', '/dev/zero', 'cannot read: not a regular file (a character device)']],
+    ],
   );
 });
 
@@ -21,6 +24,9 @@ test('romp show --session whose registered file is a FIFO: one romp: line, exit 
   const path = fifo(dir, 'f.jsonl');
   await registerSession(join(dir, 'home'), { rompUuid: 'R', files: [{ fsid: 'f', path }] });
   let err = '';
-  const code = await cli(['show', '--session', 'R', '--romp-home', join(dir, 'home')], { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } });
+  const code = await cli(['show', '--session', 'R', '--romp-home', join(dir, 'home')], {
+    stdout: { write: () => true },
+    stderr: { write: (s: string) => (err += s) },
+  });
   assert.deepEqual([code, err], [2, `romp: ${path}: cannot read: not a regular file (a FIFO)\n`]);
 });

@@ -6,9 +6,20 @@ import { parseSession } from '../../src/session/parse-session.ts';
 import type { ResumeReport } from '../../src/resume/find-lost-turns.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { assistant, at, compactBoundary, progress, text, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
+import {
+  assistant,
+  at,
+  compactBoundary,
+  progress,
+  text,
+  toolResult,
+  toolUse,
+  user,
+  writeJsonl,
+} from '../helpers/transcript.ts';
 
-const end = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> => assistant(uuid, parent, text('done'), sec, { mid, stop: 'end_turn' });
+const end = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> =>
+  assistant(uuid, parent, text('done'), sec, { mid, stop: 'end_turn' });
 
 async function check(args: string[]): Promise<ResumeReport> {
   const { code, out, err } = await runCli(['resume-check', '--json', ...args]);
@@ -29,31 +40,59 @@ test('compaction: the turns before the last boundary, located at it, with the su
     user('u1', null, 'first', 0),
     end('a1', 'u1', 1, 'm1'),
     compactBoundary('b', 'a1', 10),
-    user('s', 'b', 'This session is being continued from a previous conversation. 0123456789', 11, { isCompactSummary: true }),
+    user('s', 'b', 'This session is being continued from a previous conversation. 0123456789', 11, {
+      isCompactSummary: true,
+    }),
     user('u2', 's', 'second', 12),
     end('a2', 'u2', 13, 'm2'),
   ]);
   const report = await check([file]);
   assert.equal(report.full_turns, 2);
   assert.equal(report.context_turns, 1);
-  assert.deepEqual(report.lost.map((l) => [l.cause, l.line, l.uuid, l.t]), [['compaction', 3, 'b', Date.parse(at(10))]]);
-  assert.deepEqual(report.lost.map((l) => l.turn_id), await absent([file], file));
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, l.line, l.uuid, l.t]),
+    [['compaction', 3, 'b', Date.parse(at(10))]],
+  );
+  assert.deepEqual(
+    report.lost.map((l) => l.turn_id),
+    await absent([file], file),
+  );
   assert.deepEqual({ ...report.causes }, { compaction: 1 });
   const { out } = await runCli(['resume-check', file]);
   assert.match(out, /compaction ×1 at .*:3 \(b, .*by design.*summary 72 characters, 150000 tokens before/);
 });
 
 test('dangling logicalParentUuid: the boundary whose history was found by a fallback', async () => {
-  const file = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1'), compactBoundary('b', 'gone', 10), user('u2', 'b', 'second', 12), end('a2', 'u2', 13, 'm2')]);
+  const file = writeJsonl([
+    user('u1', null, 'first', 0),
+    end('a1', 'u1', 1, 'm1'),
+    compactBoundary('b', 'gone', 10),
+    user('u2', 'b', 'second', 12),
+    end('a2', 'u2', 13, 'm2'),
+  ]);
   const report = await check([file]);
-  assert.deepEqual(report.lost.map((l) => [l.cause, l.line, l.uuid]), [['dangling_logical_parent', 3, 'b']]);
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, l.line, l.uuid]),
+    [['dangling_logical_parent', 3, 'b']],
+  );
 });
 
 test('history gap: the turns before a parent never written, located at the line naming it', async () => {
-  const file = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1'), user('u2', 'never-written', 'second', 60), end('a2', 'u2', 61, 'm2')]);
+  const file = writeJsonl([
+    user('u1', null, 'first', 0),
+    end('a1', 'u1', 1, 'm1'),
+    user('u2', 'never-written', 'second', 60),
+    end('a2', 'u2', 61, 'm2'),
+  ]);
   const report = await check([file]);
-  assert.deepEqual(report.lost.map((l) => [l.cause, l.file, l.line, l.uuid, l.t]), [['history_gap', file, 3, 'u2', Date.parse(at(60))]]);
-  assert.deepEqual(report.lost.map((l) => l.turn_id), await absent([file], file));
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, l.file, l.line, l.uuid, l.t]),
+    [['history_gap', file, 3, 'u2', Date.parse(at(60))]],
+  );
+  assert.deepEqual(
+    report.lost.map((l) => l.turn_id),
+    await absent([file], file),
+  );
 });
 
 test('split files: a resume file whose first line names a parent in the other file; found beside it by its sessionId', async () => {
@@ -64,8 +103,14 @@ test('split files: a resume file whose first line names a parent in the other fi
   copyFileSync(writeJsonl(lines, 'two.jsonl'), second);
   const report = await check([second]);
   assert.equal(report.full_turns, 2);
-  assert.deepEqual(report.lost.map((l) => [l.cause, basename(l.file), l.line, l.uuid]), [['split_files', 'two.jsonl', 1, 'u2']]);
-  assert.deepEqual(report.lost.map((l) => l.turn_id), await absent([first, second], second));
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, basename(l.file), l.line, l.uuid]),
+    [['split_files', 'two.jsonl', 1, 'u2']],
+  );
+  assert.deepEqual(
+    report.lost.map((l) => l.turn_id),
+    await absent([first, second], second),
+  );
   const { out } = await runCli(['resume-check', second]);
   assert.match(out, new RegExp(`other files of this session read: ${join(dir, 'one.jsonl').replace(/[/.]/g, '\\$&')}`));
 });
@@ -80,11 +125,17 @@ test('branch: a command-only last branch the loader takes, the conversation left
     user('c2', 'c1', '<local-command-stdout>ok</local-command-stdout>', 31, { version: '1.0.24' }),
   ]);
   const report = await check([file]);
-  assert.deepEqual(report.lost.map((l) => [l.cause, l.line, l.uuid]), [['branch', 2, 'a1']]);
-  assert.deepEqual(report.lost.map((l) => l.turn_id), await absent([file], file));
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, l.line, l.uuid]),
+    [['branch', 2, 'a1']],
+  );
+  assert.deepEqual(
+    report.lost.map((l) => l.turn_id),
+    await absent([file], file),
+  );
 });
 
-test('progress overtook: the loader\'s branch runs through a progress row written after the main chain', async () => {
+test("progress overtook: the loader's branch runs through a progress row written after the main chain", async () => {
   const file = writeJsonl([
     user('u1', null, 'fix it', 0, { version: '1.0.24' }),
     end('a1', 'u1', 1, 'm1'),
@@ -94,15 +145,32 @@ test('progress overtook: the loader\'s branch runs through a progress row writte
     user('c1', 'p1', '<command-name>/status</command-name>', 31, { version: '1.0.24' }),
   ]);
   const report = await check([file]);
-  assert.deepEqual(report.lost.map((l) => [l.cause, l.line, l.uuid]), [['progress_overtook', 2, 'a1']]);
+  assert.deepEqual(
+    report.lost.map((l) => [l.cause, l.line, l.uuid]),
+    [['progress_overtook', 2, 'a1']],
+  );
 });
 
 test('--handoff writes the lost prompts, outcomes, files edited and the last todo list', async () => {
   const file = writeJsonl([
     user('u1', null, 'rename the parser', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Edit', { file_path: '/w/parse.ts', old_string: 'a', new_string: 'b' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    assistant('a1', 'u1', toolUse('t1', 'Edit', { file_path: '/w/parse.ts', old_string: 'a', new_string: 'b' }), 1, {
+      mid: 'm1',
+      stop: 'tool_use',
+    }),
     user('r1', 'a1', [toolResult('t1', 'ok')], 2),
-    assistant('a2', 'r1', toolUse('t2', 'TodoWrite', { todos: [{ content: 'rename', status: 'completed' }, { content: 'test', status: 'in_progress' }] }), 3, { mid: 'm2', stop: 'tool_use' }),
+    assistant(
+      'a2',
+      'r1',
+      toolUse('t2', 'TodoWrite', {
+        todos: [
+          { content: 'rename', status: 'completed' },
+          { content: 'test', status: 'in_progress' },
+        ],
+      }),
+      3,
+      { mid: 'm2', stop: 'tool_use' },
+    ),
     user('r2', 'a2', [toolResult('t2', 'ok')], 4),
     end('a3', 'r2', 5, 'm3'),
     compactBoundary('b', 'a3', 10),
@@ -133,8 +201,19 @@ test('--write-fork writes the full history as one chain that the SDK reader load
   assert.equal(code, 0, err);
   assert.match(err, /getSessionMessages loads all 4 messages in order/);
   const [name] = readdirSync(dir);
-  const lines = readFileSync(join(dir, name as string), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { uuid: string; parentUuid: string | null; sessionId: string });
-  assert.deepEqual(lines.map((l) => [l.uuid, l.parentUuid]), [['u1', null], ['a1', 'u1'], ['u2', 'a1'], ['a2', 'u2']]);
+  const lines = readFileSync(join(dir, name as string), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { uuid: string; parentUuid: string | null; sessionId: string });
+  assert.deepEqual(
+    lines.map((l) => [l.uuid, l.parentUuid]),
+    [
+      ['u1', null],
+      ['a1', 'u1'],
+      ['u2', 'a1'],
+      ['a2', 'u2'],
+    ],
+  );
   assert.equal(lines[0]?.sessionId, basename(name as string, '.jsonl'));
   // the source is untouched and still loses the turn; the fork loses none
   assert.equal((await check([file])).lost.length, 1);
@@ -142,7 +221,12 @@ test('--write-fork writes the full history as one chain that the SDK reader load
 });
 
 test('romp doctor says, per file at risk, how many turns a resume would not load and why', async () => {
-  const gap = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1'), user('u2', 'never-written', 'second', 60), end('a2', 'u2', 61, 'm2')]);
+  const gap = writeJsonl([
+    user('u1', null, 'first', 0),
+    end('a1', 'u1', 1, 'm1'),
+    user('u2', 'never-written', 'second', 60),
+    end('a2', 'u2', 61, 'm2'),
+  ]);
   const whole = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1')]);
   const { out } = await runCli(['doctor', gap, whole]);
   assert.equal(out.match(/resume: /g)?.length, 1);
@@ -150,13 +234,27 @@ test('romp doctor says, per file at risk, how many turns a resume would not load
 });
 
 test('--projects DIR --json: one report per main transcript of the folder', async () => {
-  const file = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1'), user('u2', 'never-written', 'second', 60), end('a2', 'u2', 61, 'm2')]);
+  const file = writeJsonl([
+    user('u1', null, 'first', 0),
+    end('a1', 'u1', 1, 'm1'),
+    user('u2', 'never-written', 'second', 60),
+    end('a2', 'u2', 61, 'm2'),
+  ]);
   const projects = tempDir('romp-projects-');
   mkdirSync(join(projects, '-w-demo'));
   copyFileSync(file, join(projects, '-w-demo', 'gap.jsonl'));
-  copyFileSync(writeJsonl([user('x1', null, 'fine', 0, { sessionId: 'other' }), end('x2', 'x1', 1, 'm9')]), join(projects, '-w-demo', 'fine.jsonl'));
+  copyFileSync(
+    writeJsonl([user('x1', null, 'fine', 0, { sessionId: 'other' }), end('x2', 'x1', 1, 'm9')]),
+    join(projects, '-w-demo', 'fine.jsonl'),
+  );
   const { code, out } = await runCli(['resume-check', '--projects', projects, '--json']);
   assert.equal(code, 0);
   const reports = JSON.parse(out) as ResumeReport[];
-  assert.deepEqual(reports.map((r) => [r.full_turns, r.context_turns, { ...r.causes }]), [[1, 1, {}], [2, 1, { history_gap: 1 }]]);
+  assert.deepEqual(
+    reports.map((r) => [r.full_turns, r.context_turns, { ...r.causes }]),
+    [
+      [1, 1, {}],
+      [2, 1, { history_gap: 1 }],
+    ],
+  );
 });

@@ -35,11 +35,29 @@ test('registry: a resume file named like one already there is added as name~2; t
   const dir = home();
   const { recordResume, resolveSession } = await import('../../src/romp-home/registry.ts');
   const [a, b] = [writeJsonl(conversation.slice(0, 2), 'full.jsonl'), writeJsonl(conversation.slice(2), 'full.jsonl')];
-  const registered = await registerSession(dir, { rompUuid: 'R', files: [{ fsid: 'full', path: a }, { fsid: 'full', path: b }] });
-  assert.deepEqual(registered.files.map((f) => f.fsid), ['full', 'full~2']);
+  const registered = await registerSession(dir, {
+    rompUuid: 'R',
+    files: [
+      { fsid: 'full', path: a },
+      { fsid: 'full', path: b },
+    ],
+  });
+  assert.deepEqual(
+    registered.files.map((f) => f.fsid),
+    ['full', 'full~2'],
+  );
   await registerSession(dir, { rompUuid: 'R', files: [{ fsid: 'full', path: a }] });
   const entry = await recordResume(dir, 'R', 'full', b);
-  assert.deepEqual([entry.files.map((f) => [f.fsid, f.path]), entry.leafFsid], [[['full', a], ['full~2', b]], 'full~2']);
+  assert.deepEqual(
+    [entry.files.map((f) => [f.fsid, f.path]), entry.leafFsid],
+    [
+      [
+        ['full', a],
+        ['full~2', b],
+      ],
+      'full~2',
+    ],
+  );
   const again = await recordResume(dir, 'R', 'full', a);
   assert.deepEqual([again.files.length, again.leafFsid], [2, 'full']);
   await assert.rejects(recordResume(dir, '../escape', 'x', a), RangeError);
@@ -49,19 +67,38 @@ test('registry: a resume file named like one already there is added as name~2; t
 test('a session of three resume files, read through the registry, equals the single-file case', async () => {
   const dir = home();
   const single = await parseSession([writeJsonl(conversation)], { rompUuid: 'R' });
-  const files = [writeJsonl(conversation.slice(0, 2), 'f1.jsonl'), writeJsonl(conversation.slice(2, 4), 'f2.jsonl'), writeJsonl(conversation.slice(4), 'f3.jsonl')];
+  const files = [
+    writeJsonl(conversation.slice(0, 2), 'f1.jsonl'),
+    writeJsonl(conversation.slice(2, 4), 'f2.jsonl'),
+    writeJsonl(conversation.slice(4), 'f3.jsonl'),
+  ];
   await registerSession(dir, { rompUuid: 'R', files: [{ fsid: 'f1', path: files[0] as string }], name: 'Demo' });
   const { recordResume } = await import('../../src/romp-home/registry.ts');
   await recordResume(dir, 'R', 'f2', files[1] as string);
   const entry = await recordResume(dir, 'R', 'f3', files[2] as string);
   assert.deepEqual([entry.files.map((f) => f.fsid), entry.leafFsid], [['f1', 'f2', 'f3'], 'f3']);
   const viaRegistry = await parseSession([], { rompUuid: 'R', rompHome: dir });
-  assert.deepEqual(viaRegistry.session.turns.map((t) => t.id), single.session.turns.map((t) => t.id));
-  assert.deepEqual(viaRegistry.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.fsid])), [
-    [['u1', 'f1'], ['a1', 'f1']],
-    [['u2', 'f2'], ['a2', 'f2']],
-    [['u3', 'f3'], ['a3', 'f3']],
-  ]);
+  assert.deepEqual(
+    viaRegistry.session.turns.map((t) => t.id),
+    single.session.turns.map((t) => t.id),
+  );
+  assert.deepEqual(
+    viaRegistry.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.fsid])),
+    [
+      [
+        ['u1', 'f1'],
+        ['a1', 'f1'],
+      ],
+      [
+        ['u2', 'f2'],
+        ['a2', 'f2'],
+      ],
+      [
+        ['u3', 'f3'],
+        ['a3', 'f3'],
+      ],
+    ],
+  );
   assert.deepEqual([viaRegistry.session.name, viaRegistry.session.leafFsid], ['Demo', 'f3']);
 });
 
@@ -72,7 +109,8 @@ test('postal messages: a known sender, an id missing from the log, a Stop-hook l
     { id: 'msg-1', from_id: 'sender-anchor', to_id: 'me', t: 1 },
     { id: 'msg-2', from_id: 'unregistered-sid', to_id: 'me', ts: '2026-03-01T10:00:00Z' },
   ]);
-  const stopHook = (uuid: string, parent: string, body: string, sec: number) => user(uuid, parent, `Stop hook feedback:\n${body}`, sec, { isMeta: true });
+  const stopHook = (uuid: string, parent: string, body: string, sec: number) =>
+    user(uuid, parent, `Stop hook feedback:\n${body}`, sec, { isMeta: true });
   const { session } = await parseSession(
     [
       writeJsonl([
@@ -91,7 +129,12 @@ test('postal messages: a known sender, an id missing from the log, a Stop-hook l
     ],
     { rompHome: dir },
   );
-  const authors = Object.fromEntries(session.turns.flatMap((t) => t.atoms).filter((a) => a.type === 'user').map((a) => [a.uuid, a.author ?? null]));
+  const authors = Object.fromEntries(
+    session.turns
+      .flatMap((t) => t.atoms)
+      .filter((a) => a.type === 'user')
+      .map((a) => [a.uuid, a.author ?? null]),
+  );
   assert.deepEqual(authors, {
     u1: 'human',
     r1: null,
@@ -101,7 +144,10 @@ test('postal messages: a known sender, an id missing from the log, a Stop-hook l
     h1: 'system',
   });
   // the mid-turn postal line stays inside; after end_turn a postal line opens a turn, a plain Stop hook does not
-  assert.deepEqual(session.turns.map((t) => t.trigger?.uuid ?? null), ['u1', 'p1', 'p2', null]);
+  assert.deepEqual(
+    session.turns.map((t) => t.trigger?.uuid ?? null),
+    ['u1', 'p1', 'p2', null],
+  );
 });
 
 test('idle spans: inside a turn, between turns, before the first turn, and one still open', async () => {
@@ -120,15 +166,35 @@ test('idle spans: inside a turn, between turns, before the first turn, and one s
   ]);
   const now = Date.parse(at(400));
   const { session } = await parseSession(
-    [writeJsonl([user('u1', null, 'one', 0), assistant('a1', 'u1', text('one'), 1, end('m1')), user('u2', 'a1', 'two', 100), assistant('a2', 'u2', text('two'), 101, end('m2'))], 'idle-demo.jsonl')],
+    [
+      writeJsonl(
+        [
+          user('u1', null, 'one', 0),
+          assistant('a1', 'u1', text('one'), 1, end('m1')),
+          user('u2', 'a1', 'two', 100),
+          assistant('a2', 'u2', text('two'), 101, end('m2')),
+        ],
+        'idle-demo.jsonl',
+      ),
+    ],
     { rompHome: dir, now },
   );
-  const idle = (atoms: Array<{ type: string; t: number; end?: number }>) => atoms.filter((a) => a.type === 'idle').map((a) => [a.t, a.end]);
+  const idle = (atoms: Array<{ type: string; t: number; end?: number }>) =>
+    atoms.filter((a) => a.type === 'idle').map((a) => [a.t, a.end]);
   const ms = (sec: number) => Date.parse(at(sec));
   assert.deepEqual(idle(session.idle ?? []), [[ms(-50), ms(-10)]]);
-  assert.deepEqual(idle(session.turns[0]?.atoms ?? []), [[ms(0.5), ms(0.7)], [ms(20), ms(90)]]);
-  assert.deepEqual(idle(session.turns[1]?.atoms ?? []), [[ms(150), ms(160)], [ms(300), now]]);
-  assert.deepEqual(session.turns[0]?.atoms.map((a) => a.type), ['user', 'idle', 'assistant', 'idle']);
+  assert.deepEqual(idle(session.turns[0]?.atoms ?? []), [
+    [ms(0.5), ms(0.7)],
+    [ms(20), ms(90)],
+  ]);
+  assert.deepEqual(idle(session.turns[1]?.atoms ?? []), [
+    [ms(150), ms(160)],
+    [ms(300), now],
+  ]);
+  assert.deepEqual(
+    session.turns[0]?.atoms.map((a) => a.type),
+    ['user', 'idle', 'assistant', 'idle'],
+  );
   assert.equal(session.turns[1]?.end, now);
 });
 
@@ -137,8 +203,13 @@ test('two processes recording resumes of one session at once lose no update', as
   const registry = fileURLToPath(new URL('../../src/romp-home/registry.js', import.meta.url));
   const script = `const { recordResume } = await import(${JSON.stringify(registry)}); const [dir, who] = process.argv.slice(1); for (let i = 0; i < 15; i++) await recordResume(dir, 'R', who + '-' + i, '/x/' + who + i + '.jsonl');`;
   const run = promisify(execFile);
-  await Promise.all(['a', 'b', 'c'].map((who) => run(process.execPath, ['--input-type=module', '-e', script, dir, who])));
+  await Promise.all(
+    ['a', 'b', 'c'].map((who) => run(process.execPath, ['--input-type=module', '-e', script, dir, who])),
+  );
   const entry = await resolveSession(dir, 'R');
   assert.equal(entry?.files.length, 45);
-  assert.deepEqual((await listSessions(dir)).map((e) => e.rompUuid), ['R']);
+  assert.deepEqual(
+    (await listSessions(dir)).map((e) => e.rompUuid),
+    ['R'],
+  );
 });

@@ -8,14 +8,28 @@ import { assistant, SID, T0, text, thinking, toolResult, toolUse, user } from '.
 
 const lines = [
   user('u1', null, 'find the bug', 0),
-  assistant('a1', 'u1', thinking('hmm'), 1, { mid: 'm1', stop: 'tool_use', usage: { input_tokens: 100, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 } }),
+  assistant('a1', 'u1', thinking('hmm'), 1, {
+    mid: 'm1',
+    stop: 'tool_use',
+    usage: { input_tokens: 100, output_tokens: 2, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000 },
+  }),
   assistant('a2', 'a1', toolUse('t1', 'Bash', { command: 'npm test' }), 1, {
     mid: 'm1',
     stop: 'tool_use',
-    usage: { input_tokens: 100, output_tokens: 40, cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 }, cache_read_input_tokens: 1000 },
+    usage: {
+      input_tokens: 100,
+      output_tokens: 40,
+      cache_creation_input_tokens: 300,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
+      cache_read_input_tokens: 1000,
+    },
   }),
   user('r1', 'a2', [toolResult('t1', '1 failing', true)], 3),
-  assistant('a3', 'r1', text('Fixed.'), 5, { mid: 'm2', stop: 'end_turn', usage: { input_tokens: 10, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000 } }),
+  assistant('a3', 'r1', text('Fixed.'), 5, {
+    mid: 'm2',
+    stop: 'end_turn',
+    usage: { input_tokens: 10, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000 },
+  }),
   user('u2', 'a3', 'try again', 10), // rewound: u3 forks from a3 after it
   user('u3', 'a3', 'other way', 20),
   assistant('a4', 'u3', text('Done'), 21, { mid: 'm3', stop: 'end_turn' }),
@@ -60,7 +74,17 @@ test('sessionRows: usage facts are keyed by message.id + requestId, tokens named
   );
   const m1 = facts[0]!;
   assert.deepEqual(
-    [m1.input_tokens, m1.output_tokens, m1.cache_creation_input_tokens, m1.ephemeral_5m_input_tokens, m1.ephemeral_1h_input_tokens, m1.cache_read_input_tokens, m1.t, m1.lower_bound, m1.is_sidechain],
+    [
+      m1.input_tokens,
+      m1.output_tokens,
+      m1.cache_creation_input_tokens,
+      m1.ephemeral_5m_input_tokens,
+      m1.ephemeral_1h_input_tokens,
+      m1.cache_read_input_tokens,
+      m1.t,
+      m1.lower_bound,
+      m1.is_sidechain,
+    ],
     [100, 40, 300, 100, 200, 1000, T0 + 1000, false, false],
   );
   assert.ok(Math.abs((m1.cost_usd ?? NaN) - (100 * 3 + 40 * 15 + 100 * 3.75 + 200 * 6 + 1000 * 0.3) / 1e6) < 1e-12);
@@ -195,7 +219,11 @@ test('sessionRows: block text is cut to the cap with its full length kept, never
   assert.equal(block!.text_length, 31);
   assert.equal(capText(long, 11), 'x'.repeat(9) + '😀');
   // tool output keeps 2048 by default, typed text 4096
-  const { session: tools } = await parseLines([user('u1', null, 'p'.repeat(5000), 0), assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'c' }), 1, { mid: 'm', stop: 'tool_use' }), user('r1', 'a1', [toolResult('t1', 'o'.repeat(3000))], 2)]);
+  const { session: tools } = await parseLines([
+    user('u1', null, 'p'.repeat(5000), 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'c' }), 1, { mid: 'm', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'o'.repeat(3000))], 2),
+  ]);
   assert.deepEqual(
     sessionRows(tools).blocks.map((b) => [b.role, b.text.length, b.text_length]),
     [
@@ -207,9 +235,18 @@ test('sessionRows: block text is cut to the cap with its full length kept, never
 });
 
 test('sessionRows: subagent links and the parent link', async () => {
-  const { session } = await parseLines([user('u1', null, 'go', 0), assistant('a1', 'u1', toolUse('t9', 'Task', { prompt: 'look' }), 1, { mid: 'm1', stop: 'tool_use' }), user('r1', 'a1', [toolResult('t9', 'seen')], 9)]);
-  const rows = sessionRows(session, { subagents: [{ tool_use_id: 't9', key: 'child', path: '/p/agent-1.jsonl', by: 'meta' }], parent: { key: 'grand', tool_use_id: 't0' } });
-  assert.deepEqual(rows.subagents, [{ key: 't9', session_key: SID, subagent_key: 'child', path: '/p/agent-1.jsonl', linked_by: 'meta', atoms: 0 }]);
+  const { session } = await parseLines([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', toolUse('t9', 'Task', { prompt: 'look' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t9', 'seen')], 9),
+  ]);
+  const rows = sessionRows(session, {
+    subagents: [{ tool_use_id: 't9', key: 'child', path: '/p/agent-1.jsonl', by: 'meta' }],
+    parent: { key: 'grand', tool_use_id: 't0' },
+  });
+  assert.deepEqual(rows.subagents, [
+    { key: 't9', session_key: SID, subagent_key: 'child', path: '/p/agent-1.jsonl', linked_by: 'meta', atoms: 0 },
+  ]);
   assert.equal(rows.tool_calls[0]!.subagent_key, 'child');
   assert.equal(rows.sessions[0]!.parent_key, 'grand');
   assert.equal(rows.sessions[0]!.parent_tool_use_id, 't0');
@@ -219,11 +256,26 @@ test('sessionRows: onlyTurns keeps the rows of those turns, the session row sums
   const { session } = await parseLines(lines);
   const second = session.turns[1]!.id;
   const rows = sessionRows(session, { onlyTurns: new Set([second]) });
-  assert.deepEqual(rows.turns.map((t) => [t.index, t.prompt]), [[2, 'other way']]);
+  assert.deepEqual(
+    rows.turns.map((t) => [t.index, t.prompt]),
+    [[2, 'other way']],
+  );
   // seq stays the atom's place in the whole session
-  assert.deepEqual(rows.atoms.map((a) => [a.key, a.seq]), [['u3', 5], ['a4', 6]]);
-  assert.deepEqual(rows.blocks.map((b) => b.key), ['u3:0', 'a4:0']);
-  assert.deepEqual(rows.usage_facts.map((f) => f.message_id), ['m3']);
+  assert.deepEqual(
+    rows.atoms.map((a) => [a.key, a.seq]),
+    [
+      ['u3', 5],
+      ['a4', 6],
+    ],
+  );
+  assert.deepEqual(
+    rows.blocks.map((b) => b.key),
+    ['u3:0', 'a4:0'],
+  );
+  assert.deepEqual(
+    rows.usage_facts.map((f) => f.message_id),
+    ['m3'],
+  );
   assert.deepEqual(rows.tool_calls, []);
   assert.equal(rows.sessions[0]!.responses, 3);
 });

@@ -14,10 +14,15 @@ export function projectsWithSession(): { dir: string; file: string } {
   const dir = tempDir('romp-serve-');
   mkdirSync(join(dir, '-work-demo'));
   const file = join(dir, '-work-demo', `${ID}.jsonl`);
-  writeFileSync(file, line(user('u1', null, 'first question', 0)) + line(assistant('a1', 'u1', text('First answer.'), 1, { mid: 'm1', stop: 'end_turn' })));
+  writeFileSync(
+    file,
+    line(user('u1', null, 'first question', 0)) +
+      line(assistant('a1', 'u1', text('First answer.'), 1, { mid: 'm1', stop: 'end_turn' })),
+  );
   return { dir, file };
 }
 
 /** The lines of a second turn, to append. */
-export const SECOND_TURN: string = line(user('u2', 'a1', 'second question', 10)) + line(assistant('a2', 'u2', text('Second answer.'), 11, { mid: 'm2', stop: 'end_turn' }));
-
+export const SECOND_TURN: string =
+  line(user('u2', 'a1', 'second question', 10)) +
+  line(assistant('a2', 'u2', text('Second answer.'), 11, { mid: 'm2', stop: 'end_turn' }));

@@ -1,4 +1,5 @@
-/** `romp serve`'s search box: the form on `/`, the results page (escaped, each hit a link to its atom), no index, `?at=`. */
+/** `romp serve`'s search box: the form on `/`, the results page (escaped, each hit a link to its atom), no index,
+ * `?at=`. */
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -19,7 +20,11 @@ test('romp serve: / has a search box; without an index the search says to run ro
   const viewer = await startViewer({ projectsDir: dir, search: indexSearch(tempDir('romp-home-')) });
   try {
     const list = (await get(viewer.url)).text;
-    assert.ok(list.includes('<form class="bar" method="get" action="/search" role="search"><input type="search" name="q" value=""'));
+    assert.ok(
+      list.includes(
+        '<form class="bar" method="get" action="/search" role="search"><input type="search" name="q" value=""',
+      ),
+    );
     assert.match(list, /form-action &#39;self&#39;/);
     const answer = await get(`${viewer.url}search?q=${encodeURIComponent('first <b>')}`);
     assert.equal(answer.status, 200);
@@ -36,14 +41,31 @@ test('romp serve: the results are escaped, each hit a link to /s/<id>#<uuid>; ?a
   const asked: string[] = [];
   const search: SessionSearch = (query, options) => {
     asked.push(`${query} ${options.limit} ${options.projectsDir === '' ? '' : 'dir'}`);
-    return Promise.resolve({ hits: [{ session_id: ID, uuid: 'u2', turn: 2, t: Date.UTC(2026, 2, 1, 10, 0, 10), author: 'human', snippet: 'second <script>alert(1)</script> question', title: '"><img src=x onerror=alert(1)>', project: '-work-demo' }] });
+    return Promise.resolve({
+      hits: [
+        {
+          session_id: ID,
+          uuid: 'u2',
+          turn: 2,
+          t: Date.UTC(2026, 2, 1, 10, 0, 10),
+          author: 'human',
+          snippet: 'second <script>alert(1)</script> question',
+          title: '"><img src=x onerror=alert(1)>',
+          project: '-work-demo',
+        },
+      ],
+    });
   };
   const viewer = await startViewer({ projectsDir: dir, search, partChars: 1 });
   try {
     const page = (await get(`${viewer.url}search?q=second`)).text;
     assert.deepEqual(asked, ['second 50 dir']);
     assert.ok(page.includes(`<p id="search-count">1 hit for “second”</p>`));
-    assert.ok(page.includes(`<li class="hit-row"><a href="/s/${ID}#u2">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</a> <span class="meta">-work-demo · turn 2 · 2026-03-01 10:00:10Z · human</span><div class="snippet">second &lt;script&gt;alert(1)&lt;/script&gt; question</div></li>`));
+    assert.ok(
+      page.includes(
+        `<li class="hit-row"><a href="/s/${ID}#u2">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</a> <span class="meta">-work-demo · turn 2 · 2026-03-01 10:00:10Z · human</span><div class="snippet">second &lt;script&gt;alert(1)&lt;/script&gt; question</div></li>`,
+      ),
+    );
     assert.doesNotMatch(page, /<script|<img/);
     // an empty query asks nothing
     assert.ok((await get(`${viewer.url}search?q=`)).text.includes('0 hits'));
@@ -68,7 +90,11 @@ test('romp serve: the box searches romp index (read-only): a hit links to its se
     assert.ok(page.includes('<p id="search-count">2 hits for “second”</p>'), page);
     assert.ok(page.includes(`<a href="/s/${ID}#u2">`));
     assert.ok(page.includes('<mark>second</mark> question'));
-    assert.ok((await get(`${viewer.url}search?q=answer+first`)).text.includes(`<p id="search-count">1 hit for “answer first”</p>`));
+    assert.ok(
+      (await get(`${viewer.url}search?q=answer+first`)).text.includes(
+        `<p id="search-count">1 hit for “answer first”</p>`,
+      ),
+    );
     // a word found nowhere (the index then tries it as a substring): no hits
     assert.ok((await get(`${viewer.url}search?q=zzqq`)).text.includes('<p id="search-count">0 hits for “zzqq”</p>'));
   } finally {

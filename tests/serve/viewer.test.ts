@@ -17,12 +17,22 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
   try {
     assert.match(viewer.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     const list = await (await fetch(viewer.url)).text();
-    assert.ok(list.includes(`<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 10:00:01Z</td><td class="num">1</td>`));
+    assert.ok(
+      list.includes(
+        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 10:00:01Z</td><td class="num">1</td>`,
+      ),
+    );
     const page = await (await fetch(`${viewer.url}s/${ID}`)).text();
     assert.ok(page.includes('<div class="prompt">first question</div>'));
     assert.ok(page.includes('<body data-live>'));
     assert.match(page, /connect-src &#39;self&#39;/);
-    for (const path of ['s/..%2F..%2Fetc%2Fpasswd', 's/7d1e0000-bbbb-4000-8000-000000000002', 'etc/passwd', `s/${ID}/../../x`]) assert.equal((await fetch(viewer.url + path)).status, 404, path);
+    for (const path of [
+      's/..%2F..%2Fetc%2Fpasswd',
+      's/7d1e0000-bbbb-4000-8000-000000000002',
+      'etc/passwd',
+      `s/${ID}/../../x`,
+    ])
+      assert.equal((await fetch(viewer.url + path)).status, 404, path);
     assert.equal((await fetch(viewer.url, { method: 'POST', body: 'x' })).status, 405);
     // live: the event stream says a turn changed once lines are appended
     const events = await fetch(`${viewer.url}s/${ID}/events`);
@@ -37,7 +47,9 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
     const changed = (JSON.parse(received.slice('data: '.length)) as { changed: string[] }).changed;
     assert.ok(changed.some((id) => id.startsWith(`${ID}:`)));
     await reader.cancel();
-    assert.ok((await (await fetch(`${viewer.url}s/${ID}`)).text()).includes('<div class="prompt">second question</div>'));
+    assert.ok(
+      (await (await fetch(`${viewer.url}s/${ID}`)).text()).includes('<div class="prompt">second question</div>'),
+    );
   } finally {
     await viewer.close();
   }
@@ -49,9 +61,14 @@ test('romp serve: a long session is split, ?part=N serves the others, a part tha
   const viewer = await startViewer({ projectsDir: dir, partChars: 1 });
   try {
     const first = await (await fetch(`${viewer.url}s/${ID}`)).text();
-    assert.ok(first.includes('<b>part 1 of 2</b>') && first.includes(`<a href="/s/${ID}?part=2" rel="next">part 2 →</a>`));
+    assert.ok(
+      first.includes('<b>part 1 of 2</b>') && first.includes(`<a href="/s/${ID}?part=2" rel="next">part 2 →</a>`),
+    );
     const second = await (await fetch(`${viewer.url}s/${ID}?part=2`)).text();
-    assert.ok(second.includes('<div class="prompt">second question</div>') && !second.includes('<div class="prompt">first question</div>'));
+    assert.ok(
+      second.includes('<div class="prompt">second question</div>') &&
+        !second.includes('<div class="prompt">first question</div>'),
+    );
     assert.equal((await fetch(`${viewer.url}s/${ID}?part=3`)).status, 404);
   } finally {
     await viewer.close();

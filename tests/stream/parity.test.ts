@@ -22,7 +22,13 @@ const file = [
   user('r1', 'a2', [toolResult('t1', 'export function parse() {}')], 4),
   user('r2', 'a3', [toolResult('t2', 'parser.ts:1')], 5),
   {
-    parentUuid: 'r2', isSidechain: false, type: 'attachment', uuid: 'q1', timestamp: at(6), sessionId: 'fixture-session', entrypoint: 'sdk-ts',
+    parentUuid: 'r2',
+    isSidechain: false,
+    type: 'attachment',
+    uuid: 'q1',
+    timestamp: at(6),
+    sessionId: 'fixture-session',
+    entrypoint: 'sdk-ts',
     attachment: { type: 'queued_command', prompt: 'also keep the old name', commandMode: 'prompt' },
   },
   assistant('a4', 'q1', text('Refactored; the old name stays as an alias.'), 7, { mid: 'm2', stop: 'end_turn' }),
@@ -66,7 +72,15 @@ const comparable = (session: Session) =>
     ended: turn.ended,
     atoms: turn.atoms
       .filter((a) => a.type !== 'result')
-      .map((a: Atom) => ({ type: a.type, subtype: a.subtype, uuid: a.uuid, t: a.t, author: a.author, content: a.message?.content, compact: a.compact_metadata })),
+      .map((a: Atom) => ({
+        type: a.type,
+        subtype: a.subtype,
+        uuid: a.uuid,
+        t: a.t,
+        author: a.author,
+        content: a.message?.content,
+        compact: a.compact_metadata,
+      })),
   }));
 
 test('the file adapter and the stream adapter give the same turns and atoms for one conversation', async () => {
@@ -76,7 +90,11 @@ test('the file adapter and the stream adapter give the same turns and atoms for 
   const fromStreamSession = (last as StreamSnapshot).session;
   assert.deepEqual(comparable(fromStreamSession), comparable(fromFile));
   assert.deepEqual(
-    comparable(fromFile).map((t) => [t.trigger?.uuid, t.ended, t.atoms.map((a) => `${a.uuid}:${String(a.author ?? '-')}`)]),
+    comparable(fromFile).map((t) => [
+      t.trigger?.uuid,
+      t.ended,
+      t.atoms.map((a) => `${a.uuid}:${String(a.author ?? '-')}`),
+    ]),
     [
       ['p1', true, ['p1:sdk', 'a1:-', 'a2:-', 'a3:-', 'r1:-', 'r2:-', 'q1:sdk', 'a4:-']],
       ['p2', true, ['p2:sdk', 'b:-', 's:system']],

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { createStreamState, reduceStream, streamSession, type StreamMessage, type StreamState } from '../../src/stream/reduce-stream.ts';
+import {
+  createStreamState,
+  reduceStream,
+  streamSession,
+  type StreamMessage,
+  type StreamState,
+} from '../../src/stream/reduce-stream.ts';
 import { sAssistant, sResult, sSystem, sUser } from '../helpers/stream.ts';
 import { text, toolResult, toolUse } from '../helpers/transcript.ts';
 
@@ -31,7 +37,10 @@ test('a result ends the turn; a user message before it is absorbed, after it ope
     ['p3', false, ['user:p3', 'assistant:a3']],
   ]);
   const atoms = streamSession(s).turns[0]?.atoms ?? [];
-  assert.deepEqual(atoms.map((a) => a.author ?? null), ['sdk', null, null, 'sdk', null, null]);
+  assert.deepEqual(
+    atoms.map((a) => a.author ?? null),
+    ['sdk', null, null, 'sdk', null, null],
+  );
   assert.deepEqual(atoms[5]?.result, {
     subtype: 'success',
     num_turns: 1,
@@ -135,7 +144,16 @@ test('parent_tool_use_id "__proto__" or "constructor" is a subagent lane like an
     { type: 'toString', session_id: 'x' },
   ]);
   const lanes = streamSession(s).subagents ?? {};
-  assert.deepEqual(Object.entries(lanes).map(([k, v]) => [k, v.map((a) => a.uuid)]), [['__proto__', ['s1']], ['constructor', ['s2']]]);
-  assert.deepEqual(Object.entries(s.ignored), [['constructor', 1], ['toString', 2]]);
+  assert.deepEqual(
+    Object.entries(lanes).map(([k, v]) => [k, v.map((a) => a.uuid)]),
+    [
+      ['__proto__', ['s1']],
+      ['constructor', ['s2']],
+    ],
+  );
+  assert.deepEqual(Object.entries(s.ignored), [
+    ['constructor', 1],
+    ['toString', 2],
+  ]);
   assert.equal(({} as Record<string, unknown>)['head'], undefined);
 });

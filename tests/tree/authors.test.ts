@@ -22,7 +22,9 @@ test('a tool_result-only user line has no author', () => {
 
 test('the postal marker makes a peer, whitespace tolerant, even on a Stop-hook isMeta line', () => {
   const lookup = (id: string): string | null => (id === 'm-42' ? 'romp-sender' : null);
-  const content = [{ type: 'text', text: 'Stop hook feedback:\nhello <!--romp-msg-id:   m-42   --> bye' }] as ContentBlock[];
+  const content = [
+    { type: 'text', text: 'Stop hook feedback:\nhello <!--romp-msg-id:   m-42   --> bye' },
+  ] as ContentBlock[];
   assert.deepEqual(deriveAuthor({ isMeta: true }, content, lookup, 'human'), { peer: 'romp-sender' });
   assert.deepEqual(author({}, '<!-- romp-msg-id: unknown-id -->'), { peer: null });
   assert.equal(author({ isMeta: true }, 'Stop hook feedback:\nplain error'), 'system');

@@ -22,7 +22,10 @@ test('a known block whose fields do not fit becomes (invalid), holding the block
     { text: 'no type' },
   ];
   const message = normaliseMessage('user', { role: 'user', content: bad });
-  assert.deepEqual(message.content, bad.map((value) => ({ type: '(invalid)', value })));
+  assert.deepEqual(
+    message.content,
+    bad.map((value) => ({ type: '(invalid)', value })),
+  );
   assert.ok(message.content.every((b) => !isKnownBlock(b)));
 });
 
@@ -41,10 +44,29 @@ test('fitting blocks and unknown types pass through as read; the message is not 
 });
 
 test("a tool_result's blocks are checked too; its text reads through toolResultText", () => {
-  const message = normaliseMessage('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'one' }, { type: 'text', text: null }, 3, { type: 'image', source: { type: 'base64' } }] }] });
+  const message = normaliseMessage('user', {
+    role: 'user',
+    content: [
+      {
+        type: 'tool_result',
+        tool_use_id: 'a',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: null },
+          3,
+          { type: 'image', source: { type: 'base64' } },
+        ],
+      },
+    ],
+  });
   const block = message.content[0] as MessageBlock;
   assert.ok(isKnownBlock(block) && block.type === 'tool_result');
-  assert.deepEqual(block.content, [{ type: 'text', text: 'one' }, { type: '(invalid)', value: { type: 'text', text: null } }, { type: '(invalid)', value: 3 }, { type: 'image', source: { type: 'base64' } }]);
+  assert.deepEqual(block.content, [
+    { type: 'text', text: 'one' },
+    { type: '(invalid)', value: { type: 'text', text: null } },
+    { type: '(invalid)', value: 3 },
+    { type: 'image', source: { type: 'base64' } },
+  ]);
   assert.equal(toolResultText(block.content), 'one\n[image]');
 });
 
@@ -67,5 +89,8 @@ test('no runtime import of @anthropic-ai/sdk in the built library (types only)',
   };
   walk(dist);
   assert.ok(files.length > 100);
-  assert.deepEqual(files.filter((f) => readFileSync(f, 'utf8').includes('@anthropic-ai/sdk')), []);
+  assert.deepEqual(
+    files.filter((f) => readFileSync(f, 'utf8').includes('@anthropic-ai/sdk')),
+    [],
+  );
 });

@@ -13,7 +13,11 @@ test('summarizeTurn: counts, tools by name (any name, even __proto__), deduplica
     assistant('a3', 'a2', toolUse('t2', 'Task', { prompt: 'search' }), 1, { mid: 'm1', stop: 'tool_use', usage }),
     user('r1', 'a2', [toolResult('t1', 'x')], 2),
     user('r2', 'a3', [toolResult('t2', 'y')], 4),
-    assistant('a4', 'r2', text('Found it.'), 6, { mid: 'm2', stop: 'end_turn', usage: { ...usage, input_tokens: 10, output_tokens: 20 } }),
+    assistant('a4', 'r2', text('Found it.'), 6, {
+      mid: 'm2',
+      stop: 'end_turn',
+      usage: { ...usage, input_tokens: 10, output_tokens: 20 },
+    }),
   ]);
   const summary = summarizeTurn(session.turns[0]!, 1);
   const { tools, ...rest } = summary;
@@ -32,7 +36,17 @@ test('summarizeTurn: counts, tools by name (any name, even __proto__), deduplica
     ended: true,
     atoms: 7,
     // m1 once (its largest snapshot: 100 + 50 + 1000), m2 once
-    usage: { input_tokens: 110, output_tokens: 70, cache_creation_input_tokens: 0, cache_creation_5m: 0, cache_creation_1h: 0, cache_read_input_tokens: 2000, responses: 2, unpriced: 0, lowerBound: false },
+    usage: {
+      input_tokens: 110,
+      output_tokens: 70,
+      cache_creation_input_tokens: 0,
+      cache_creation_5m: 0,
+      cache_creation_1h: 0,
+      cache_read_input_tokens: 2000,
+      responses: 2,
+      unpriced: 0,
+      lowerBound: false,
+    },
     // claude-sonnet-4-5: $3 in, $15 out, $0.30 cache read per MTok
     cost_usd: (110 * 3 + 70 * 15 + 2000 * 0.3) / 1e6,
     subagents: 1,

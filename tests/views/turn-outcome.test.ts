@@ -15,7 +15,8 @@ async function outcomes(lines: Lines): Promise<Array<[string | null, string, boo
   return session.turns.map((t) => [t.trigger?.uuid ?? null, turnOutcome(t), t.ended, t.atoms.map((a) => a.uuid)]);
 }
 
-const done = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> => assistant(uuid, parent, text('Done.'), sec, { mid, stop: 'end_turn' });
+const done = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> =>
+  assistant(uuid, parent, text('Done.'), sec, { mid, stop: 'end_turn' });
 
 test('completed: a final end_turn; with stop_reason null on every line, a turn_duration row', async () => {
   assert.deepEqual(
@@ -34,8 +35,10 @@ test('completed: a final end_turn; with stop_reason null on every line, a turn_d
 });
 
 test('interrupted, rejected (refusal text then the interrupt for tool use), interrupted during a tool', async () => {
-  const refusal = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
-  const cancel = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
+  const refusal =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  const cancel =
+    "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
   assert.deepEqual(
     await outcomes([
       user('u1', null, 'write a long essay', 0),
@@ -66,30 +69,49 @@ test('blocked: "Operation stopped by hook" is Claude Code\'s line inside the pro
     done('a2', 'u2', 12, 'm2'),
   ]);
   const [first, second] = session.turns;
-  assert.deepEqual(first?.atoms.map((a) => [a.uuid, a.author]), [['u1', 'human'], ['h1', 'system']]);
+  assert.deepEqual(
+    first?.atoms.map((a) => [a.uuid, a.author]),
+    [
+      ['u1', 'human'],
+      ['h1', 'system'],
+    ],
+  );
   assert.deepEqual([first && turnOutcome(first), first?.ended, first?.end], ['blocked', true, T0 + 200]);
   assert.deepEqual([second?.trigger?.uuid, second && turnOutcome(second)], ['u2', 'completed']);
 });
 
 test('blocked: the system/informational warning of a blocked prompt is the prompt, its own ended turn', async () => {
-  const warning = 'UserPromptSubmit operation blocked by hook:\nthe prompt names a secret\n\nOriginal prompt: print the value of API_TOKEN';
+  const warning =
+    'UserPromptSubmit operation blocked by hook:\nthe prompt names a secret\n\nOriginal prompt: print the value of API_TOKEN';
   const { session } = await parseLines([
     user('u1', null, 'hello', 0),
     done('a1', 'u1', 1, 'm1'),
     system('w1', 'a1', 'informational', 5, { content: warning, level: 'warning' }),
     system('n1', 'w1', 'informational', 6, { content: 'just a notice', level: 'info' }),
   ]);
-  assert.deepEqual(session.turns.map((t) => [t.trigger?.uuid, t.atoms.map((a) => a.uuid), turnOutcome(t), t.ended, promptText(t)]), [
-    ['u1', ['u1', 'a1'], 'completed', true, 'hello'],
-    ['w1', ['w1'], 'blocked', true, 'print the value of API_TOKEN'],
-  ]);
+  assert.deepEqual(
+    session.turns.map((t) => [t.trigger?.uuid, t.atoms.map((a) => a.uuid), turnOutcome(t), t.ended, promptText(t)]),
+    [
+      ['u1', ['u1', 'a1'], 'completed', true, 'hello'],
+      ['w1', ['w1'], 'blocked', true, 'print the value of API_TOKEN'],
+    ],
+  );
   const atom = session.turns[1]?.atoms[0];
   assert.deepEqual([atom?.type, atom?.subtype, atom?.author], ['user', 'informational', 'human']);
-  assert.deepEqual(session.records.filter((r) => r.uuid === 'n1').map((r) => r.subtype), ['informational'], 'other notices stay records');
+  assert.deepEqual(
+    session.records.filter((r) => r.uuid === 'n1').map((r) => r.subtype),
+    ['informational'],
+    'other notices stay records',
+  );
 });
 
 test('max_tokens, api_error (a <synthetic> isApiErrorMessage line), open (cut off waiting for a tool)', async () => {
-  const apiError = assistant('a2', 'u2', text('API Error: 529 overloaded'), 11, { mid: 'b1f6c0de-0000-4000-8000-000000000001', stop: 'stop_sequence', usage: { input_tokens: 0, output_tokens: 0 }, extra: { isApiErrorMessage: true, requestId: undefined } });
+  const apiError = assistant('a2', 'u2', text('API Error: 529 overloaded'), 11, {
+    mid: 'b1f6c0de-0000-4000-8000-000000000001',
+    stop: 'stop_sequence',
+    usage: { input_tokens: 0, output_tokens: 0 },
+    extra: { isApiErrorMessage: true, requestId: undefined },
+  });
   (apiError['message'] as Record<string, unknown>)['model'] = '<synthetic>';
   assert.deepEqual(
     await outcomes([
@@ -108,19 +130,35 @@ test('max_tokens, api_error (a <synthetic> isApiErrorMessage line), open (cut of
   );
 });
 
-test('local: a local command is an ended turn; its caveat, stamped after it, is its turn\'s and does not stretch the one before', async () => {
-  const caveat = '<local-command-caveat>Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages.</local-command-caveat>';
+test("local: a local command is an ended turn; its caveat, stamped after it, is its turn's and does not stretch the one before", async () => {
+  const caveat =
+    '<local-command-caveat>Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages.</local-command-caveat>';
   const { session } = await parseLines([
     user('u1', null, 'explain the diff', 0),
     done('a1', 'u1', 11, 'm1'),
     user('c0', 'a1', caveat, 17_000.5, { isMeta: true }),
-    user('c1', 'c0', '<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>opus</command-args>', 17_000),
+    user(
+      'c1',
+      'c0',
+      '<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>opus</command-args>',
+      17_000,
+    ),
     user('c2', 'c1', '<local-command-stdout>Set model to opus</local-command-stdout>', 17_000),
   ]);
-  assert.deepEqual(session.turns.map((t) => [t.trigger?.uuid, t.atoms.map((a) => a.uuid), t.end - T0, t.ended, turnOutcome(t), promptText(t)]), [
-    ['u1', ['u1', 'a1'], 11_000, true, 'completed', 'explain the diff'],
-    ['c1', ['c0', 'c1', 'c2'], 17_000_500, true, 'local', '/model opus'],
-  ]);
+  assert.deepEqual(
+    session.turns.map((t) => [
+      t.trigger?.uuid,
+      t.atoms.map((a) => a.uuid),
+      t.end - T0,
+      t.ended,
+      turnOutcome(t),
+      promptText(t),
+    ]),
+    [
+      ['u1', ['u1', 'a1'], 11_000, true, 'completed', 'explain the diff'],
+      ['c1', ['c0', 'c1', 'c2'], 17_000_500, true, 'local', '/model opus'],
+    ],
+  );
 });
 
 test('a `!` shell command is local too', async () => {
@@ -151,7 +189,15 @@ test('streams: the result decides, by terminal_reason, else by subtype and is_er
     sAssistant('a5', 'm5', text('long')),
     sResult('r5', { stop_reason: 'max_tokens' }),
     sUser('p6', '/compact', { isReplay: true }),
-    sAssistant('a6', 'b2c4e6f8-0000-4000-8000-000000000006', text('Not enough messages to compact.'), { message: { id: 'b2c4e6f8-0000-4000-8000-000000000006', role: 'assistant', model: '<synthetic>', content: [text('Not enough messages to compact.')], stop_reason: null } }),
+    sAssistant('a6', 'b2c4e6f8-0000-4000-8000-000000000006', text('Not enough messages to compact.'), {
+      message: {
+        id: 'b2c4e6f8-0000-4000-8000-000000000006',
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [text('Not enough messages to compact.')],
+        stop_reason: null,
+      },
+    }),
     sResult('r6', { num_turns: 0, stop_reason: null, local_command: 'compact' }),
     sUser('p7', 'seventh', { isReplay: true }),
     sAssistant('a7', 'm7', toolUse('t7', 'Read')),

@@ -8,8 +8,13 @@ import { parseLines } from '../helpers/parse.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 const queued = (uuid: string, parent: string, prompt: string, sec: number) => ({
-  parentUuid: parent, isSidechain: false, type: 'attachment', uuid, timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(),
-  sessionId: 'fixture-session', attachment: { type: 'queued_command', prompt, commandMode: 'prompt' },
+  parentUuid: parent,
+  isSidechain: false,
+  type: 'attachment',
+  uuid,
+  timestamp: new Date(Date.parse('2026-03-01T10:00:00.000Z') + sec * 1000).toISOString(),
+  sessionId: 'fixture-session',
+  attachment: { type: 'queued_command', prompt, commandMode: 'prompt' },
 });
 
 const conversation = [
@@ -30,50 +35,81 @@ const conversation = [
 test('segments split a turn at its inputs (opener, decision, mid-turn prompt) and partition it', async () => {
   const r = await parseLines(conversation);
   const segs = segments(r.session);
-  assert.deepEqual(segs.map((s) => [s.index, s.input, s.atoms.map((a) => a.uuid)]), [
-    [0, 'p1', ['p1', 'a1']],
-    [1, 'd1', ['d1', 'a2', 'a3', 'res1', 'res2']],
-    [2, 'q1', ['q1', 'a4']],
-    [0, 'p2', ['p2', 'orphan', 'a5']],
-  ]);
+  assert.deepEqual(
+    segs.map((s) => [s.index, s.input, s.atoms.map((a) => a.uuid)]),
+    [
+      [0, 'p1', ['p1', 'a1']],
+      [1, 'd1', ['d1', 'a2', 'a3', 'res1', 'res2']],
+      [2, 'q1', ['q1', 'a4']],
+      [0, 'p2', ['p2', 'orphan', 'a5']],
+    ],
+  );
   const turnAtoms = r.session.turns.flatMap((t) => t.atoms.map((a) => a.uuid));
-  assert.deepEqual(segs.flatMap((s) => s.atoms.map((a) => a.uuid)), turnAtoms);
-  assert.deepEqual([segs[1]?.t, segs[1]?.end], [Date.parse('2026-03-01T10:00:10.000Z'), Date.parse('2026-03-01T10:00:14.000Z')]);
+  assert.deepEqual(
+    segs.flatMap((s) => s.atoms.map((a) => a.uuid)),
+    turnAtoms,
+  );
+  assert.deepEqual(
+    [segs[1]?.t, segs[1]?.end],
+    [Date.parse('2026-03-01T10:00:10.000Z'), Date.parse('2026-03-01T10:00:14.000Z')],
+  );
 });
 
 test('positions: typed opener, absorbed mid-turn prompt, queued opener (by promptSource, or by a dequeue before it)', async () => {
   const r = await parseLines(conversation);
-  assert.deepEqual(positions(r.session).map((p) => [p.uuid, p.position, p.label]), [
-    ['p1', 'opener', 'typed'],
-    ['q1', 'mid-turn', 'absorbed'],
-    ['p2', 'opener', 'queued'],
-  ]);
+  assert.deepEqual(
+    positions(r.session).map((p) => [p.uuid, p.position, p.label]),
+    [
+      ['p1', 'opener', 'typed'],
+      ['q1', 'mid-turn', 'absorbed'],
+      ['p2', 'opener', 'queued'],
+    ],
+  );
   const old = await parseLines([
     user('o1', null, 'first', 0),
     assistant('o2', 'o1', text('ok'), 1, { mid: 'x1', stop: 'end_turn' }),
-    { type: 'queue-operation', operation: 'enqueue', content: 'second', timestamp: '2026-03-01T10:00:00.500Z', sessionId: 's' },
+    {
+      type: 'queue-operation',
+      operation: 'enqueue',
+      content: 'second',
+      timestamp: '2026-03-01T10:00:00.500Z',
+      sessionId: 's',
+    },
     { type: 'queue-operation', operation: 'dequeue', timestamp: '2026-03-01T10:00:01.500Z', sessionId: 's' },
     user('o3', 'o2', 'second', 1.6),
     assistant('o4', 'o3', text('ok'), 2, { mid: 'x2', stop: 'end_turn' }),
     user('o5', 'o4', 'third', 60),
   ]);
-  assert.deepEqual(positions(old.session).map((p) => [p.uuid, p.label]), [['o1', 'typed'], ['o3', 'queued'], ['o5', 'typed']]);
+  assert.deepEqual(
+    positions(old.session).map((p) => [p.uuid, p.label]),
+    [
+      ['o1', 'typed'],
+      ['o3', 'queued'],
+      ['o5', 'typed'],
+    ],
+  );
 });
 
 test('a decision is the AskUserQuestion result, with the choice read from it', async () => {
   const r = await parseLines(conversation);
-  assert.deepEqual(decisions(r.session).map((d) => [d.uuid, d.block, d.tool, d.choice, d.is_error]), [['d1', 0, 'AskUserQuestion', 'User answered: keep the old API', false]]);
+  assert.deepEqual(
+    decisions(r.session).map((d) => [d.uuid, d.block, d.tool, d.choice, d.is_error]),
+    [['d1', 0, 'AskUserQuestion', 'User answered: keep the old API', false]],
+  );
 });
 
 test('tool calls: parallel calls paired with their results and durations, orphans on both sides', async () => {
   const r = await parseLines(conversation);
-  assert.deepEqual(toolCalls(r.session).map((c) => [c.tool_use_id, c.name, c.useUuid, c.resultUuid, c.duration_ms, c.is_error]), [
-    ['ask', 'AskUserQuestion', 'a1', 'd1', 9000, false],
-    ['r1', 'Read', 'a2', 'res1', 1000, false],
-    ['r2', 'Grep', 'a3', 'res2', 2500, true],
-    ['ghost', '', null, 'orphan', null, false],
-    ['r3', 'Bash', 'a5', null, null, false],
-  ]);
+  assert.deepEqual(
+    toolCalls(r.session).map((c) => [c.tool_use_id, c.name, c.useUuid, c.resultUuid, c.duration_ms, c.is_error]),
+    [
+      ['ask', 'AskUserQuestion', 'a1', 'd1', 9000, false],
+      ['r1', 'Read', 'a2', 'res1', 1000, false],
+      ['r2', 'Grep', 'a3', 'res2', 2500, true],
+      ['ghost', '', null, 'orphan', null, false],
+      ['r3', 'Bash', 'a5', null, null, false],
+    ],
+  );
 });
 
 test('queryAtoms filters by author, kind, tool, error, time and text across sessions', async () => {
@@ -85,7 +121,10 @@ test('queryAtoms filters by author, kind, tool, error, time and text across sess
   assert.deepEqual(uuids({ isError: true }), ['res2']);
   assert.deepEqual(uuids({ kind: 'assistant', from: Date.parse('2026-03-01T10:00:15Z') }), ['a4', 'a5']);
   assert.deepEqual(uuids({ text: 'OLD API' }), ['d1']);
-  assert.deepEqual(queryTurns([one], { tool: 'Bash' }).map((t) => t.turn.trigger?.uuid), ['p2']);
+  assert.deepEqual(
+    queryTurns([one], { tool: 'Bash' }).map((t) => t.turn.trigger?.uuid),
+    ['p2'],
+  );
 });
 
 test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call sent; parsed on request', async () => {
@@ -94,11 +133,20 @@ test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call
   const { parseSession } = await import('../../src/session/parse-session.ts');
   const { findSubagents, parseSubagent } = await import('../../src/discover/find-subagents.ts');
   const { writeJsonl } = await import('../helpers/transcript.ts');
-  const main = writeJsonl([
-    user('p', null, 'go', 0),
-    assistant('t1', 'p', toolUse('toolu_meta', 'Task', { prompt: 'explore the parser' }), 1, { mid: 'm1', stop: 'tool_use' }),
-    assistant('t2', 't1', toolUse('toolu_prompt', 'Agent', { prompt: 'count the tests' }), 1.5, { mid: 'm1', stop: 'tool_use' }),
-  ], 'main.jsonl');
+  const main = writeJsonl(
+    [
+      user('p', null, 'go', 0),
+      assistant('t1', 'p', toolUse('toolu_meta', 'Task', { prompt: 'explore the parser' }), 1, {
+        mid: 'm1',
+        stop: 'tool_use',
+      }),
+      assistant('t2', 't1', toolUse('toolu_prompt', 'Agent', { prompt: 'count the tests' }), 1.5, {
+        mid: 'm1',
+        stop: 'tool_use',
+      }),
+    ],
+    'main.jsonl',
+  );
   const nested = join(dirname(main), 'main', 'subagents');
   mkdirSync(nested, { recursive: true });
   const sub = (uuid: string, text: string) => `${JSON.stringify(user(uuid, null, text, 2, { isSidechain: true }))}\n`;
@@ -108,10 +156,16 @@ test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call
   writeFileSync(join(dirname(main), 'agent-c3.jsonl'), sub('z1', 'unrelated warm-up'));
   const { session } = await parseSession([main]);
   const links = await findSubagents(session);
-  assert.deepEqual(links.map((l) => [l.tool_use_id, l.path.slice(dirname(main).length), l.by]), [
-    ['toolu_meta', '/main/subagents/agent-a1.jsonl', 'meta'],
-    ['toolu_prompt', '/agent-b2.jsonl', 'prompt'],
-  ]);
+  assert.deepEqual(
+    links.map((l) => [l.tool_use_id, l.path.slice(dirname(main).length), l.by]),
+    [
+      ['toolu_meta', '/main/subagents/agent-a1.jsonl', 'meta'],
+      ['toolu_prompt', '/agent-b2.jsonl', 'prompt'],
+    ],
+  );
   const parsed = await parseSubagent(links[1] as (typeof links)[number]);
-  assert.deepEqual(parsed.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.author])), [[['y1', 'system']]]);
+  assert.deepEqual(
+    parsed.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.author])),
+    [[['y1', 'system']]],
+  );
 });
