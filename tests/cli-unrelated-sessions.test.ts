@@ -2,19 +2,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { cli } from '../src/cli/cli.ts';
+import { runCli } from './helpers/run-cli.ts';
 import type { Session } from '../src/model/types.ts';
 import { assistant, text, user, writeJsonl } from './helpers/transcript.ts';
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  });
-  return { code, out, err };
-}
 
 /** One prompt and its reply, every line with `sessionId` `sid`; uuids prefixed by `p`. */
 function exchange(p: string, sid: string, parent: string | null, sec: number): Array<Record<string, unknown>> {
@@ -32,7 +22,7 @@ test('show and json refuse files of two unrelated sessions with one line naming 
   const a = writeJsonl(exchange('a', 'sess-a', null, 0), 'sess-a.jsonl');
   const b = writeJsonl(exchange('b', 'sess-b', null, 60), 'sess-b.jsonl');
   for (const command of ['show', 'json']) {
-    const { code, out, err } = await run([command, a, b]);
+    const { code, out, err } = await runCli([command, a, b]);
     assert.equal(code, 2);
     assert.equal(out, '');
     assert.equal(err, `romp: these files hold 2 unrelated sessions, give the files of one: ${a}, ${b}\n`);
@@ -56,7 +46,7 @@ test('a resume pair (history copied into the new file, uuids kept) and a subagen
       .map((l) => JSON.stringify({ ...l, isSidechain: true, agentId: 'x' }))
       .join('\n') + '\n',
   );
-  const { code, out, err } = await run(['json', old, resumed, agent]);
+  const { code, out, err } = await runCli(['json', old, resumed, agent]);
   assert.equal(err, '');
   assert.equal(code, 0);
   const session = JSON.parse(out) as Session;
@@ -66,7 +56,7 @@ test('a resume pair (history copied into the new file, uuids kept) and a subagen
   );
   // with an unrelated file added, the two groups are named
   const other = writeJsonl(exchange('b', 'sess-b', null, 60), 'sess-b.jsonl');
-  const refused = await run(['show', old, resumed, agent, other]);
+  const refused = await runCli(['show', old, resumed, agent, other]);
   assert.equal(refused.code, 2);
   assert.equal(
     refused.err,

@@ -5,19 +5,10 @@ import type { Session } from '../src/model/types.ts';
 import { user, writeJsonl } from './helpers/transcript.ts';
 import { EXAMPLE_SESSION as EXAMPLE } from '../src/cli/load-session.ts';
 import { tempDir } from './helpers/temp-dir.ts';
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  });
-  return { code, out, err };
-}
+import { runCli } from './helpers/run-cli.ts';
 
 test('romp show --example outlines the bundled example: rewind dropped, compaction, parallel tools', async () => {
-  const { code, out } = await run(['show', '--example', '--timezone', 'UTC']);
+  const { code, out } = await runCli(['show', '--example', '--timezone', 'UTC']);
   assert.equal(code, 0);
   assert.match(out, /^Fix the parser TODO {2}7f3c2a10-5b4e-4d8a-9c61-2e0f8b7d4a93$/m);
   assert.match(
@@ -33,7 +24,7 @@ test('romp show --example outlines the bundled example: rewind dropped, compacti
 });
 
 test('romp json prints the Session; --view context starts at the last compaction', async () => {
-  const full = await run(['json', '--example']);
+  const full = await runCli(['json', '--example']);
   const session = JSON.parse(full.out) as Session;
   assert.deepEqual(
     session.turns.map((t) => [t.trigger === null ? null : t.atoms[0]?.author, t.ended, t.atoms.length]),
@@ -44,7 +35,7 @@ test('romp json prints the Session; --view context starts at the last compaction
       ['human', true, 4],
     ],
   );
-  const context = JSON.parse((await run(['json', '--example', '--view', 'context'])).out) as Session;
+  const context = JSON.parse((await runCli(['json', '--example', '--view', 'context'])).out) as Session;
   // the compaction and its summary come before the first prompt, so they open that prompt's turn
   assert.deepEqual(
     context.turns.map((t) => [t.trigger?.uuid, t.atoms.length]),
@@ -58,17 +49,17 @@ test('diagnostics go to stderr with file and line, and the exit code stays 0', a
     '{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}',
     '{broken',
   ]);
-  const { code, err } = await run(['json', path]);
+  const { code, err } = await runCli(['json', path]);
   assert.equal(code, 0);
   assert.equal(err, `${path}:2: error INVALID_JSON line is not valid JSON (7 chars: "{broken")\n`);
 });
 
 test('an unreadable file or a bad option exits 2 with one line naming the problem', async () => {
-  const missing = await run(['show', '/nonexistent/x.jsonl']);
+  const missing = await runCli(['show', '/nonexistent/x.jsonl']);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^romp: \/nonexistent\/x\.jsonl: cannot read: ENOENT/);
-  assert.equal((await run(['show', '--view', 'sideways'])).code, 2);
-  assert.equal((await run(['--help'])).code, 0);
+  assert.equal((await runCli(['show', '--view', 'sideways'])).code, 2);
+  assert.equal((await runCli(['--help'])).code, 0);
 });
 
 test('romp stream reads stdin: the outline at the end, --follow one block per ended turn, --json the Session', async () => {
@@ -172,20 +163,20 @@ test('romp register / resume / sessions / show --session work on a romp home', a
     'second.jsonl',
   );
   assert.equal(
-    (await run(['register', 'R1', first, '--name', 'Greeting', '--romp-home', home])).out,
+    (await runCli(['register', 'R1', first, '--name', 'Greeting', '--romp-home', home])).out,
     'registered R1: 1 files, leaf first\n',
   );
-  assert.equal((await run(['resume', 'R1', second, '--romp-home', home])).out, 'R1: 2 files, leaf second\n');
-  assert.match((await run(['sessions', '--romp-home', home])).out, /^R1 {2}Greeting {2}2 files {2}leaf second/);
-  const shown = JSON.parse((await run(['json', '--session', 'R1', '--romp-home', home])).out) as Session;
+  assert.equal((await runCli(['resume', 'R1', second, '--romp-home', home])).out, 'R1: 2 files, leaf second\n');
+  assert.match((await runCli(['sessions', '--romp-home', home])).out, /^R1 {2}Greeting {2}2 files {2}leaf second/);
+  const shown = JSON.parse((await runCli(['json', '--session', 'R1', '--romp-home', home])).out) as Session;
   assert.deepEqual(
     [shown.name, shown.turns.length, shown.turns[0]?.atoms.map((a) => a.uuid), shown.turns[0]?.ended],
     ['Greeting', 1, ['u1', 'a1'], true],
   );
   const refused = [
-    await run(['resume', 'R2', second, '--romp-home', home]),
-    await run(['register', 'R3', '/nonexistent/romp.jsonl', '--romp-home', home]),
-    await run(['register', '../R4', first, '--romp-home', home]),
+    await runCli(['resume', 'R2', second, '--romp-home', home]),
+    await runCli(['register', 'R3', '/nonexistent/romp.jsonl', '--romp-home', home]),
+    await runCli(['register', '../R4', first, '--romp-home', home]),
   ];
   assert.deepEqual(
     refused.map((r) => [r.code, r.err.split(':')[0]]),
@@ -198,7 +189,7 @@ test('romp register / resume / sessions / show --session work on a romp home', a
   assert.match(refused[0]?.err ?? '', /no session R2 in the registry/);
   assert.match(refused[1]?.err ?? '', /\/nonexistent\/romp\.jsonl: cannot read/);
   assert.match(refused[2]?.err ?? '', /"\.\.\/R4" cannot be a rompUuid/);
-  const missing = await run(['show', '--session', 'nope', '--romp-home', home]);
+  const missing = await runCli(['show', '--session', 'nope', '--romp-home', home]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /^romp: no registered files for session nope/);
 });
@@ -252,7 +243,7 @@ test('romp doctor reports orphaned parents, dead branches, compaction fallbacks,
     '{"broken',
   ];
   const path = writeJsonl(lines);
-  const { code, out } = await run(['doctor', path, '--json']);
+  const { code, out } = await runCli(['doctor', path, '--json']);
   assert.equal(code, 1);
   const [report] = JSON.parse(out) as Array<Record<string, unknown>>;
   assert.deepEqual(
@@ -274,7 +265,7 @@ test('romp doctor reports orphaned parents, dead branches, compaction fallbacks,
 });
 
 test('romp tools / segments / turns --json (--view context) on the bundled example, romp usage --json on a file', async () => {
-  const tools = JSON.parse((await run(['tools', '--example', '--json'])).out) as Array<{
+  const tools = JSON.parse((await runCli(['tools', '--example', '--json'])).out) as Array<{
     name: string;
     duration_ms: number;
   }>;
@@ -288,7 +279,7 @@ test('romp tools / segments / turns --json (--view context) on the bundled examp
       ['Bash', 17000],
     ],
   );
-  const segs = JSON.parse((await run(['segments', '--example', '--json'])).out) as unknown[];
+  const segs = JSON.parse((await runCli(['segments', '--example', '--json'])).out) as unknown[];
   assert.equal(segs.length, 4);
   type Summary = {
     index: number;
@@ -298,7 +289,7 @@ test('romp tools / segments / turns --json (--view context) on the bundled examp
     tools: Record<string, number>;
     usage: { output_tokens: number };
   };
-  const turns = JSON.parse((await run(['turns', '--example', '--json'])).out) as Summary[];
+  const turns = JSON.parse((await runCli(['turns', '--example', '--json'])).out) as Summary[];
   assert.deepEqual(
     turns.map((t) => [t.index, t.prompt, t.outcome, t.atoms, t.tools, t.usage.output_tokens]),
     [
@@ -308,12 +299,12 @@ test('romp tools / segments / turns --json (--view context) on the bundled examp
       [4, 'Run the tests', 'completed', 4, { Bash: 1 }, 39],
     ],
   );
-  const context = JSON.parse((await run(['turns', '--example', '--json', '--view', 'context'])).out) as Summary[];
+  const context = JSON.parse((await runCli(['turns', '--example', '--json', '--view', 'context'])).out) as Summary[];
   assert.deepEqual(
     context.map((t) => [t.index, t.prompt]),
     [[1, 'Run the tests']],
   );
-  const usage = JSON.parse((await run(['usage', EXAMPLE, '--json', '--timezone', 'UTC'])).out) as {
+  const usage = JSON.parse((await runCli(['usage', EXAMPLE, '--json', '--timezone', 'UTC'])).out) as {
     total: { responses: number; input_tokens: number; output_tokens: number };
     byDay: Record<string, unknown>;
   };
@@ -323,7 +314,7 @@ test('romp tools / segments / turns --json (--view context) on the bundled examp
     [usage.total.responses, usage.total.input_tokens, usage.total.output_tokens, Object.keys(usage.byDay)],
     [8, 61, 424, ['2026-03-01']],
   );
-  assert.equal((await run(['usage', EXAMPLE, '--timezone', 'Mars/Olympus'])).code, 2);
+  assert.equal((await runCli(['usage', EXAMPLE, '--timezone', 'Mars/Olympus'])).code, 2);
 });
 
 test('bad input to usage, doctor, watch and the views is a one-line error and exit 2', async () => {
@@ -352,7 +343,7 @@ test('bad input to usage, doctor, watch and the views is a one-line error and ex
     [['usage', '--no-subagents'], /--no-subagents applies to files given/],
   ];
   for (const [argv, message] of cases) {
-    const { code, err } = await run(argv);
+    const { code, err } = await runCli(argv);
     assert.deepEqual([code, message.test(err)], [2, true], `${argv.join(' ')}: ${err}`);
   }
 });
@@ -380,7 +371,7 @@ test('views of a session without turns say so; doctor lists each repeated uuid o
     ['tools', 'no tool calls in this session'],
   ]) {
     assert.deepEqual(
-      [(await run([view as string, empty])).out, (await run([view as string, empty, '--json'])).out],
+      [(await runCli([view as string, empty])).out, (await runCli([view as string, empty, '--json'])).out],
       [`${text}\n`, '[]\n'],
     );
   }
@@ -388,5 +379,5 @@ test('views of a session without turns say so; doctor lists each repeated uuid o
     [user('u1', null, 'a', 0), user('u1', null, 'b', 1), user('u1', null, 'c', 2)],
     'twice.jsonl',
   );
-  assert.match((await run(['doctor', twice])).out, /^ {2}duplicate uuids \(2 lines, 1 uuids\): u1$/m);
+  assert.match((await runCli(['doctor', twice])).out, /^ {2}duplicate uuids \(2 lines, 1 uuids\): u1$/m);
 });

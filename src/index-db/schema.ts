@@ -4,6 +4,7 @@
  * `blocks_trigram` are FTS5 indexes over `blocks_search`, a view that splits each block's text into the
  * column it is searched as.
  */
+import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
 export const SCHEMA_VERSION = 1;
@@ -14,21 +15,11 @@ export const INDEX_APP = 'romp-index';
 const TOKENS = `input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cache_creation_input_tokens INTEGER NOT NULL,
   ephemeral_5m_input_tokens INTEGER NOT NULL, ephemeral_1h_input_tokens INTEGER NOT NULL, cache_read_input_tokens INTEGER NOT NULL`;
 
-/** The row tables, in the order rows are written. */
-export const ROW_TABLES: readonly RowTable[] = [
-  'sessions',
-  'turns',
-  'atoms',
-  'blocks',
-  'tool_calls',
-  'usage_facts',
-  'subagents',
-  'diagnostics',
-];
+/** The row tables (one per entity of `sessionRows`), in the order rows are written. */
+export const ROW_TABLES: readonly RowTable[] = ROW_ENTITIES;
 
 /** A row table's name. */
-export type RowTable =
-  'sessions' | 'turns' | 'atoms' | 'blocks' | 'tool_calls' | 'usage_facts' | 'subagents' | 'diagnostics';
+export type RowTable = RowEntity;
 
 /** The statements that create version 1 (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `

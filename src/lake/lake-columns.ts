@@ -1,19 +1,8 @@
-import type { Cell, SessionRows } from '../rows/row-types.ts';
+import { ROW_ENTITIES, type Cell, type RowEntity } from '../rows/row-types.ts';
 
-/** One of the lake's datasets. */
-export type Entity = keyof SessionRows;
-
-/** The lake's entities: the index's tables (docs/index.md), one dataset each. */
-export const ENTITIES: readonly Entity[] = [
-  'sessions',
-  'turns',
-  'atoms',
-  'blocks',
-  'tool_calls',
-  'usage_facts',
-  'subagents',
-  'diagnostics',
-];
+/** One of the lake's datasets: the index's tables (docs/index.md), one dataset each. */
+export type Entity = RowEntity;
+export { ROW_ENTITIES as ENTITIES };
 
 /** A column's Parquet type: `STRING` (UTF-8), `INT64`, `DOUBLE` or `BOOLEAN`. */
 export type ColumnType = 'STRING' | 'INT64' | 'DOUBLE' | 'BOOLEAN';

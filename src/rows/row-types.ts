@@ -244,3 +244,18 @@ export interface SessionRows {
   subagents: SubagentRow[];
   diagnostics: DiagnosticRow[];
 }
+
+/** An entity of `SessionRows`: an index table, a lake dataset. */
+export type RowEntity = keyof SessionRows;
+
+/** Every entity of `SessionRows`, in the order rows are written (a session before its parts). */
+export const ROW_ENTITIES: readonly RowEntity[] = [
+  'sessions',
+  'turns',
+  'atoms',
+  'blocks',
+  'tool_calls',
+  'usage_facts',
+  'subagents',
+  'diagnostics',
+];

@@ -2,20 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli } from '../../src/cli/cli.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
 import { fifo } from '../helpers/special-files.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  });
-  return { code, out, err };
-}
 
 /** A projects folder holding `-work-app/<id>.jsonl`: one prompt and one API response (`m-<id>`) each. */
 function projects(ids: string[]): string {
@@ -43,9 +33,9 @@ const ids = (out: string): string[] => (JSON.parse(out) as Array<{ id: string }>
 test('a FIFO named *.jsonl in a projects folder: ls and usage skip it, name it on stderr, never hang', async () => {
   const root = projects(['s1']);
   const pipe = fifo(join(root, '-work-app'), 'pipe.jsonl');
-  const ls = await run(['ls', '--projects', root, '--json']);
+  const ls = await runCli(['ls', '--projects', root, '--json']);
   assert.deepEqual([ls.code, ids(ls.out), ls.err], [0, ['s1'], `romp: skipped ${pipe}: not a regular file (a FIFO)\n`]);
-  const usage = await run(['usage', '--projects', root, '--json']);
+  const usage = await runCli(['usage', '--projects', root, '--json']);
   assert.deepEqual(
     [usage.code, (JSON.parse(usage.out) as { total: { responses: number } }).total.responses, usage.err],
     [0, 1, `romp: skipped ${pipe}: not a regular file (a FIFO)\n`],
@@ -60,7 +50,7 @@ test('a *.jsonl symlink to a file outside the projects folder (/etc/passwd) is n
   symlinkSync(join(outside, 'secret.jsonl'), join(root, '-work-app', 'secret.jsonl'));
   symlinkSync(outside, join(root, '-work-out'));
   symlinkSync(join(root, 'nowhere'), join(root, '-work-app', 'dangling.jsonl'));
-  const ls = await run(['ls', '--projects', root, '--json']);
+  const ls = await runCli(['ls', '--projects', root, '--json']);
   assert.deepEqual([ls.code, ids(ls.out)], [0, ['s1']]);
   assert.doesNotMatch(ls.out, /root:|secret/);
   assert.deepEqual(ls.err.split('\n'), [
@@ -80,9 +70,9 @@ test('usage counts every transcript ls lists: a symlinked project folder and a s
   symlinkSync(join(root, '.moved', '-work-lib'), join(root, '-work-lib'));
   symlinkSync(join(root, '.moved', 's3-real.jsonl'), join(root, '-work-app', 's3.jsonl'));
   symlinkSync(root, join(root, '-work-app', 'loop'));
-  const ls = await run(['ls', '--projects', root, '--json']);
+  const ls = await runCli(['ls', '--projects', root, '--json']);
   assert.deepEqual(ids(ls.out), ['s1', 's2', 's3', 's3-real']);
-  const usage = await run(['usage', '--projects', root, '--json']);
+  const usage = await runCli(['usage', '--projects', root, '--json']);
   const report = JSON.parse(usage.out) as { total: { responses: number }; bySession: Record<string, unknown> };
   assert.deepEqual(
     [usage.code, report.total.responses, Object.keys(report.bySession).sort()],
@@ -99,7 +89,7 @@ test('ls reads first and last times from spaced JSON ("timestamp": "…", as a p
     '{"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp":\t"2026-03-01T10:00:07.000Z", "message": {"id": "m", "role": "assistant", "content": []}}',
   ];
   writeFileSync(join(root, '-work-app', 's1.jsonl'), lines.join('\n') + '\n');
-  const [listed] = JSON.parse((await run(['ls', '--projects', root, '--json'])).out) as Array<{
+  const [listed] = JSON.parse((await runCli(['ls', '--projects', root, '--json'])).out) as Array<{
     first: number;
     last: number;
   }>;

@@ -3,37 +3,28 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli } from '../../src/cli/cli.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import type { Session } from '../../src/model/types.ts';
 import { assistant, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 import { FEATURES } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await cli(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  });
-  return { code, out, err };
-}
 const feature = (name: string): string => (FEATURES[name] as () => string[])()[0] as string;
 
 test('romp html -o writes the page and names it on stderr; without -o the page is on stdout', async () => {
   const out = join(tempDir('romp-html-cli-'), 'page.html');
   const path = feature('tools');
-  const written = await run(['html', path, '-o', out]);
+  const written = await runCli(['html', path, '-o', out]);
   assert.equal(written.code, 0);
   assert.match(written.err, /^wrote .*page\.html: \d+ KB, 1 turns\n$/);
   const page = readFileSync(out, 'utf8');
   assert.ok(page.includes('<span class="chip">Bash: npm test</span>'));
-  assert.equal((await run(['html', path])).out, page);
-  assert.equal((await run(['html'])).code, 2);
+  assert.equal((await runCli(['html', path])).out, page);
+  assert.equal((await runCli(['html'])).code, 2);
 });
 
 test('romp export --format md: headings, quoted prompt, calls with fenced input and result, diffs, branches', async () => {
-  const tools = await run(['export', feature('tools')]);
+  const tools = await runCli(['export', feature('tools')]);
   assert.equal(tools.code, 0);
   assert.ok(
     tools.out.includes(
@@ -41,32 +32,32 @@ test('romp export --format md: headings, quoted prompt, calls with fenced input 
     ),
   );
   assert.ok(tools.out.includes('**Grep: "TODO" in src** (error)'));
-  const diff = (await run(['export', feature('diff')])).out;
+  const diff = (await runCli(['export', feature('diff')])).out;
   assert.ok(diff.includes('```diff\n@@ -1,2 +1,2 @@\n alpha\n-beta\n+gamma\n```'));
   assert.ok(diff.includes('```diff\n@@ -7,2 +7,2 @@\n kept-by-claude\n-one\n+from-claude-code\n```'));
-  const rewind = (await run(['export', feature('rewind')])).out;
+  const rewind = (await runCli(['export', feature('rewind')])).out;
   assert.ok(rewind.includes('Started.\n\n*↳ rewound branch: first try (2 lines)*'));
   assert.ok(rewind.includes('## Rewound branches\n\n### Rewound branch (2 lines)\n\n> first try\n\nAbandoned answer.'));
-  const compaction = (await run(['export', feature('compaction'), '--view', 'context'])).out;
+  const compaction = (await runCli(['export', feature('compaction'), '--view', 'context'])).out;
   assert.ok(!compaction.includes('Old answer.'));
   assert.ok(compaction.includes('**compacted** · manual · 48.2k tokens before'));
 });
 
 test('romp export --format md: a fence outgrows the backticks it holds; assistant Markdown stays as written', async () => {
-  const { out } = await run(['export', feature('markdown')]);
+  const { out } = await runCli(['export', feature('markdown')]);
   assert.ok(out.includes('```ts\nconst answer: number = 42;\n```'));
   const path = writeJsonl([
     user('u1', null, 'q', 0),
     assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'echo ```' }), 1, { mid: 'm', stop: 'tool_use' }),
     user('r1', 'a1', [toolResult('t1', '`````five')], 2),
   ]);
-  const fenced = (await run(['export', path])).out;
+  const fenced = (await runCli(['export', path])).out;
   assert.ok(fenced.includes('````sh\necho ```\n````'));
   assert.ok(fenced.includes('``````\n`````five\n``````'));
 });
 
 test('romp export --format json is the Session', async () => {
-  const { out } = await run(['export', feature('text'), '--format', 'json']);
+  const { out } = await runCli(['export', feature('text'), '--format', 'json']);
   const session = JSON.parse(out) as Session;
   assert.deepEqual(
     session.turns.map((t) => t.atoms.map((a) => a.uuid)),
