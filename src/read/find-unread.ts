@@ -56,7 +56,9 @@ export function findUnread(
     const at = line.indexOf(PROGRESS);
     if (at === -1) return undefined;
     from = at + PROGRESS.length;
-    if (line.compare(DATA, 0, DATA.length, from, from + DATA.length) !== 0) return undefined;
+    // bounded: a row torn right after its type must not make `compare` throw
+    if (from + DATA.length > line.length || line.compare(DATA, 0, DATA.length, from, from + DATA.length) !== 0)
+      return undefined;
     value = from + DATA.length;
   }
   const to = valueEnd(line, value, maxDepth);

@@ -26,6 +26,9 @@ test("a progress row's data is cut out; the key elsewhere is kept", () => {
     '{"parentUuid":null,"type":"progress","uuid":"p1"}',
   );
   assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
+  // a row torn right after its type: nothing to cut, and no RangeError from the bytes it lacks
+  assert.equal(cut('{"parentUuid":null,"type":"progress"'), undefined);
+  assert.equal(cut('{"parentUuid":null,"type":"progress","da'), undefined);
 });
 
 test("for usage readers, the top-level message's content is cut, wherever it sits among the members", () => {
