@@ -33,6 +33,8 @@ export interface SearchHit {
   tool: string | null;
   title: string;
   project: string;
+  /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
+  git_branch: string | null;
   /** The session's transcript file, and the Claude session id to resume (the leaf's file). */
   path: string;
   resume_id: string;
@@ -68,7 +70,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.leaf_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, s.leaf_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key`;
   // rank in the full-text index alone, then filter the best few: a common word matches many blocks
   const ranked = (pool: number | undefined): Array<Record<string, SqlValue>> =>
@@ -132,6 +134,7 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
     tool: r['tool_name'] === null ? null : String(r['tool_name']),
     title: String(r['title']),
     project: String(r['project']),
+    git_branch: r['git_branch'] === null ? null : String(r['git_branch']),
     path: paths[0] ?? '',
     resume_id: String(r['leaf_fsid']),
     on_path: r['on_path'] === 1,
