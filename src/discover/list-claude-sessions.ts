@@ -58,7 +58,23 @@ export interface ListOptions {
   concurrency?: number;
   /** Receives each entry left out (a FIFO, a link out of the folder: see `discoverTranscripts`). */
   onSkipped?: (skipped: SkippedEntry) => void;
+  /**
+   * What a file read before gave, when it is still the same file (romp's index: `storedListings`); a file
+   * it has nothing for is read (`fileListing`).
+   */
+  stored?: (path: string) => Promise<FileListing | undefined>;
+  /** Receives each file listed and where its listing came from: `stored`, or the file read now. */
+  onListed?: (path: string, from: 'stored' | 'read') => void;
 }
+
+/**
+ * What one transcript file tells `listClaudeSessions` (the fields of `ClaudeSessionInfo` that come from
+ * the file's bytes), and the `sessionId` of its first line (a flat 2.0.x subagent file's parent).
+ */
+export type FileListing = Pick<
+  ClaudeSessionInfo,
+  'cwd' | 'title' | 'firstPrompt' | 'first' | 'last' | 'lastFrom' | 'prompts' | 'size' | 'lines'
+> & { parentSessionId?: string };
 
 /**
  * Lists the sessions in Claude Code's projects folder, newest first (transcript-format §2): id,
@@ -74,6 +90,15 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
   const root = options.projectsDir ?? defaultProjectsDir();
   const { files, skipped } = await discoverTranscripts(root, options.project);
   for (const s of skipped) options.onSkipped?.(s);
+  const fill = async (info: Working): Promise<void> => {
+    try {
+      const stored = await options.stored?.(info.path);
+      Object.assign(info, stored ?? (await fileListing(info.path)));
+      options.onListed?.(info.path, stored === undefined ? 'read' : 'stored');
+    } catch (error) {
+      info.error = (error as Error).message;
+    }
+  };
   const sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
   const nested = new Map<string, string[]>();
@@ -128,26 +153,31 @@ function withoutParent(info: Working): ClaudeSessionInfo {
   return rest;
 }
 
-async function fill(info: Working): Promise<void> {
-  try {
-    const edges = await readEdges(info.path);
-    const all = [...edges.head, ...edges.tail];
-    info.size = edges.size;
-    info.first = timeIn(all);
-    info.title = titleOf(all);
-    const counted = await countPrompts(info.path);
-    Object.assign(info, {
-      lines: counted.lines,
-      prompts: counted.prompts,
-      firstPrompt: counted.firstPrompt,
-      cwd: counted.cwd ?? '',
-    });
-    if (counted.sessionId !== undefined) info.parentSessionId = counted.sessionId;
-    const last = await lastTime(info.path);
-    Object.assign(info, { last: last.time, lastFrom: last.from });
-  } catch (error) {
-    info.error = (error as Error).message;
-  }
+/**
+ * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
+ * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
+ * read backwards from the end (`lastTime`), and its first line's `sessionId`.
+ * @param path the transcript
+ * @returns its listing
+ * @throws NotRegularFile, or the system error when it cannot be read
+ */
+export async function fileListing(path: string): Promise<FileListing> {
+  const edges = await readEdges(path);
+  const all = [...edges.head, ...edges.tail];
+  const counted = await countPrompts(path);
+  const last = await lastTime(path);
+  return {
+    size: edges.size,
+    first: timeIn(all),
+    title: titleOf(all),
+    lines: counted.lines,
+    prompts: counted.prompts,
+    firstPrompt: counted.firstPrompt,
+    cwd: counted.cwd ?? '',
+    ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
+    last: last.time,
+    lastFrom: last.from,
+  };
 }
 
 /** The first timestamp found in the lines (a byte scan, no JSON.parse). */

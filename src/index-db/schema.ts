@@ -21,6 +21,11 @@ export const ROW_TABLES: readonly RowTable[] = ROW_ENTITIES;
 /** A row table's name. */
 export type RowTable = RowEntity;
 
+/** What `romp ls` lists of a file (`fileListing`, JSON), and the stamp of the bytes it was read from. */
+const LISTINGS = `CREATE TABLE listings (
+  path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, listing_json TEXT NOT NULL);`;
+
 /** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,6 +34,7 @@ CREATE TABLE files (
   dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, bytes_read INTEGER NOT NULL, parser_version TEXT NOT NULL, indexed_at INTEGER NOT NULL);
 CREATE INDEX files_session ON files(session_key);
+${LISTINGS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -80,9 +86,10 @@ CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', co
  * an unknown (newer) version, or one a migration cannot take, is rebuilt: the index is derived from the
  * transcripts, so rebuilding loses nothing.
  *
- * - 1 → 2: `sessions.git_branch`. Only the transcripts know it, so every file is marked for reading again
- *   (`parser_version` emptied): the next refresh fills the column, file by file, as a new parser would.
+ * - 1 → 2: `sessions.git_branch`, and `listings` (what `romp ls` lists). Only the transcripts know a
+ *   branch, so every file is marked for reading again (`parser_version` emptied): the next refresh fills
+ *   the column, file by file, as a new parser would, and the listings.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
-  1: "ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = '';",
+  1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
 };

@@ -61,9 +61,11 @@ test('a version 1 index is migrated to version 2 in place, and the next refresh 
   const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
   await refreshIndex(db, { projectsDir: dir });
   db.close();
-  // make it what romp 1's schema wrote: no git_branch column, schema_version 1
+  // make it what romp 1's schema wrote: no git_branch column, no listings, schema_version 1
   const old = openDatabase(path);
-  old.exec("ALTER TABLE sessions DROP COLUMN git_branch; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+  old.exec(
+    "ALTER TABLE sessions DROP COLUMN git_branch; DROP TABLE listings; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+  );
   old.close();
   assert.equal(openIndexForRead(path), `schema version 1, this romp reads ${SCHEMA_VERSION}`);
 
@@ -78,9 +80,19 @@ test('a version 1 index is migrated to version 2 in place, and the next refresh 
       { key: 's2', git_branch: null },
     ],
   );
+  assert.equal(migrated.all('SELECT count(*) AS n FROM listings')[0]?.['n'], 0);
   const report = await refreshIndex(migrated, { projectsDir: dir });
-  migrated.close();
   assert.equal(report.reread, 2, 'every file is read again once after the migration');
+  assert.deepEqual(
+    migrated
+      .all("SELECT path, json_extract(listing_json, '$.prompts') AS prompts FROM listings ORDER BY path")
+      .map((r) => [String(r['path']).slice(dir.length), r['prompts']]),
+    [
+      ['/-work-demo/s1.jsonl', 2],
+      ['/-work-demo/s2.jsonl', 2],
+    ],
+  );
+  migrated.close();
   assert.deepEqual(branches(path), [
     { key: 's1', git_branch: 'fix/otter' },
     { key: 's2', git_branch: null },
