@@ -9,6 +9,7 @@ import { firstSessionId } from './first-session-id.ts';
 import { lastTime, timestampText } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
 import { readEdges } from './read-edges.ts';
+import { withRegular } from '../read/with-regular.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -156,28 +157,30 @@ function withoutParent(info: Working): ClaudeSessionInfo {
 /**
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
  * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
- * read backwards from the end (`lastTime`), and its first line's `sessionId`.
+ * read backwards from the end (`lastTime`), and its first line's `sessionId`, through one open of the file.
  * @param path the transcript
  * @returns its listing
  * @throws NotRegularFile, or the system error when it cannot be read
  */
 export async function fileListing(path: string): Promise<FileListing> {
-  const edges = await readEdges(path);
-  const all = [...edges.head, ...edges.tail];
-  const counted = await countPrompts(path);
-  const last = await lastTime(path);
-  return {
-    size: edges.size,
-    first: timeIn(all),
-    title: titleOf(all),
-    lines: counted.lines,
-    prompts: counted.prompts,
-    firstPrompt: counted.firstPrompt,
-    cwd: counted.cwd ?? '',
-    ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
-    last: last.time,
-    lastFrom: last.from,
-  };
+  return withRegular(path, async (file) => {
+    const edges = await readEdges(file);
+    const all = [...edges.head, ...edges.tail];
+    const counted = await countPrompts(file);
+    const last = await lastTime(file);
+    return {
+      size: edges.size,
+      first: timeIn(all),
+      title: titleOf(all),
+      lines: counted.lines,
+      prompts: counted.prompts,
+      firstPrompt: counted.firstPrompt,
+      cwd: counted.cwd ?? '',
+      ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
+      last: last.time,
+      lastFrom: last.from,
+    };
+  });
 }
 
 /** The first timestamp found in the lines (a byte scan, no JSON.parse). */
