@@ -24,7 +24,7 @@ const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as co
  */
 export async function refreshListings(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
   db.run('DELETE FROM listings WHERE path NOT IN (SELECT path FROM files)');
-  const listed = new Map(db.all('SELECT * FROM listings').map((r) => [String(r['path']), r]));
+  const listed = new Map(db.all(`SELECT path, ${STAMP.join(', ')} FROM listings`).map((r) => [String(r['path']), r]));
   let written = 0;
   for (const row of db.all('SELECT path, project FROM files')) {
     const path = String(row['path']);
