@@ -21,7 +21,7 @@ function projects(): { root: string; s1: string; s2: string } {
   writeFileSync(
     s1,
     [
-      user('u1', null, 'fix the parser', 1, { cwd: '/work/app', sessionId: 's1' }),
+      user('u1', null, 'fix the parser', 1, { cwd: '/work/app', sessionId: 's1', gitBranch: 'main' }),
       assistant('a1', 'u1', text('Fixed.'), 2, { mid: 'm1', stop: 'end_turn', extra: { sessionId: 's1' } }),
     ]
       .map(line)
@@ -83,12 +83,22 @@ test('romp ls from the index: fresh files are not read, a changed or new one is,
     '-work-app/s2.jsonl': 'stored',
     '-work-app/agent-f.jsonl': 'stored',
   });
-  const [table] = await both(root, home);
+  const [table, listed] = await both(root, home);
+  assert.deepEqual(
+    (JSON.parse(listed as string) as Array<{ id: string; gitBranch?: string }>).map((s) => [s.id, s.gitBranch]),
+    [
+      ['s2', undefined],
+      ['s1', 'main'],
+    ],
+  );
   assert.match(table as string, /\n2026-03-02 00:00\* +0 +-work-app +s2 +no time here\n/);
   assert.match(table as string, /\n2026-03-01 10:00 +1 +\+2 +\/work\/app +s1 +fix the parser\n/);
 
   // an append: that file is read again (a second prompt), the other stays the index's
-  appendFileSync(s1, line(user('u2', 'a1', 'and the lexer', 5, { cwd: '/work/app', sessionId: 's1' })));
+  appendFileSync(
+    s1,
+    line(user('u2', 'a1', 'and the lexer', 5, { cwd: '/work/app', sessionId: 's1', gitBranch: 'fix/lexer' })),
+  );
   assert.deepEqual(await sources(root, home), {
     '-work-app/s1.jsonl': 'read',
     '-work-app/s2.jsonl': 'stored',
@@ -96,7 +106,8 @@ test('romp ls from the index: fresh files are not read, a changed or new one is,
   });
   const [grown, json] = await both(root, home);
   assert.match(grown as string, /\n2026-03-01 10:00 +2 +\+2 +\/work\/app +s1 +fix the parser\n/);
-  assert.equal((JSON.parse(json as string) as Array<{ id: string; prompts: number }>)[1]?.prompts, 2);
+  const after = (JSON.parse(json as string) as Array<{ prompts: number; gitBranch?: string }>)[1];
+  assert.deepEqual([after?.prompts, after?.gitBranch], [2, 'fix/lexer']);
 
   // the same bytes with another mtime (the index never trusts a listing on content alone), a new file
   utimesSync(s2, new Date('2026-03-03T00:00:00Z'), new Date('2026-03-03T00:00:00Z'));

@@ -32,6 +32,9 @@ export interface ClaudeSessionInfo {
   /** Where `last` came from: the last line with a `timestamp`, or the file's `mtime` when no line near the end has one.
    * */
   lastFrom?: 'timestamp' | 'mtime';
+  /** The `gitBranch` of the last line that names one in the tail (the last 8 KiB), else in the head (the first 8 KiB);
+   * absent when none there does. */
+  gitBranch?: string;
   /** Prompts typed by a person or sent by an SDK host, rewound ones included (`countPrompts`). */
   prompts: number;
   /** Bytes. */
@@ -74,7 +77,7 @@ export interface ListOptions {
  */
 export type FileListing = Pick<
   ClaudeSessionInfo,
-  'cwd' | 'title' | 'firstPrompt' | 'first' | 'last' | 'lastFrom' | 'prompts' | 'size' | 'lines'
+  'cwd' | 'title' | 'firstPrompt' | 'first' | 'last' | 'lastFrom' | 'prompts' | 'size' | 'lines' | 'gitBranch'
 > & { parentSessionId?: string };
 
 /**
@@ -168,6 +171,7 @@ export async function fileListing(path: string): Promise<FileListing> {
     const all = [...edges.head, ...edges.tail];
     const counted = await countPrompts(file);
     const last = await lastTime(file);
+    const branch = branchIn(edges.tail) ?? branchIn(edges.head);
     return {
       size: edges.size,
       first: timeIn(all),
@@ -179,6 +183,7 @@ export async function fileListing(path: string): Promise<FileListing> {
       ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
       last: last.time,
       lastFrom: last.from,
+      ...(branch === undefined ? {} : { gitBranch: branch }),
     };
   });
 }
@@ -190,6 +195,17 @@ function timeIn(lines: string[]): number {
     if (!Number.isNaN(t)) return t;
   }
   return Number.NaN;
+}
+
+/** The `gitBranch` of the last of the lines naming one (only those lines are parsed). */
+function branchIn(lines: string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes('"gitBranch"')) continue;
+    const value = parseRecord(line)?.['gitBranch'];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
 }
 
 /** Only lines that name a title record are parsed. */
