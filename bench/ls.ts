@@ -1,19 +1,119 @@
 /**
- * The discovery part of `npm run bench`: `listClaudeSessions` over a real-shaped projects folder of
- * 3,000 sessions in 50 projects, copies of the corpus's sessions of up to 300 KB (`bench/replicate.ts`).
+ * The discovery part of `npm run bench`: `romp ls` (`listClaudeSessions`) over a real-shaped projects
+ * folder of 3,000 sessions in 50 projects, copies of the corpus's sessions of up to 300 KB
+ * (`bench/replicate.ts`), without the index (every file read) and with a fresh index (a stamp per file,
+ * one query), against the head-and-tail floor: the same walk of the folder (`discoverTranscripts`),
+ * then per session file an open, 8 KiB read from its start and 8 KiB from its end, a close. CPU time
+ * (`process.cpuUsage`) and wall time, medians of rounds in alternating order, with the load average.
  */
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPLICA_VERSION, replicateProjects, smallSessions } from './replicate.ts';
+import { discoverTranscripts } from '../src/discover/discover-transcripts.ts';
 import { listClaudeSessions } from '../src/discover/list-claude-sessions.ts';
+import { storedListings } from '../src/index-db/listings.ts';
+import { openIndexForRead, openIndexForWrite } from '../src/index-db/open-index.ts';
+import { refreshIndex } from '../src/index-db/refresh-index.ts';
 
-/** Builds the folder once (kept in the temp folder) and times one listing. */
-export async function benchLs(sessions = 3000): Promise<void> {
-  const root = join(tmpdir(), `romp-bench-projects-real-${sessions}-v${REPLICA_VERSION}`);
-  await replicateProjects(root, sessions, 50, smallSessions(300_000));
-  const start = process.hrtime.bigint();
-  const list = await listClaudeSessions({ projectsDir: root });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  const subagents = list.reduce((n, s) => n + s.subagents.length, 0);
-  console.log(`ls: ${list.length} sessions (${subagents} subagent files attached) listed in ${ms.toFixed(0)} ms`);
+const EDGE = 8 * 1024;
+
+/** The floor: walk, then read a head and a tail of each file `romp ls` lists (sessions, flat agents). */
+async function floor(root: string): Promise<number> {
+  const { files } = await discoverTranscripts(root);
+  const head = Buffer.allocUnsafe(EDGE);
+  const tail = Buffer.allocUnsafe(EDGE);
+  let n = 0;
+  const one = async (path: string): Promise<void> => {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      await handle.read(head, 0, EDGE, 0);
+      if (size > EDGE) await handle.read(tail, 0, EDGE, Math.max(0, size - EDGE));
+      n++;
+    } finally {
+      await handle.close();
+    }
+  };
+  const listed = files.filter((f) => f.parts.length === 1).map((f) => f.path);
+  // as many files at once as listClaudeSessions reads
+  for (let i = 0; i < listed.length; i += 32) await Promise.all(listed.slice(i, i + 32).map(one));
+  return n;
+}
+
+async function withIndex(root: string, indexFile: string): Promise<number> {
+  const db = openIndexForRead(indexFile);
+  if (typeof db === 'string') throw new Error(db);
+  try {
+    return (await listClaudeSessions({ projectsDir: root, stored: storedListings(db) })).length;
+  } finally {
+    db.close();
+  }
+}
+
+interface Sample {
+  cpu: number;
+  wall: number;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<Sample> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  await work();
+  const used = process.cpuUsage(cpu);
+  return { cpu: (used.user + used.system) / 1000, wall: performance.now() - start };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Builds the folder and its index once (kept in the temp folder), then times floor, ls, ls with the index. */
+export async function benchLs(sessions = 3000, rounds = 5): Promise<void> {
+  const base = join(tmpdir(), `romp-bench-projects-real-${sessions}-v${REPLICA_VERSION}`);
+  await replicateProjects(base, sessions, 50, smallSessions(300_000));
+  const indexFile = join(`${base}-home`, 'index.db');
+  const fresh = !existsSync(indexFile);
+  const db = openIndexForWrite(indexFile, () => undefined);
+  const build = await timed(() => refreshIndex(db, { projectsDir: base }));
+  db.close();
+  console.log(
+    `ls: index ${fresh ? 'built' : 'refreshed'} in ${(build.wall / 1000).toFixed(1)} s (once; kept in ${indexFile})`,
+  );
+  const [read, indexed] = [
+    await listClaudeSessions({ projectsDir: base }),
+    await (async () => {
+      const ro = openIndexForRead(indexFile);
+      if (typeof ro === 'string') throw new Error(ro);
+      const list = await listClaudeSessions({ projectsDir: base, stored: storedListings(ro) });
+      ro.close();
+      return list;
+    })(),
+  ];
+  if (JSON.stringify(read) !== JSON.stringify(indexed)) throw new Error('ls with the index lists other sessions');
+  const measures = {
+    floor: () => floor(base),
+    read: () => listClaudeSessions({ projectsDir: base }),
+    index: () => withIndex(base, indexFile),
+  } as const;
+  const names = Object.keys(measures) as Array<keyof typeof measures>;
+  const samples = new Map(names.map((n) => [n, [] as Sample[]]));
+  for (let r = 0; r < rounds; r++)
+    for (const n of r % 2 === 0 ? names : [...names].reverse()) samples.get(n)?.push(await timed(measures[n]));
+  const cpu = (n: keyof typeof measures): number => median((samples.get(n) ?? []).map((s) => s.cpu));
+  const wall = (n: keyof typeof measures): number => median((samples.get(n) ?? []).map((s) => s.wall));
+  const subagents = read.reduce((n, s) => n + s.subagents.length, 0);
+  console.log(
+    `ls: ${read.length} sessions (${subagents} subagent files attached); medians of ${rounds} rounds; load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const n of names)
+    console.log(
+      `  ${n.padEnd(6)} cpu ${cpu(n).toFixed(0).padStart(6)} ms (${(cpu(n) / cpu('floor')).toFixed(2)}× floor)  wall ${wall(
+        n,
+      )
+        .toFixed(0)
+        .padStart(6)} ms (${(wall(n) / wall('floor')).toFixed(2)}×)`,
+    );
+  console.log('  target: ls over 3,000 sessions ≤ 1.5× the head-and-tail floor (CPU)');
 }

@@ -461,6 +461,8 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .addOption(new Option('-n, --limit <n>', 'only the newest N sessions').argParser(positive))
     .addOption(zone())
     .option('--json', 'print the list as JSON')
+    .addOption(home())
+    .option('--no-index', "read every transcript, not romp index's listings of the files that did not change")
     .action(async (options: LsOptions) => done(await (await import('./run-ls.ts')).runLs(options, io)));
   program
     .command('sessions')

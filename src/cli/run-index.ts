@@ -8,7 +8,6 @@ import { openIndexForRead } from '../index-db/open-index.ts';
 import type { RefreshReport } from '../index-db/refresh-index.ts';
 import { MARK_CLOSE, MARK_OPEN, searchIndex, type SearchFilter } from '../index-db/search-index.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
-import { keyed } from '../model/keyed.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
@@ -169,12 +168,14 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
             ? Number(v)
             : v;
     if (options.json === true) {
+      // a bigint is printed as its digits: a JSON number, exact (JSON.stringify has no way to write one)
+      const json = (v: SqlValue): string => (typeof v === 'bigint' ? v.toString() : JSON.stringify(cell(v)));
       const objects = result.rows.map((row) => {
-        const o = keyed<string | number | null>();
-        result.columns.forEach((c, i) => (o[c] = cell(row[i] as SqlValue)));
-        return o;
+        const o = new Map<string, string>();
+        result.columns.forEach((c, i) => o.set(c, json(row[i] as SqlValue)));
+        return `{${[...o].map(([c, v]) => `${JSON.stringify(c)}:${v}`).join(',')}}`;
       });
-      io.stdout.write(`${JSON.stringify(objects)}\n`);
+      io.stdout.write(`[${objects.join(',')}]\n`);
       return 0;
     }
     const table = new Table({ head: result.columns.map((c) => safeText(c)), style: { head: [], border: [] } });

@@ -1,5 +1,9 @@
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { Database } from '../index-db/database.ts';
+import { storedListings } from '../index-db/listings.ts';
+import { rompHome } from '../romp-home/romp-home.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
@@ -14,6 +18,10 @@ export interface LsOptions {
   limit?: number;
   timezone?: string;
   json?: boolean;
+  /** romp's home, where the index is (`index.db`). */
+  rompHome?: string;
+  /** `false` (`--no-index`): read every transcript, not the index's listings. */
+  index?: boolean;
 }
 
 /** Width of the title column when the terminal's width is not known. */
@@ -28,7 +36,8 @@ const PROJECT_WIDTH = 32;
  * id, title or first prompt, cut to fit the terminal's width. `--limit N` keeps the newest N;
  * `--json` prints the list (`ClaudeSessionInfo`, times in epoch ms). Entries left out (a FIFO, a link
  * out of the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr,
- * exit 2.
+ * exit 2. With romp's index (`romp index`), a file that still has the stamp its listing was read from
+ * is not read again (`storedListings`); any other file is read as without the index: the same output.
  * @param options projects folder, project (real path or folder name), limit, zone, json
  * @param io where to write (the width of stdout fits the table)
  * @param cwd what `--project .` means
@@ -46,11 +55,18 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     options.project === undefined
       ? undefined
       : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
-  const all = await listClaudeSessions({
-    ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
-    ...(folder === undefined ? {} : { project: folder }),
-    onSkipped: (s) => reportSkipped(s, io),
-  });
+  const db = options.index === false ? undefined : await openIndex(options.rompHome);
+  let all: ClaudeSessionInfo[];
+  try {
+    all = await listClaudeSessions({
+      ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
+      ...(folder === undefined ? {} : { project: folder }),
+      ...(db === undefined ? {} : { stored: storedListings(db) }),
+      onSkipped: (s) => reportSkipped(s, io),
+    });
+  } finally {
+    db?.close();
+  }
   const list = options.limit === undefined ? all : all.slice(0, options.limit);
   if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
   else if (list.length === 0) io.stdout.write('no sessions\n');
@@ -59,6 +75,16 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
     io,
   );
+}
+
+/** romp's index when there is one this romp reads; `undefined` (read the files) when there is none. */
+async function openIndex(home: string | undefined): Promise<Database | undefined> {
+  const { indexPath } = await import('../index-db/update-index.ts');
+  const path = indexPath(rompHome(home));
+  if (!existsSync(path)) return undefined;
+  const { openIndexForRead } = await import('../index-db/open-index.ts');
+  const db = openIndexForRead(path);
+  return typeof db === 'string' ? undefined : db;
 }
 
 /**

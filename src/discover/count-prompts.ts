@@ -1,6 +1,6 @@
 import type { RawRecord } from '../read/parse-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
-import { openRegular } from '../read/open-regular.ts';
+import { withRegular, type OpenedFile } from '../read/with-regular.ts';
 import { parseRecord } from './parse-record.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
@@ -22,6 +22,39 @@ export interface PromptCount {
 
 /** Only lines holding one of these bytes can be a `user` line (compact or spaced JSON). */
 const USER = [Buffer.from('"type":"user"'), Buffer.from('"type": "user"')];
+
+/** Bytes read at a time. */
+const CHUNK = 256 * 1024;
+/** Read buffers no reader is using: a file takes one and gives it back (a fresh buffer per file costs its allocation
+ * and its collection). */
+const spare: Buffer[] = [];
+
+/**
+ * The next place of a needle in a chunk, found once for all the chunk's lines: each search starts where
+ * the line asking starts and its answer serves every line before it, so a chunk is scanned once per
+ * needle however many lines it holds (a search per line would rescan the rest of the chunk).
+ */
+class NextMatch {
+  readonly #needle: Buffer;
+  #buf: Buffer | undefined;
+  #at = -1;
+  constructor(needle: Buffer) {
+    this.#needle = needle;
+  }
+  /** Forget the chunk (its buffer is about to hold other bytes). */
+  reset(): void {
+    this.#buf = undefined;
+  }
+  /** Whether the needle is in `buf[start, end)` (lines are asked for in order). */
+  within(buf: Buffer, start: number, end: number): boolean {
+    if (buf !== this.#buf || (this.#at !== -1 && this.#at < start)) {
+      this.#buf = buf;
+      this.#at = buf.indexOf(this.#needle, start);
+    }
+    // a needle holds no newline: one starting in the line ends in it
+    return this.#at !== -1 && this.#at < end;
+  }
+}
 /**
  * Lines holding one of these are never a prompt: a tool result (the key occurs as bytes only as JSON,
  * never inside a string, where the quotes are escaped), a subagent's line, harness lines.
@@ -37,22 +70,26 @@ const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"is
  * `human` or `sdk`, so not task notifications, command output, interrupts) and something was typed
  * (`typedText` not empty). Lines of rewound branches count too: this is what the file holds, not the
  * active path (`romp show` counts turns). The pre-filter reads each byte a bounded number of times.
- * @param path the transcript
+ * @param path the transcript, or the caller's open file (`withRegular`)
  * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
  * @throws NotRegularFile, or the system error when the file cannot be opened or read
  */
-export async function countPrompts(path: string): Promise<PromptCount> {
-  const { handle } = await openRegular(path);
+export async function countPrompts(path: string | OpenedFile): Promise<PromptCount> {
+  return withRegular(path, ({ handle }) => count(handle));
+}
+
+async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
   const found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
+  const users = USER.map((needle) => new NextMatch(needle));
   const decoder = new LineDecoder(
     (buf, start, end, line) => {
       if (line === 1) {
         const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
         if (typeof id === 'string') found.sessionId = id;
       }
+      if (!users.some((u) => u.within(buf, start, end))) return;
       const bytes = buf.subarray(start, end);
-      const has = (needle: Buffer): boolean => bytes.indexOf(needle) !== -1;
-      if (!USER.some(has) || NOT_PROMPT.some(has)) return;
+      if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
       const record = parseRecord(buf.toString('utf8', start, end));
       const typed = record === undefined ? '' : promptOf(record);
       if (typed === '' || record === undefined) return;
@@ -62,16 +99,19 @@ export async function countPrompts(path: string): Promise<PromptCount> {
     },
     () => undefined,
   );
+  const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
-    const chunk = Buffer.alloc(1024 * 1024);
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    for (let position = 0; ;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) break;
-      decoder.push(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+      for (const u of users) u.reset();
+      // the decoder copies what it holds of a line across chunks: the buffer is free again after push
+      decoder.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     }
     decoder.flush();
   } finally {
-    await handle.close();
+    spare.push(chunk);
   }
   found.lines = decoder.lineCount;
   return found;

@@ -1,4 +1,4 @@
-import { openRegular } from '../read/open-regular.ts';
+import { withRegular, type OpenedFile } from '../read/with-regular.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
 
 /** Where `lastTime` found the last activity of a file. */
@@ -17,14 +17,13 @@ const STEP = 64 * 1024;
  * from the end in 64 KiB steps, each byte once, up to `limit` bytes (Claude Code ends a file with
  * lines that carry no time: `custom-title`, `ai-title`, `last-prompt`, `summary`); when those bytes
  * hold none, the file's modification time. Never the time of the head.
- * @param path the transcript
+ * @param path the transcript, or the caller's open file (`withRegular`)
  * @param limit the most bytes read from the end (default 4 MiB)
  * @returns the time (epoch ms) and where it came from
  * @throws NotRegularFile, or the system error when the file cannot be opened
  */
-export async function lastTime(path: string, limit: number = 4 * 1024 * 1024): Promise<LastTime> {
-  const { handle, info } = await openRegular(path);
-  try {
+export async function lastTime(path: string | OpenedFile, limit: number = 4 * 1024 * 1024): Promise<LastTime> {
+  return withRegular(path, async ({ handle, info }) => {
     const stop = Math.max(0, info.size - limit);
     // the bytes after the last newline seen so far, kept as chunks (joined once a newline closes them)
     let pending: Buffer[] = [];
@@ -49,9 +48,7 @@ export async function lastTime(path: string, limit: number = 4 * 1024 * 1024): P
       if (!Number.isNaN(t)) return { time: t, from: 'timestamp' };
     }
     return { time: info.mtimeMs, from: 'mtime' };
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /**

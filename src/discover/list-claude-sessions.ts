@@ -9,6 +9,7 @@ import { firstSessionId } from './first-session-id.ts';
 import { lastTime, timestampText } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
 import { readEdges } from './read-edges.ts';
+import { withRegular } from '../read/with-regular.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -31,6 +32,9 @@ export interface ClaudeSessionInfo {
   /** Where `last` came from: the last line with a `timestamp`, or the file's `mtime` when no line near the end has one.
    * */
   lastFrom?: 'timestamp' | 'mtime';
+  /** The `gitBranch` of the last line that names one in the tail (the last 8 KiB), else in the head (the first 8 KiB);
+   * absent when none there does. */
+  gitBranch?: string;
   /** Prompts typed by a person or sent by an SDK host, rewound ones included (`countPrompts`). */
   prompts: number;
   /** Bytes. */
@@ -58,7 +62,23 @@ export interface ListOptions {
   concurrency?: number;
   /** Receives each entry left out (a FIFO, a link out of the folder: see `discoverTranscripts`). */
   onSkipped?: (skipped: SkippedEntry) => void;
+  /**
+   * What a file read before gave, when it is still the same file (romp's index: `storedListings`); a file
+   * it has nothing for is read (`fileListing`).
+   */
+  stored?: (path: string) => Promise<FileListing | undefined>;
+  /** Receives each file listed and where its listing came from: `stored`, or the file read now. */
+  onListed?: (path: string, from: 'stored' | 'read') => void;
 }
+
+/**
+ * What one transcript file tells `listClaudeSessions` (the fields of `ClaudeSessionInfo` that come from
+ * the file's bytes), and the `sessionId` of its first line (a flat 2.0.x subagent file's parent).
+ */
+export type FileListing = Pick<
+  ClaudeSessionInfo,
+  'cwd' | 'title' | 'firstPrompt' | 'first' | 'last' | 'lastFrom' | 'prompts' | 'size' | 'lines' | 'gitBranch'
+> & { parentSessionId?: string };
 
 /**
  * Lists the sessions in Claude Code's projects folder, newest first (transcript-format §2): id,
@@ -74,6 +94,15 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
   const root = options.projectsDir ?? defaultProjectsDir();
   const { files, skipped } = await discoverTranscripts(root, options.project);
   for (const s of skipped) options.onSkipped?.(s);
+  const fill = async (info: Working): Promise<void> => {
+    try {
+      const stored = await options.stored?.(info.path);
+      Object.assign(info, stored ?? (await fileListing(info.path)));
+      options.onListed?.(info.path, stored === undefined ? 'read' : 'stored');
+    } catch (error) {
+      info.error = (error as Error).message;
+    }
+  };
   const sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
   const nested = new Map<string, string[]>();
@@ -128,26 +157,35 @@ function withoutParent(info: Working): ClaudeSessionInfo {
   return rest;
 }
 
-async function fill(info: Working): Promise<void> {
-  try {
-    const edges = await readEdges(info.path);
+/**
+ * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
+ * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
+ * read backwards from the end (`lastTime`), and its first line's `sessionId`, through one open of the file.
+ * @param path the transcript
+ * @returns its listing
+ * @throws NotRegularFile, or the system error when it cannot be read
+ */
+export async function fileListing(path: string): Promise<FileListing> {
+  return withRegular(path, async (file) => {
+    const edges = await readEdges(file);
     const all = [...edges.head, ...edges.tail];
-    info.size = edges.size;
-    info.first = timeIn(all);
-    info.title = titleOf(all);
-    const counted = await countPrompts(info.path);
-    Object.assign(info, {
+    const counted = await countPrompts(file);
+    const last = await lastTime(file);
+    const branch = branchIn(edges.tail) ?? branchIn(edges.head);
+    return {
+      size: edges.size,
+      first: timeIn(all),
+      title: titleOf(all),
       lines: counted.lines,
       prompts: counted.prompts,
       firstPrompt: counted.firstPrompt,
       cwd: counted.cwd ?? '',
-    });
-    if (counted.sessionId !== undefined) info.parentSessionId = counted.sessionId;
-    const last = await lastTime(info.path);
-    Object.assign(info, { last: last.time, lastFrom: last.from });
-  } catch (error) {
-    info.error = (error as Error).message;
-  }
+      ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
+      last: last.time,
+      lastFrom: last.from,
+      ...(branch === undefined ? {} : { gitBranch: branch }),
+    };
+  });
 }
 
 /** The first timestamp found in the lines (a byte scan, no JSON.parse). */
@@ -157,6 +195,17 @@ function timeIn(lines: string[]): number {
     if (!Number.isNaN(t)) return t;
   }
   return Number.NaN;
+}
+
+/** The `gitBranch` of the last of the lines naming one (only those lines are parsed). */
+function branchIn(lines: string[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes('"gitBranch"')) continue;
+    const value = parseRecord(line)?.['gitBranch'];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
 }
 
 /** Only lines that name a title record are parsed. */

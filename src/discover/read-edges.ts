@@ -1,4 +1,4 @@
-import { openRegular } from '../read/open-regular.ts';
+import { withRegular, type OpenedFile } from '../read/with-regular.ts';
 
 /** The complete lines at the start and the end of a file (text, not parsed), and its size in bytes. */
 export interface Edges {
@@ -10,7 +10,7 @@ export interface Edges {
 /**
  * Reads only the first `headBytes` and last `tailBytes` of a JSONL file and returns the complete lines
  * there (a partial line at either window's edge is left out); callers parse only the lines they need.
- * @param path the file
+ * @param path the file, or the caller's open file (`withRegular`)
  * @param headBytes bytes to read from the start
  * @param tailBytes bytes to read from the end
  * @returns the lines of both edges and the file's size
@@ -18,12 +18,11 @@ export interface Edges {
  *   cannot be opened
  */
 export async function readEdges(
-  path: string,
+  path: string | OpenedFile,
   headBytes: number = 8 * 1024,
   tailBytes: number = 8 * 1024,
 ): Promise<Edges> {
-  const { handle, info } = await openRegular(path);
-  try {
+  return withRegular(path, async ({ handle, info }) => {
     const { size } = info;
     const whole = size <= headBytes + tailBytes;
     const headLength = whole ? size : headBytes;
@@ -34,9 +33,7 @@ export async function readEdges(
     const headLines = splitLines(head, false, whole);
     const tailLines = whole ? [] : splitLines(tail, true, true);
     return { head: headLines, tail: tailLines, size };
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 function splitLines(buf: Buffer, dropFirst: boolean, keepLast: boolean): string[] {

@@ -22,7 +22,10 @@ export interface Database {
   run(sql: string, params?: readonly SqlValue[]): { changes: number };
   /** Runs a query; its rows as objects without a prototype (a column named `__proto__` is a column). */
   all(sql: string, params?: readonly SqlValue[]): Array<Record<string, SqlValue>>;
-  /** Runs a query; its column names and rows as arrays (`romp sql`). */
+  /**
+   * Runs a query; its column names and rows as arrays (`romp sql`). Integers are exact: a `number` when
+   * it is one (within ±2^53 − 1), else a `bigint`, never rounded.
+   */
   query(sql: string, params?: readonly SqlValue[]): SqlResult;
   /**
    * Whether a statement only reads: it returns rows, is no ATTACH/DETACH/PRAGMA, and calls no function
@@ -78,11 +81,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     db.close();
     throw error;
   }
-  const query = (sql: string, params: readonly SqlValue[] = []): SqlResult => {
+  const select = (sql: string, params: readonly SqlValue[], exact: boolean): SqlResult => {
     const statement = db.prepare(sql);
     const columns = statement.columns().map((c) => c.name);
-    statement.raw(true);
-    return { columns, rows: statement.all(...bind(params)) as SqlValue[][] };
+    statement.raw(true).safeIntegers(exact);
+    const rows = statement.all(...bind(params)) as SqlValue[][];
+    if (exact) for (const row of rows) row.forEach((v, i) => (row[i] = typeof v === 'bigint' ? exactNumber(v) : v));
+    return { columns, rows };
   };
   return {
     exec: (sql) => {
@@ -90,18 +95,23 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     },
     run: (sql, params = []) => ({ changes: prepared(sql).run(...bind(params)).changes }),
     all: (sql, params = []) => {
-      const { columns, rows } = query(sql, params);
+      const { columns, rows } = select(sql, params, false);
       return rows.map((row) => {
         const object = Object.create(null) as Record<string, SqlValue>;
         columns.forEach((c, i) => (object[c] = row[i] as SqlValue));
         return object;
       });
     },
-    query,
+    query: (sql, params = []) => select(sql, params, true),
     readsOnly: (sql) => db.prepare(sql).reader && !/^\s*(attach|detach|pragma)\b/i.test(sql) && !writesFiles(db, sql),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
     close: () => db.close(),
   };
+}
+
+/** A 64-bit integer as a number when that keeps it exact, else as itself. */
+function exactNumber(v: bigint): number | bigint {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { openRegular } from '../read/open-regular.ts';
 
 /** How many bytes of a file's start `headHash` covers, and of the end of what was read `tailHash`. */
 export const HEAD_BYTES = 4096;
@@ -20,23 +21,38 @@ export interface FileStamp {
 
 /**
  * A file's stamp: its device, inode, size, modification time, and hashes of its first bytes and of the
- * bytes just before `size`.
+ * bytes just before `size`, read through one handle (`openRegular`: a FIFO is never read).
  * @param path the file
- * @returns the stamp, or `undefined` when it cannot be read (vanished, unreadable)
+ * @returns the stamp, or `undefined` when it cannot be read (vanished, unreadable, not a regular file)
  */
 export async function stampFile(path: string): Promise<FileStamp | undefined> {
+  let opened;
   try {
-    const info = await stat(path);
+    opened = await openRegular(path);
+  } catch {
+    return undefined;
+  }
+  const { handle, info } = opened;
+  try {
+    const head = await readAt(handle, 0, HEAD_BYTES);
+    const tailStart = Math.max(0, info.size - TAIL_BYTES);
+    // a small file's tail is in its head: one read
+    const tail =
+      head.length === info.size && info.size <= HEAD_BYTES
+        ? head.subarray(tailStart)
+        : await readAt(handle, tailStart, Math.min(info.size, TAIL_BYTES));
     return {
       dev: info.dev,
       ino: info.ino,
       size: info.size,
       mtime_ms: info.mtimeMs,
-      head_hash: await hashAt(path, 0, HEAD_BYTES),
-      tail_hash: await hashAt(path, Math.max(0, info.size - TAIL_BYTES), Math.min(info.size, TAIL_BYTES)),
+      head_hash: sha1(head),
+      tail_hash: sha1(tail),
     };
   } catch {
     return undefined;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -50,10 +66,19 @@ export async function stampFile(path: string): Promise<FileStamp | undefined> {
 export async function hashAt(path: string, position: number, length: number): Promise<string> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, position);
-    return createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
+    return sha1(await readAt(handle, position, length));
   } finally {
     await handle.close();
   }
+}
+
+/** Up to `length` bytes from `position` (fewer when the file ends first). */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+function sha1(bytes: Buffer): string {
+  return createHash('sha1').update(bytes).digest('hex');
 }

@@ -13,6 +13,7 @@ import type { Database, SqlValue } from './database.ts';
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { removeSessionRows, writeSessionRows } from './write-rows.ts';
+import { refreshListings } from './listings.ts';
 
 /** Progress of a refresh, after each file read. */
 export interface RefreshProgress {
@@ -110,11 +111,13 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   };
   const present = new Set(files.map((f) => f.path));
   const work: Work[] = [];
+  const stamps = new Map<string, FileStamp>();
   // main transcripts before subagents, so a subagent finds its parent's key and link
   for (const file of [...files].sort((a, b) => Number(isSubagent(a)) - Number(isSubagent(b)))) {
     const old = known.get(file.path);
     const stamp = await stampFile(file.path);
     if (stamp === undefined) continue; // vanished since the walk: gone next time
+    stamps.set(file.path, stamp);
     const kind = await classify(file.path, stamp, old);
     if (kind === 'unchanged') report.unchanged++;
     else work.push({ file, stamp, kind, old });
@@ -149,6 +152,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       });
       if (done % COMMIT_EVERY === 0) db.exec('COMMIT; BEGIN IMMEDIATE');
     }
+    await refreshListings(db, stamps);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

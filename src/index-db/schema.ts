@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -21,7 +21,12 @@ export const ROW_TABLES: readonly RowTable[] = ROW_ENTITIES;
 /** A row table's name. */
 export type RowTable = RowEntity;
 
-/** The statements that create version 1 (run in one transaction on an empty database). */
+/** What `romp ls` lists of a file (`fileListing`, JSON), and the stamp of the bytes it was read from. */
+const LISTINGS = `CREATE TABLE listings (
+  path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, listing_json TEXT NOT NULL);`;
+
+/** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
@@ -29,11 +34,12 @@ CREATE TABLE files (
   dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, bytes_read INTEGER NOT NULL, parser_version TEXT NOT NULL, indexed_at INTEGER NOT NULL);
 CREATE INDEX files_session ON files(session_key);
+${LISTINGS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
   models_json TEXT NOT NULL, ${TOKENS}, responses INTEGER NOT NULL, cost_usd REAL NOT NULL, unpriced INTEGER NOT NULL,
-  parent_key TEXT, parent_tool_use_id TEXT);
+  parent_key TEXT, parent_tool_use_id TEXT, git_branch TEXT);
 CREATE TABLE turns (
   key TEXT NOT NULL, session_key TEXT NOT NULL, "index" INTEGER NOT NULL, trigger TEXT, author TEXT, peer TEXT,
   prompt TEXT NOT NULL, outcome TEXT NOT NULL, t INTEGER NOT NULL, "end" INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
@@ -79,5 +85,11 @@ CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', co
  * Migrations: `MIGRATIONS[v]` takes a version-`v` index to `v + 1`. Version 1 is the first; an index of
  * an unknown (newer) version, or one a migration cannot take, is rebuilt: the index is derived from the
  * transcripts, so rebuilding loses nothing.
+ *
+ * - 1 → 2: `sessions.git_branch`, and `listings` (what `romp ls` lists). Only the transcripts know a
+ *   branch, so every file is marked for reading again (`parser_version` emptied): the next refresh fills
+ *   the column, file by file, as a new parser would, and the listings.
  */
-export const MIGRATIONS: Readonly<Record<number, string>> = {};
+export const MIGRATIONS: Readonly<Record<number, string>> = {
+  1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
+};

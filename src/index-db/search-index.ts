@@ -33,6 +33,8 @@ export interface SearchHit {
   tool: string | null;
   title: string;
   project: string;
+  /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
+  git_branch: string | null;
   /** The session's transcript file, and the Claude session id to resume (the leaf's file). */
   path: string;
   resume_id: string;
@@ -68,7 +70,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.leaf_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, s.leaf_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key`;
   // rank in the full-text index alone, then filter the best few: a common word matches many blocks
   const ranked = (pool: number | undefined): Array<Record<string, SqlValue>> =>
@@ -90,17 +92,17 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
     );
     return rows.map((r) => hit(r, snippets.get(r['id'] as SqlValue) ?? '', 'words'));
   }
+  // the trigram index answers words of three characters or more (LIKE on a trigram table is answered by
+  // its index; not with an ESCAPE clause: a % or _ in a word matches any characters; detail=none keeps
+  // the index small); a shorter word is a LIKE on the blocks the others found, or on every block
   const long = words.filter((w) => [...w].length >= 3);
-  if (long.length === 0) return [];
-  // LIKE on a trigram table is answered by its index (not with an ESCAPE clause: a % or _ in a word
-  // matches any characters); detail=none keeps the index small
-  const like = long.map(() => 'fts.text LIKE ?').join(' AND ');
-  const patterns = long.map((w) => `%${w}%`);
+  const short = words.filter((w) => [...w].length < 3);
+  const like = [...long.map(() => 'fts.text LIKE ?'), ...short.map(() => 'b.text LIKE ?')].join(' AND ');
   const substring = db.all(
-    `${select} FROM blocks_trigram AS fts ${from} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`,
-    [...patterns, ...params, limit],
+    `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`,
+    [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],
   );
-  return substring.map((r) => hit(r, around(String(r['text']), long[0] as string), 'substring'));
+  return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
 }
 
 function filters(filter: SearchFilter): { where: string; params: SqlValue[] } {
@@ -132,6 +134,7 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
     tool: r['tool_name'] === null ? null : String(r['tool_name']),
     title: String(r['title']),
     project: String(r['project']),
+    git_branch: r['git_branch'] === null ? null : String(r['git_branch']),
     path: paths[0] ?? '',
     resume_id: String(r['leaf_fsid']),
     on_path: r['on_path'] === 1,
@@ -140,11 +143,43 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
   };
 }
 
-/** About 40 characters either side of the first case-insensitive occurrence of `word`, marked. */
-function around(text: string, word: string): string {
-  const at = text.toLowerCase().indexOf(word.toLowerCase());
-  if (at < 0) return text.slice(0, 80);
+/**
+ * About 40 characters either side of the first case-insensitive occurrence of `word` in `text`, the
+ * match between \u0002 and \u0003 (`hit` turns them into marks). The match is found in the lowercased
+ * text and marked in the text itself: lowercasing can change a text's length (`İ` becomes two code
+ * units), so each lowercased code unit keeps the index of the character it came from.
+ * @param text a block's text
+ * @param word the word searched for
+ * @returns the snippet; the first 80 code units when `word` is not in the text
+ */
+export function around(text: string, word: string): string {
+  const { lower, from } = fold(text);
+  const needle = fold(word).lower;
+  const found = needle === '' ? -1 : lower.indexOf(needle);
+  if (found < 0) return text.slice(0, 80);
+  const at = from[found] as number;
+  const last = from[found + needle.length - 1] as number;
+  // the end of the character the match's last code unit came from
+  const stop = last + charAt(text, last).length;
   const start = Math.max(0, at - 40);
-  const end = Math.min(text.length, at + word.length + 40);
-  return `${start > 0 ? '…' : ''}${text.slice(start, at)}\u0002${text.slice(at, at + word.length)}\u0003${text.slice(at + word.length, end)}${end < text.length ? '…' : ''}`;
+  const end = Math.min(text.length, stop + 40);
+  return `${start > 0 ? '…' : ''}${text.slice(start, at)}\u0002${text.slice(at, stop)}\u0003${text.slice(stop, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** The text lowercased character by character, and for each code unit of it the index of its character in `text`. */
+function fold(text: string): { lower: string; from: number[] } {
+  const from: number[] = [];
+  let lower = '';
+  for (let i = 0; i < text.length;) {
+    const char = charAt(text, i);
+    const folded = char.toLowerCase();
+    for (let k = 0; k < folded.length; k++) from.push(i);
+    lower += folded;
+    i += char.length;
+  }
+  return { lower, from };
+}
+
+function charAt(text: string, i: number): string {
+  return String.fromCodePoint(text.codePointAt(i) as number);
 }

@@ -250,6 +250,9 @@ export interface Session {
   name: string;
   /** Working directory (`cwd`) of the leaf line. */
   dir: string;
+  /** The git branch Claude Code wrote on the last line of the active path that has one (`gitBranch`); absent when no
+   * line has one. */
+  gitBranch?: string;
   /** A `#rrggbb` colour derived from the rompUuid. */
   color: string;
   /** fsid of the file holding the leaf: the walk's start pointer. */

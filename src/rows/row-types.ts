@@ -42,6 +42,8 @@ export interface SessionRow extends TokenCells {
   project: string;
   /** Custom title, else AI title, else summary; `""` without one. */
   title: string;
+  /** The git branch of the last line of the active path that names one (`gitBranch`); `null` when none does. */
+  git_branch: string | null;
   /** fsid of the file holding the leaf. */
   leaf_fsid: string;
   /** Start of the first turn and end of the last (epoch ms; 0 when unknown). */

@@ -182,6 +182,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     paths_json: JSON.stringify(session.files.map((f) => f.path)),
     project: session.dir,
     title: session.name,
+    git_branch: session.gitBranch ?? null,
     leaf_fsid: session.leafFsid,
     first_t: known.length === 0 ? 0 : Math.min(...known.map((t) => t.t)),
     last_t: session.turns.reduce((m, t) => Math.max(m, t.end), 0),

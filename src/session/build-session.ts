@@ -134,10 +134,12 @@ export function buildSessionState(
   const leaf = path.leaf;
   const turns = foldTurns(items, 'stop_reason', absorbed);
   const summary = summaryFor(path.entries, collected);
+  const gitBranch = lastString(path.entries, 'gitBranch');
   const session: Session = {
     rompUuid,
     name: sessionName(collected, summary),
-    dir: cwdOf(path.entries),
+    dir: lastString(path.entries, 'cwd') ?? '',
+    ...(gitBranch === undefined ? {} : { gitBranch }),
     color: colorOf(rompUuid),
     leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
     turns: finishTurns(turns, rompUuid),
@@ -253,14 +255,15 @@ export function summaryFor(path: Entry[], collected: Collected): string | undefi
 }
 
 /**
- * `cwd` of the path line nearest the leaf.
+ * A string field (`cwd`, `gitBranch`) of the path line nearest the leaf that has it.
  * @param path the active path
- * @returns the directory, or `""`
+ * @param field the record's field
+ * @returns its value, or `undefined` when no line of the path has it
  */
-export function cwdOf(path: Entry[]): string {
+export function lastString(path: Entry[], field: 'cwd' | 'gitBranch'): string | undefined {
   for (let i = path.length - 1; i >= 0; i--) {
-    const cwd = path[i]?.record['cwd'];
-    if (typeof cwd === 'string') return cwd;
+    const value = path[i]?.record[field];
+    if (typeof value === 'string') return value;
   }
-  return '';
+  return undefined;
 }

@@ -288,6 +288,7 @@ export class SessionBuilder {
     const stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> = [];
     let summary = state.summary;
     let dir = state.session.dir;
+    let gitBranch = state.session.gitBranch;
     for (const e of extension.onPath) {
       const item = pathItem(e, ctx);
       if (item === undefined || item.type === 'turn_end') pathRefs.push(refOf(e, true));
@@ -295,6 +296,8 @@ export class SessionBuilder {
       summary = collected.summaries.get(e.uuid)?.text ?? summary;
       const cwd = e.record['cwd'];
       if (typeof cwd === 'string') dir = cwd;
+      const branch = e.record['gitBranch'];
+      if (typeof branch === 'string') gitBranch = branch;
     }
     const turns = this.#stepTurns(state, replay, queue, entries, leaf, stepped);
     if (turns === undefined) return false;
@@ -326,6 +329,7 @@ export class SessionBuilder {
       ...state.session,
       name: sessionName(collected, summary),
       dir,
+      ...(gitBranch === undefined ? {} : { gitBranch }),
       turns: finishTurns(turns, state.rompUuid),
       leafFsid: (state.path.leaf as Entry).fsid,
     };

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { countPrompts } from '../../src/discover/count-prompts.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, text, toolResult, user } from '../helpers/transcript.ts';
+
+test('countPrompts: the same count whatever chunk a line falls in, across and on chunk boundaries', async () => {
+  // lines of every kind, many per 256 KiB chunk and some longer than one: prompts among tool results,
+  // assistant text naming "type":"user", a sidechain line, a spaced-JSON prompt
+  const lines: string[] = [];
+  let prompts = 0;
+  for (let i = 0; i < 400; i++) {
+    const pad = 'x'.repeat((i * 7919) % 3000);
+    const uuid = `u${i}`;
+    if (i % 5 === 0) {
+      lines.push(JSON.stringify(user(uuid, null, `prompt ${i} ${pad}`, i)));
+      prompts++;
+    } else if (i % 5 === 1) lines.push(JSON.stringify(user(uuid, null, [toolResult(`t${i}`, pad)], i)));
+    else if (i % 5 === 2)
+      lines.push(JSON.stringify(assistant(uuid, null, text(`say "type":"user" ${pad}`), i, { mid: `m${i}` })));
+    else if (i % 5 === 3) lines.push(JSON.stringify(user(uuid, null, `side ${pad}`, i, { isSidechain: true })));
+    else {
+      lines.push(JSON.stringify(user(uuid, null, `spaced ${i}`, i), null, 1).replaceAll('\n', ' '));
+      prompts++;
+    }
+    // a line of 300 KB: longer than a chunk, a prompt every other time
+    if (i % 97 === 0) {
+      lines.push(JSON.stringify(user(`big${i}`, null, `big ${'y'.repeat(300_000)}`, i)));
+      prompts++;
+    }
+  }
+  const path = join(tempDir('romp-count-prompts-'), 's.jsonl');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  const counted = await countPrompts(path);
+  assert.equal(counted.lines, lines.length);
+  assert.equal(counted.prompts, prompts);
+  assert.equal(counted.firstPrompt, 'prompt 0');
+});

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openDatabase } from '../../src/index-db/database.ts';
+import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
+import { refreshIndex } from '../../src/index-db/refresh-index.ts';
+import { SCHEMA_VERSION } from '../../src/index-db/schema.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, text, user } from '../helpers/transcript.ts';
+
+/** One project: s1 moves from branch `main` to `fix/otter` (its last line naming one); s2 names none. */
+function projects(): string {
+  const dir = tempDir('romp-migrate-');
+  const project = join(dir, '-work-demo');
+  mkdirSync(project, { recursive: true });
+  const lines = (sessionId: string, branches: Array<string | undefined>): string =>
+    [
+      user('u1', null, 'hello otter', 0),
+      assistant('a1', 'u1', text('Hello.'), 1, { mid: 'm1', stop: 'end_turn' }),
+      user('u2', 'a1', 'now the fix', 2),
+      assistant('a2', 'u2', text('Fixed.'), 3, { mid: 'm2', stop: 'end_turn' }),
+    ]
+      .map((l, i) => ({
+        ...l,
+        sessionId,
+        ...(branches[i] === undefined ? {} : { gitBranch: branches[i] }),
+      }))
+      .map((l) => JSON.stringify(l))
+      .join('\n') + '\n';
+  writeFileSync(join(project, 's1.jsonl'), lines('s1', ['main', 'main', 'fix/otter', undefined]));
+  writeFileSync(join(project, 's2.jsonl'), lines('s2', []));
+  return dir;
+}
+
+function branches(path: string): unknown {
+  const db = openIndexForRead(path);
+  if (typeof db === 'string') assert.fail(db);
+  try {
+    return db.all('SELECT key, git_branch FROM sessions ORDER BY key').map((r) => ({ ...r }));
+  } finally {
+    db.close();
+  }
+}
+
+test('sessions.git_branch: the last gitBranch on the path, null when no line names one', async () => {
+  const dir = projects();
+  const path = join(tempDir('romp-home-'), 'index.db');
+  const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
+  await refreshIndex(db, { projectsDir: dir });
+  db.close();
+  assert.deepEqual(branches(path), [
+    { key: 's1', git_branch: 'fix/otter' },
+    { key: 's2', git_branch: null },
+  ]);
+});
+
+test('a version 1 index is migrated to version 2 in place, and the next refresh fills git_branch', async () => {
+  const dir = projects();
+  const path = join(tempDir('romp-home-'), 'index.db');
+  const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
+  await refreshIndex(db, { projectsDir: dir });
+  db.close();
+  // make it what romp 1's schema wrote: no git_branch column, no listings, schema_version 1
+  const old = openDatabase(path);
+  old.exec(
+    "ALTER TABLE sessions DROP COLUMN git_branch; DROP TABLE listings; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+  );
+  old.close();
+  assert.equal(openIndexForRead(path), `schema version 1, this romp reads ${SCHEMA_VERSION}`);
+
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  const version = migrated.all("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.['value'];
+  assert.equal(version, String(SCHEMA_VERSION));
+  // the rows are kept (migrated, not rebuilt), their branch not known yet
+  assert.deepEqual(
+    migrated.all('SELECT key, git_branch FROM sessions ORDER BY key').map((r) => ({ ...r })),
+    [
+      { key: 's1', git_branch: null },
+      { key: 's2', git_branch: null },
+    ],
+  );
+  assert.equal(migrated.all('SELECT count(*) AS n FROM listings')[0]?.['n'], 0);
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.equal(report.reread, 2, 'every file is read again once after the migration');
+  assert.deepEqual(
+    migrated
+      .all("SELECT path, json_extract(listing_json, '$.prompts') AS prompts FROM listings ORDER BY path")
+      .map((r) => [String(r['path']).slice(dir.length), r['prompts']]),
+    [
+      ['/-work-demo/s1.jsonl', 2],
+      ['/-work-demo/s2.jsonl', 2],
+    ],
+  );
+  migrated.close();
+  assert.deepEqual(branches(path), [
+    { key: 's1', git_branch: 'fix/otter' },
+    { key: 's2', git_branch: null },
+  ]);
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openIndexForWrite } from '../../src/index-db/open-index.ts';
+import { refreshIndex } from '../../src/index-db/refresh-index.ts';
+import { around, searchIndex } from '../../src/index-db/search-index.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, text, user } from '../helpers/transcript.ts';
+
+/** One session: a Turkish prompt (`İ` lowercases to two code units), Japanese text, a two-letter word inside words. */
+async function indexed(): Promise<{ db: ReturnType<typeof openIndexForWrite>; dir: string; home: string }> {
+  const dir = tempDir('romp-search-edges-');
+  mkdirSync(join(dir, '-work-demo'), { recursive: true });
+  const lines = [
+    user('u1', null, 'İİİİ İstanbul deploy fails', 0),
+    assistant('a1', 'u1', text('日本語 のテスト is in nodejs land'), 1, { mid: 'm1', stop: 'end_turn' }),
+  ].map((l) => JSON.stringify({ ...l, sessionId: 's1', gitBranch: 'main' }));
+  writeFileSync(join(dir, '-work-demo', 's1.jsonl'), `${lines.join('\n')}\n`);
+  const home = tempDir('romp-home-');
+  const db = openIndexForWrite(join(home, 'index.db'), () => assert.fail('new index'));
+  await refreshIndex(db, { projectsDir: dir });
+  return { db, dir, home };
+}
+
+test('a snippet marks the match itself when lowercasing changes the text length', () => {
+  // each İ lowercases to i + U+0307: a lowercased index would put the marks four code units late
+  assert.equal(around('İİİİ İstanbul deploy fails', 'deploy'), 'İİİİ İstanbul \u0002deploy\u0003 fails');
+  assert.equal(around('İİİİ İstanbul deploy fails', 'İSTANBUL'), 'İİİİ \u0002İstanbul\u0003 deploy fails');
+  assert.equal(around('Hello', 'zebra'), 'Hello');
+});
+
+test('substring search: a two-character word is found (LIKE), alone or beside a longer one', async () => {
+  const { db } = await indexed();
+  try {
+    // "日本" and "js" are parts of words: the word index has no such token, the trigram index needs 3 characters
+    const cjk = searchIndex(db, '日本');
+    assert.deepEqual(
+      cjk.map((h) => [h.uuid, h.matched, h.snippet, h.git_branch]),
+      [['a1', 'substring', '«日本»語 のテスト is in nodejs land', 'main']],
+    );
+    assert.deepEqual(
+      searchIndex(db, 'js').map((h) => [h.uuid, h.snippet]),
+      [['a1', '日本語 のテスト is in node«js» land']],
+    );
+    assert.deepEqual(
+      searchIndex(db, 'テス js').map((h) => h.uuid),
+      ['a1'],
+    );
+    assert.deepEqual(searchIndex(db, 'テス zq'), []);
+    assert.deepEqual(
+      searchIndex(db, 'deploy').map((h) => [h.uuid, h.matched, h.snippet]),
+      [['u1', 'words', 'İİİİ İstanbul «deploy» fails']],
+    );
+  } finally {
+    db.close();
+  }
+});
+
+test('romp sql prints 64-bit integers exactly, in the table and as JSON numbers', async () => {
+  const { db, home } = await indexed();
+  db.close();
+  const sql = 'SELECT 9007199254740993 AS big, -9223372036854775808 AS least, 42 AS small, 1.5 AS half';
+  const json = await runCli(['sql', sql, '--romp-home', home, '--json']);
+  assert.equal(json.code, 0, json.err);
+  assert.equal(json.out, '[{"big":9007199254740993,"least":-9223372036854775808,"small":42,"half":1.5}]\n');
+  const table = await runCli(['sql', sql, '--romp-home', home]);
+  assert.match(table.out, /9007199254740993 .*-9223372036854775808 .* 42 .* 1\.5/);
+});
