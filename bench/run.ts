@@ -24,6 +24,7 @@ import { benchHtml } from './html.ts';
 import { benchExport } from './export.ts';
 import { benchIndex } from './index.ts';
 import { benchLs } from './ls.ts';
+import { benchStartup } from './startup.ts';
 import { benchStream } from './stream.ts';
 import { benchUsage } from './usage.ts';
 import { benchWatch } from './watch.ts';
@@ -201,6 +202,8 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--export')
     return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
   if (process.argv[2] === '--index') return benchIndex();
+  if (process.argv[2] === '--startup')
+    return benchStartup(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
   if (existsSync(CORPUS)) {
     const files = walk(CORPUS);
     await compare(
@@ -232,6 +235,7 @@ async function main(): Promise<void> {
   await benchUsage();
   await benchHtml();
   await benchExport();
+  benchStartup();
 }
 
 await main();

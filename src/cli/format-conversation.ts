@@ -5,7 +5,8 @@ import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { formatDuration, formatResult } from './format-result.ts';
-import { formatCost } from './format-usage.ts';
+import { formatCost } from './format-cost.ts';
+import { formatCount } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** A subagent as shown under the call that started it. */
@@ -52,8 +53,6 @@ const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
   ['api_error', 'red'],
   ['open', 'cyan'],
 ]);
-
-const NUMBER = new Intl.NumberFormat('en-US');
 
 /**
  * The conversation as a person reads it (`romp show --full`): a header, then each turn as a head line
@@ -108,7 +107,7 @@ function formatTurnBlock(
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author),
     paint(OUTCOME_STYLE.get(summary.outcome) ?? 'dim', summary.outcome),
     formatDuration(summary.duration_ms),
-    `${NUMBER.format(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${NUMBER.format(summary.usage.output_tokens)} out`,
+    `${formatCount(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${formatCount(summary.usage.output_tokens)} out`,
     formatCost({ ...summary.usage, cost_usd: summary.cost_usd }),
   ];
   const lines = [paint('bold', head.join('  '))];
@@ -127,7 +126,7 @@ function formatTurnBlock(
       lines.push(
         paint(
           'magenta',
-          `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`,
+          `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${formatCount(m.pre_tokens)} tokens before)`} ──`,
         ),
       );
     } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
@@ -170,7 +169,7 @@ function assistantLines(
         paint(
           'dim',
           size > 0
-            ? `  ✻ thinking · ${NUMBER.format(size)} chars`
+            ? `  ✻ thinking · ${formatCount(size)} chars`
             : '  ✻ thinking (signature only: the text was not kept)',
         ),
       );

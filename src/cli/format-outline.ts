@@ -2,6 +2,7 @@ import type { Author, Session, Turn } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { formatResult } from './format-result.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
+import { formatCount } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /**
@@ -38,8 +39,6 @@ export function formatOutline(session: Session, time: TimeFormat, only?: number)
   return `${lines.join('\n')}\n`;
 }
 
-const NUMBER = new Intl.NumberFormat('en-US');
-
 /** A turn's outline parts: its head line, the preview of what was typed (`""` if none), its compactions. */
 export interface TurnHead {
   head: string;
@@ -68,7 +67,7 @@ export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author ?? undefined),
     summary.outcome,
     `${summary.atoms} atoms`,
-    `tokens in ${NUMBER.format(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${NUMBER.format(usage.output_tokens)}`,
+    `tokens in ${formatCount(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${formatCount(usage.output_tokens)}`,
   ];
   if (tools !== '') head.push(`tools ${tools}`);
   const text = summary.prompt.replace(/\s+/g, ' ');

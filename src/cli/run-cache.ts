@@ -9,6 +9,7 @@ import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { formatCount } from './format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
 
@@ -70,7 +71,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       return 0;
     }
     const out = [
-      `Cache writes: ${int(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`,
+      `Cache writes: ${formatCount(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`,
       '',
       'by cause:',
       ...rows(report.causes),
@@ -144,8 +145,7 @@ function rows(causes: Record<string, CauseTotals>): string[] {
 }
 
 function line(name: string, t: CauseTotals): string {
-  return `  ${name.padEnd(16)} ${String(t.responses).padStart(6)} responses ${int(t.tokens).padStart(14)} tokens ${usd(t.cost_usd).padStart(10)}  extra vs warm ${usd(t.extra_cost_usd)}`;
+  return `  ${name.padEnd(16)} ${String(t.responses).padStart(6)} responses ${formatCount(t.tokens).padStart(14)} tokens ${usd(t.cost_usd).padStart(10)}  extra vs warm ${usd(t.extra_cost_usd)}`;
 }
 
-const int = (n: number): string => n.toLocaleString('en-US');
 const usd = (n: number): string => `$${n.toFixed(2)}`;

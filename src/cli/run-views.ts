@@ -7,6 +7,7 @@ import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
+import { formatCount } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 
@@ -69,9 +70,7 @@ function toolLine(call: ToolCall, turn: number): string {
       ? call.resultUuid === null
         ? 'no result'
         : 'time unknown'
-      : `${NUMBER.format(call.duration_ms)} ms`;
+      : `${formatCount(call.duration_ms)} ms`;
   const error = call.is_error ? `  error: ${safeText(call.error ?? '').slice(0, 120)}` : '';
   return `#${turn}  ${what}  ${took}  ${safeText(call.tool_use_id)}${error}`;
 }
-
-const NUMBER = new Intl.NumberFormat('en-US');
