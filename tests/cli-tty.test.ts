@@ -113,7 +113,7 @@ test(
       assert.deepEqual(blocks(first)[0]?.split('\n').slice(0, 3), [
         '(untitled)  s1.jsonl  2 turns  times in UTC',
         '#1  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "first question"',
-        '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0  "second: run the tests"',
+        '#2  2026-03-01 10:00  human  open  1 atom  tokens in 0 out 0  "second: run the tests"',
       ]);
       // the open turn ends: the block (title, 2 turns, clock = 4 lines) is redrawn over itself
       appendFileSync(file, jsonl(assistant('a2', 'u2', text('all green'), 9, end('m2'))));
@@ -127,7 +127,7 @@ test(
       appendFileSync(file, jsonl(user('u3', 'a1', 'asked again', 60)));
       const third = await t.until((s) => blocks(s).length === 3 && blocks(s)[2]?.includes('cache:') === true);
       const lines = blocks(third)[2]?.split('\n') ?? [];
-      assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0  "asked again"');
+      assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atom  tokens in 0 out 0  "asked again"');
       assert.match(lines[3] ?? '', /^» \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/);
       // a compaction arriving live is marked in the block too
       appendFileSync(
@@ -180,7 +180,7 @@ test('watch --latest waits for a first session, then moves on to the next one', 
     writeFileSync(join(folder, 'bbbb2222.jsonl'), jsonl(user('v1', null, 'in the second session', 0)));
     const out = await t.until((s) => s.includes('"in the second session"'));
     const last = blocks(out).at(-1) ?? '';
-    assert.match(last, /^\(untitled\) {2}bbbb2222\.jsonl {2}1 turns/m);
+    assert.match(last, /^\(untitled\) {2}bbbb2222\.jsonl {2}1 turn /m);
     assert.match(last, /» [^\n]*following new session bbbb2222/);
     // the first session's block stays above: the new block is drawn below it, not over it
     assert.equal(blocks(out).length, 1);

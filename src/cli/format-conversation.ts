@@ -6,7 +6,7 @@ import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-cost.ts';
-import { formatCount } from './format-count.ts';
+import { formatCount, plural } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** A subagent as shown under the call that started it. */
@@ -81,7 +81,7 @@ export function formatConversation(session: Session, options: ConversationOption
   out.push(
     paint(
       'dim',
-      `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`,
+      `${safeText(session.dir || '-')} · ${plural(session.turns.length, 'turn')} · times in ${options.zone}${rewound > 0 ? ` · ${plural(rewound, 'line')} on rewound branches (not shown)` : ''}`,
     ),
   );
   session.turns.forEach((turn, i) => {
@@ -168,9 +168,7 @@ function assistantLines(
       lines.push(
         paint(
           'dim',
-          size > 0
-            ? `  ✻ thinking · ${formatCount(size)} chars`
-            : '  ✻ thinking (signature only: the text was not kept)',
+          size > 0 ? `  ✻ thinking · ${plural(size, 'char')}` : '  ✻ thinking (signature only: the text was not kept)',
         ),
       );
     } else if (block.type === 'tool_use') {
@@ -185,7 +183,7 @@ function assistantLines(
         lines.push(
           paint(
             'magenta',
-            `    ↳ subagent ${safeText(agent.file)}: ${agent.turns} turns, $${agent.cost_usd.toFixed(2)}`,
+            `    ↳ subagent ${safeText(agent.file)}: ${plural(agent.turns, 'turn')}, $${agent.cost_usd.toFixed(2)}`,
           ),
         );
     }

@@ -7,7 +7,7 @@ import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
-import { formatCount } from './format-count.ts';
+import { formatCount, plural } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 
@@ -50,7 +50,7 @@ export async function runView(
     write(list, () =>
       list.map(
         (s) =>
-          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
+          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${plural(s.atoms.length, 'atom')}  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
       ),
     );
   } else {
