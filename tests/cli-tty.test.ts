@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +168,41 @@ test('watch on a narrow terminal cuts each line to its width, never wraps', { sk
     assert.equal(lines[2], '#2  2026-03-01 10:00  human  open  1 a…');
   });
 });
+
+test(
+  'watch redraws on a resize: narrower, the screen cleared and each line cut; wider, in place',
+  { skip },
+  async () => {
+    const dir = tempDir('romp-tty-');
+    const file = join(dir, 's3.jsonl');
+    writeFileSync(
+      file,
+      jsonl(user('u1', null, 'a long question '.repeat(6), 0), assistant('a1', 'u1', text('one'), 1, end('m1'))),
+    );
+    // the pty's name, so that the test can resize it (stty -F): the kernel then sends romp SIGWINCH
+    const ttyName = join(dir, 'tty');
+    const watch = `tty > ${quote(ttyName)}; exec node ${quote(BIN)} watch ${quote(file)} --timezone UTC`;
+    const t = onTerminal(`sh -c ${quote(watch)}`, 100, 20);
+    const resize = (cols: number): void => {
+      execFileSync('stty', ['-F', readFileSync(ttyName, 'utf8').trim(), 'cols', String(cols)]);
+    };
+    try {
+      const wide = await t.until((s) => s.includes('cache:'));
+      assert.match(wide, /out 5 {2}"a long question a long ques…\r\n/);
+      resize(40);
+      const narrow = await t.until((s) => /\x1b\[H\x1b\[2J[^]*cache:/.test(s));
+      const lines = (narrow.split('\x1b[H\x1b[2J')[1] ?? '').split('\r\n').filter((l) => l !== '');
+      assert.equal(lines[1], '#1  2026-03-01 10:00  human  completed…');
+      for (const line of lines) assert.ok([...line].length <= 39, line);
+      resize(100);
+      const again = await t.until((s) => /\x1b\[H\x1b\[2J[^]*cache:[^]*\x1b\[\d+F\x1b\[J[^]*cache:/.test(s));
+      assert.match(again.slice(again.lastIndexOf('\x1b[J')), /out 5 {2}"a long question a long ques…\r\n/);
+    } finally {
+      t.proc.stdin?.write('\x03');
+      await t.exited;
+    }
+  },
+);
 
 test('watch --latest waits for a first session, then moves on to the next one', { skip }, async () => {
   const projects = tempDir('romp-tty-');

@@ -39,6 +39,9 @@ export class WatchScreen {
   /** Each turn's number and compactions as last shown. */
   #seen = new Map<string, { n: number; compactions: number }>();
   #drawn = 0;
+  /** The width the block on screen was drawn for, and the update it showed (drawn again on a resize). */
+  #drawnWidth = 0;
+  #last: ScreenUpdate | undefined;
   #file = '';
 
   /**
@@ -88,6 +91,24 @@ export class WatchScreen {
     else this.#append(update, first);
   }
 
+  /**
+   * The terminal was resized: the block is drawn again, cut to the new width. Narrower, the terminal
+   * may have wrapped the old lines (so the block's height on screen is unknown): the screen is cleared
+   * and the block drawn at its top. Not on a terminal, nothing happens.
+   */
+  resize(): void {
+    if (this.#out.isTTY !== true || this.#last === undefined) return;
+    if (this.#width() < this.#drawnWidth) {
+      this.#out.styled?.('\x1b[H\x1b[2J');
+      this.#drawn = 0;
+    }
+    this.#redraw(this.#last);
+  }
+
+  #width(): number {
+    return Math.max(20, this.#out.columns ?? 80);
+  }
+
   #mark(text: string): void {
     const line = `${this.#out.isTTY === true ? '» ' : 'romp: '}${this.#time.format(this.#now())}  ${text}`;
     this.#marks.push(line);
@@ -104,8 +125,9 @@ export class WatchScreen {
     if (lines.length > 0) this.#out.write(`${lines.join('\n')}\n`);
   }
 
-  #redraw({ session, clock }: ScreenUpdate): void {
-    const width = Math.max(20, this.#out.columns ?? 80);
+  #redraw(update: ScreenUpdate): void {
+    const { session, clock } = update;
+    const width = this.#width();
     const height = Math.max(6, this.#out.rows ?? 24);
     const title = `${safeText(session.name || '(untitled)')}  ${safeText(basename(this.#file))}  ${plural(session.turns.length, 'turn')}  times in ${this.#time.zone}`;
     const turns = session.turns.map((turn, i) => {
@@ -124,5 +146,7 @@ export class WatchScreen {
     // every part above is safeText'd or romp's own: only the cursor sequences are raw
     this.#out.styled?.(`${back}${block.join('\n')}\n`);
     this.#drawn = block.length;
+    this.#drawnWidth = width;
+    this.#last = update;
   }
 }
