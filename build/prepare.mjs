@@ -10,6 +10,7 @@ import { fileURLToPath, URL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = join(root, 'dist', 'src', 'cli', 'romp.js');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The newest modification time (ms) of a file or of every file below a folder. */
 function newest(path) {
@@ -21,8 +22,10 @@ function newest(path) {
 const sources = ['src', 'build', 'package.json', 'tsconfig.json', 'tsconfig.src.json'].map((p) => join(root, p));
 if (existsSync(bundle) && statSync(bundle).mtimeMs >= Math.max(...sources.map(newest))) {
   process.stdout.write('romp: dist/ is newer than its sources, not rebuilt\n');
+} else if (!existsSync(tsc)) {
+  // `npm ci --omit=dev` in a checkout: nothing to build with; a published package ships dist/ built
+  process.stdout.write('romp: typescript is not installed (npm ci --omit=dev?): dist/ not built\n');
 } else {
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.src.json'), '--noCheck'], { stdio: 'inherit' });
   execFileSync(process.execPath, [join(root, 'dist', 'build', 'bundle-cli.js')], { stdio: 'inherit' });
 }
