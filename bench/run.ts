@@ -195,6 +195,7 @@ const OTHERS = new Map<string, (arg?: string) => Promise<void>>([
   ['--html', async () => (await import('./html.ts')).benchHtml()],
   ['--export', async (mb) => (await import('./export.ts')).benchExport(mb === undefined ? undefined : Number(mb))],
   ['--index', async () => (await import('./index.ts')).benchIndex()],
+  ['--startup', async (n) => (await import('./startup.ts')).benchStartup(n === undefined ? undefined : Number(n))],
 ]);
 
 async function main(): Promise<void> {
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
   );
   if (process.argv[2] === '--parse') return;
   await beyondStringLimit();
-  for (const name of ['--stream', '--ls', '--watch', '--usage', '--html', '--export'])
+  for (const name of ['--stream', '--ls', '--watch', '--usage', '--html', '--export', '--startup'])
     await (OTHERS.get(name) as () => Promise<void>)();
 }
 

@@ -14,7 +14,8 @@ import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 const NOBODY = 65534;
-const bin = new URL('../src/cli/bin.js', import.meta.url).pathname;
+// the bundled command line, as package.json's bin ships it: its command modules load from dist/ (build/bundle-cli.ts)
+const bin = new URL('../src/cli/romp.js', import.meta.url).pathname;
 
 async function romp(argv: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
   const asRoot = process.getuid?.() === 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,8 @@ import { tempDir } from './helpers/temp-dir.ts';
 
 // `romp watch` and the pager on a real pseudo-terminal: util-linux `script` (in Debian's essential
 // bsdutils) runs the CLI on a pty and copies what the terminal received to its stdout
-const BIN = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+// the bundled command line, as package.json's bin ships it (build/bundle-cli.ts)
+const BIN = fileURLToPath(new URL('../src/cli/romp.js', import.meta.url));
 const installed = (command: string): boolean => {
   try {
     execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
@@ -112,7 +113,7 @@ test(
       assert.deepEqual(blocks(first)[0]?.split('\n').slice(0, 3), [
         '(untitled)  s1.jsonl  2 turns  times in UTC',
         '#1  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5  "first question"',
-        '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0  "second: run the tests"',
+        '#2  2026-03-01 10:00  human  open  1 atom  tokens in 0 out 0  "second: run the tests"',
       ]);
       // the open turn ends: the block (title, 2 turns, clock = 4 lines) is redrawn over itself
       appendFileSync(file, jsonl(assistant('a2', 'u2', text('all green'), 9, end('m2'))));
@@ -126,7 +127,7 @@ test(
       appendFileSync(file, jsonl(user('u3', 'a1', 'asked again', 60)));
       const third = await t.until((s) => blocks(s).length === 3 && blocks(s)[2]?.includes('cache:') === true);
       const lines = blocks(third)[2]?.split('\n') ?? [];
-      assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0  "asked again"');
+      assert.equal(lines[2], '#2  2026-03-01 10:01  human  open  1 atom  tokens in 0 out 0  "asked again"');
       assert.match(lines[3] ?? '', /^» \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/);
       // a compaction arriving live is marked in the block too
       appendFileSync(
@@ -168,6 +169,41 @@ test('watch on a narrow terminal cuts each line to its width, never wraps', { sk
   });
 });
 
+test(
+  'watch redraws on a resize: narrower, the screen cleared and each line cut; wider, in place',
+  { skip },
+  async () => {
+    const dir = tempDir('romp-tty-');
+    const file = join(dir, 's3.jsonl');
+    writeFileSync(
+      file,
+      jsonl(user('u1', null, 'a long question '.repeat(6), 0), assistant('a1', 'u1', text('one'), 1, end('m1'))),
+    );
+    // the pty's name, so that the test can resize it (stty -F): the kernel then sends romp SIGWINCH
+    const ttyName = join(dir, 'tty');
+    const watch = `tty > ${quote(ttyName)}; exec node ${quote(BIN)} watch ${quote(file)} --timezone UTC`;
+    const t = onTerminal(`sh -c ${quote(watch)}`, 100, 20);
+    const resize = (cols: number): void => {
+      execFileSync('stty', ['-F', readFileSync(ttyName, 'utf8').trim(), 'cols', String(cols)]);
+    };
+    try {
+      const wide = await t.until((s) => s.includes('cache:'));
+      assert.match(wide, /out 5 {2}"a long question a long ques…\r\n/);
+      resize(40);
+      const narrow = await t.until((s) => /\x1b\[H\x1b\[2J[^]*cache:/.test(s));
+      const lines = (narrow.split('\x1b[H\x1b[2J')[1] ?? '').split('\r\n').filter((l) => l !== '');
+      assert.equal(lines[1], '#1  2026-03-01 10:00  human  completed…');
+      for (const line of lines) assert.ok([...line].length <= 39, line);
+      resize(100);
+      const again = await t.until((s) => /\x1b\[H\x1b\[2J[^]*cache:[^]*\x1b\[\d+F\x1b\[J[^]*cache:/.test(s));
+      assert.match(again.slice(again.lastIndexOf('\x1b[J')), /out 5 {2}"a long question a long ques…\r\n/);
+    } finally {
+      t.proc.stdin?.write('\x03');
+      await t.exited;
+    }
+  },
+);
+
 test('watch --latest waits for a first session, then moves on to the next one', { skip }, async () => {
   const projects = tempDir('romp-tty-');
   const folder = join(projects, '-work-app');
@@ -179,7 +215,7 @@ test('watch --latest waits for a first session, then moves on to the next one', 
     writeFileSync(join(folder, 'bbbb2222.jsonl'), jsonl(user('v1', null, 'in the second session', 0)));
     const out = await t.until((s) => s.includes('"in the second session"'));
     const last = blocks(out).at(-1) ?? '';
-    assert.match(last, /^\(untitled\) {2}bbbb2222\.jsonl {2}1 turns/m);
+    assert.match(last, /^\(untitled\) {2}bbbb2222\.jsonl {2}1 turn /m);
     assert.match(last, /» [^\n]*following new session bbbb2222/);
     // the first session's block stays above: the new block is drawn below it, not over it
     assert.equal(blocks(out).length, 1);

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
-import { fitWidth } from '../src/cli/watch-screen.ts';
+import { fitWidth } from '../src/cli/fit-width.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
@@ -62,14 +62,14 @@ test('watch into a pipe: the changed turns appended, a rewind marked on its own 
   assert.deepEqual(lines.slice(0, 4), [
     '#1  2026-03-01 10:00  human  completed  2 atoms  tokens in 110 out 5',
     '    "one"',
-    '#2  2026-03-01 10:00  human  open  1 atoms  tokens in 0 out 0',
+    '#2  2026-03-01 10:00  human  open  1 atom  tokens in 0 out 0',
     '    "two"',
   ]);
   assert.match(
     lines.find((l) => l.includes('rewind')) ?? '',
     /^romp: \d{4}-\d\d-\d\d \d\d:\d\d {2}rewind: turn #2 dropped$/,
   );
-  assert.ok(lines.includes('#2  2026-03-01 10:01  human  open  1 atoms  tokens in 0 out 0'));
+  assert.ok(lines.includes('#2  2026-03-01 10:01  human  open  1 atom  tokens in 0 out 0'));
   assert.ok(!out.includes('\x1b'));
 });
 

@@ -87,7 +87,7 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   };
   const outline = await withStdin(['stream']);
   assert.equal(outline.code, 0);
-  assert.match(outline.out, /^1 turns, 3 atoms, 0 other records; times in /m);
+  assert.match(outline.out, /^1 turn, 3 atoms, 0 other records; times in /m);
   assert.match(outline.out, /^#1 .* {2}sdk {2}completed {2}3 atoms/m);
   const follow = await withStdin(['stream', '-', '--follow', '--json']);
   assert.deepEqual(
@@ -143,7 +143,7 @@ test("romp stream's outline shows each result's turns, duration and cost, and no
       '#1  time unknown  sdk  completed  3 atoms',
       '    result success: 3 turns, 12 s, $0.05',
       '#2  2026-03-01 10:00  sdk  completed  3 atoms',
-      '    result success: 1 turns, 2 min, $1.50',
+      '    result success: 1 turn, 2 min, $1.50',
     ],
   );
 });
@@ -164,7 +164,7 @@ test('romp register / resume / sessions / show --session work on a romp home', a
   );
   assert.equal(
     (await runCli(['register', 'R1', first, '--name', 'Greeting', '--romp-home', home])).out,
-    'registered R1: 1 files, leaf first\n',
+    'registered R1: 1 file, leaf first\n',
   );
   assert.equal((await runCli(['resume', 'R1', second, '--romp-home', home])).out, 'R1: 2 files, leaf second\n');
   assert.match((await runCli(['sessions', '--romp-home', home])).out, /^R1 {2}Greeting {2}2 files {2}leaf second/);
@@ -379,5 +379,5 @@ test('views of a session without turns say so; doctor lists each repeated uuid o
     [user('u1', null, 'a', 0), user('u1', null, 'b', 1), user('u1', null, 'c', 2)],
     'twice.jsonl',
   );
-  assert.match((await runCli(['doctor', twice])).out, /^ {2}duplicate uuids \(2 lines, 1 uuids\): u1$/m);
+  assert.match((await runCli(['doctor', twice])).out, /^ {2}duplicate uuids \(2 lines, 1 uuid\): u1$/m);
 });

@@ -11,6 +11,12 @@ export interface CliOutput {
   /** A terminal's height, in lines. */
   rows?: number;
   isTTY?: boolean;
+  /**
+   * Calls `listener` when the terminal is resized (SIGWINCH: a TTY stream's `resize` event; `columns`
+   * and `rows` are new then), for a printer that redraws (`romp watch`).
+   * @returns a function that stops the calls
+   */
+  onResize?(listener: () => void): () => void;
 }
 
 /** Where the CLI reads and writes. */

@@ -502,7 +502,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
 /**
  * `io` with every write made safe for a terminal, newlines kept. `styled` writes unchanged: for a
  * printer that escaped every transcript text itself and adds colour codes of its own. The stream's
- * width, height and `isTTY` are read through.
+ * width, height and `isTTY` are read through, and its `resize` events (`onResize`).
  */
 function guarded(io: CliIO): CliIO {
   const safe = (stream: CliOutput): CliOutput => {
@@ -513,6 +513,14 @@ function guarded(io: CliIO): CliIO {
     Object.defineProperty(out, 'columns', { get: () => stream.columns });
     Object.defineProperty(out, 'rows', { get: () => stream.rows });
     Object.defineProperty(out, 'isTTY', { get: () => stream.isTTY });
+    const events = stream as Partial<Pick<NodeJS.WriteStream, 'on' | 'off'>>;
+    if (stream.onResize !== undefined)
+      out.onResize = (listener) => (stream.onResize as CliOutput['onResize'] & {})(listener);
+    else if (typeof events.on === 'function' && typeof events.off === 'function')
+      out.onResize = (listener) => {
+        events.on?.('resize', listener);
+        return () => events.off?.('resize', listener);
+      };
     return out;
   };
   // a getter: `process.stdin` is created when first read, and only `romp stream` reads it

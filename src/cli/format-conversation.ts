@@ -5,7 +5,8 @@ import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { formatDuration, formatResult } from './format-result.ts';
-import { formatCost } from './format-usage.ts';
+import { formatCost } from './format-cost.ts';
+import { formatCount, plural } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** A subagent as shown under the call that started it. */
@@ -53,8 +54,6 @@ const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
   ['open', 'cyan'],
 ]);
 
-const NUMBER = new Intl.NumberFormat('en-US');
-
 /**
  * The conversation as a person reads it (`romp show --full`): a header, then each turn as a head line
  * (number, time, who opened it, how it ended, duration, tokens, cost) and its atoms in order: the
@@ -82,7 +81,7 @@ export function formatConversation(session: Session, options: ConversationOption
   out.push(
     paint(
       'dim',
-      `${safeText(session.dir || '-')} · ${session.turns.length} turns · times in ${options.zone}${rewound > 0 ? ` · ${rewound} lines on rewound branches (not shown)` : ''}`,
+      `${safeText(session.dir || '-')} · ${plural(session.turns.length, 'turn')} · times in ${options.zone}${rewound > 0 ? ` · ${plural(rewound, 'line')} on rewound branches (not shown)` : ''}`,
     ),
   );
   session.turns.forEach((turn, i) => {
@@ -108,7 +107,7 @@ function formatTurnBlock(
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author),
     paint(OUTCOME_STYLE.get(summary.outcome) ?? 'dim', summary.outcome),
     formatDuration(summary.duration_ms),
-    `${NUMBER.format(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${NUMBER.format(summary.usage.output_tokens)} out`,
+    `${formatCount(tokens)} in / ${summary.usage.lowerBound ? '≥' : ''}${formatCount(summary.usage.output_tokens)} out`,
     formatCost({ ...summary.usage, cost_usd: summary.cost_usd }),
   ];
   const lines = [paint('bold', head.join('  '))];
@@ -127,7 +126,7 @@ function formatTurnBlock(
       lines.push(
         paint(
           'magenta',
-          `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${NUMBER.format(m.pre_tokens)} tokens before)`} ──`,
+          `  ── compacted${m === undefined ? '' : ` (${m.trigger}, ${formatCount(m.pre_tokens)} tokens before)`} ──`,
         ),
       );
     } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
@@ -169,9 +168,7 @@ function assistantLines(
       lines.push(
         paint(
           'dim',
-          size > 0
-            ? `  ✻ thinking · ${NUMBER.format(size)} chars`
-            : '  ✻ thinking (signature only: the text was not kept)',
+          size > 0 ? `  ✻ thinking · ${plural(size, 'char')}` : '  ✻ thinking (signature only: the text was not kept)',
         ),
       );
     } else if (block.type === 'tool_use') {
@@ -186,7 +183,7 @@ function assistantLines(
         lines.push(
           paint(
             'magenta',
-            `    ↳ subagent ${safeText(agent.file)}: ${agent.turns} turns, $${agent.cost_usd.toFixed(2)}`,
+            `    ↳ subagent ${safeText(agent.file)}: ${plural(agent.turns, 'turn')}, $${agent.cost_usd.toFixed(2)}`,
           ),
         );
     }

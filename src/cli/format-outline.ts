@@ -2,6 +2,7 @@ import type { Author, Session, Turn } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { formatResult } from './format-result.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
+import { formatCount, plural } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /**
@@ -26,19 +27,17 @@ export function formatOutline(session: Session, time: TimeFormat, only?: number)
     session.files.length > 0
       ? `dir ${safeText(session.dir || '-')}  files ${session.files.map((f) => safeText(f.fsid)).join(', ')}  leaf ${safeText(session.leafFsid)}`
       : `dir ${safeText(session.dir || '-')}  (stream)`,
-    `${session.turns.length} turns, ${atoms} atoms, ${session.records.length} other records; times in ${time.zone}; tokens in = input + cache write + cache read, out = output (≥ a lower bound)`,
+    `${plural(session.turns.length, 'turn')}, ${plural(atoms, 'atom')}, ${plural(session.records.length, 'other record')}; times in ${time.zone}; tokens in = input + cache write + cache read, out = output (≥ a lower bound)`,
     '',
   ];
   session.turns.forEach((turn, i) => {
     if (only === undefined || only === i + 1) lines.push(...formatTurn(turn, i + 1, time));
   });
   for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {})) {
-    lines.push(`subagent of ${safeText(toolUseId)}: ${atoms.length} atoms`);
+    lines.push(`subagent of ${safeText(toolUseId)}: ${plural(atoms.length, 'atom')}`);
   }
   return `${lines.join('\n')}\n`;
 }
-
-const NUMBER = new Intl.NumberFormat('en-US');
 
 /** A turn's outline parts: its head line, the preview of what was typed (`""` if none), its compactions. */
 export interface TurnHead {
@@ -67,8 +66,8 @@ export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
     time.format(turn.t),
     summary.trigger === null ? 'autonomous' : authorLabel(summary.author ?? undefined),
     summary.outcome,
-    `${summary.atoms} atoms`,
-    `tokens in ${NUMBER.format(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${NUMBER.format(usage.output_tokens)}`,
+    plural(summary.atoms, 'atom'),
+    `tokens in ${formatCount(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens)} out ${usage.lowerBound ? '≥' : ''}${formatCount(usage.output_tokens)}`,
   ];
   if (tools !== '') head.push(`tools ${tools}`);
   const text = summary.prompt.replace(/\s+/g, ' ');

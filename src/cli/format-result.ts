@@ -1,5 +1,6 @@
 import type { ResultPayload } from '../model/types.ts';
 import { safeText } from './safe-text.ts';
+import { plural } from './format-count.ts';
 
 /**
  * A stream `result` in one line, as `romp stream`'s outline and `romp cat` print it: `result success:
@@ -8,7 +9,7 @@ import { safeText } from './safe-text.ts';
  * @returns the line, its subtype escaped
  */
 export function formatResult(r: ResultPayload): string {
-  return `result ${safeText(r.subtype)}: ${r.num_turns} turns, ${formatDuration(r.duration_ms)}, $${r.total_cost_usd.toFixed(2)}`;
+  return `result ${safeText(r.subtype)}: ${plural(r.num_turns, 'turn')}, ${formatDuration(r.duration_ms)}, $${r.total_cost_usd.toFixed(2)}`;
 }
 
 /**

@@ -1,6 +1,8 @@
 import Table from 'cli-table3';
 import type { Totals } from '../usage/count-usage.ts';
 import type { UsageReportKind, UsageRow } from '../usage/group-usage.ts';
+import { formatCost } from './format-cost.ts';
+import { formatCount } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** What a session row shows beside its numbers (from `romp ls`'s listing). */
@@ -21,14 +23,7 @@ export interface UsageTableOptions {
   time: (t: number) => string;
 }
 
-const NUMBER = new Intl.NumberFormat('en-US');
-const count = (n: number): string => NUMBER.format(n);
-
-/** A cost as ccusage users read it; one that leaves out unpriced responses says so, never a bare sum. */
-export function formatCost(t: Totals): string {
-  const sum = `$${t.cost_usd.toFixed(2)}`;
-  return t.unpriced === 0 ? sum : t.unpriced === t.responses ? 'no price' : `≥ ${sum} (${t.unpriced} unpriced)`;
-}
+const count = formatCount;
 
 /** A model id as the tables show it: without `claude-` and a date suffix (`claude-sonnet-4-5-20250929` → `sonnet-4-5`).
  * */

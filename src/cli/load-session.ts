@@ -5,6 +5,7 @@ import { parseSession, type ParseResult } from '../session/parse-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { refuseUnrelated } from './refuse-unrelated.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import { plural } from './format-count.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
 export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
@@ -83,7 +84,7 @@ function refuseNonTranscripts({ session, diagnostics }: ParseResult): void {
     );
     if (lines.size > 0)
       throw new UserError(
-        `${file.path}: not a Claude Code transcript (0 of ${lines.size} lines readable; romp doctor ${file.path} says why)`,
+        `${file.path}: not a Claude Code transcript (0 of ${plural(lines.size, 'line')} readable; romp doctor ${file.path} says why)`,
       );
   }
 }

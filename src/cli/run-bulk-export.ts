@@ -19,6 +19,7 @@ import type { Cell } from '../rows/row-types.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import { plural } from './format-count.ts';
 
 /** Options of `romp export --format otlp|parquet|ndjson`. */
 export interface BulkExportOptions extends TargetOptions {
@@ -182,7 +183,7 @@ export async function runOtlpExport(args: string[], options: BulkExportOptions, 
   if (toStdout) io.stdout.write(`${JSON.stringify(report)}\n`);
   else
     io.stderr.write(
-      `${options.endpoint ?? options.out ?? 'stdout'}: ${report.sessions} sessions, ${report.spans} spans${options.endpoint === undefined ? '' : `, ${report.requests} requests`}${redactionLine(redactions)}\n`,
+      `${options.endpoint ?? options.out ?? 'stdout'}: ${plural(report.sessions, 'session')}, ${plural(report.spans, 'span')}${options.endpoint === undefined ? '' : `, ${plural(report.requests, 'request')}`}${redactionLine(redactions)}\n`,
     );
   return 0;
 }
@@ -281,7 +282,7 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
   if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
   else
     io.stderr.write(
-      `${dir}: ${report.sessions} sessions exported (${report.skipped} unchanged), ${report.parts} parts, ${Math.ceil(report.bytes / 1024)} KB${redactionLine(redactions)}\n`,
+      `${dir}: ${plural(report.sessions, 'session')} exported (${report.skipped} unchanged), ${plural(report.parts, 'part')}, ${Math.ceil(report.bytes / 1024)} KB${redactionLine(redactions)}\n`,
     );
   return 0;
 }

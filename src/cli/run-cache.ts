@@ -9,6 +9,8 @@ import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { fitLines } from './fit-width.ts';
+import { formatCount, plural } from './format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
 
@@ -70,7 +72,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       return 0;
     }
     const out = [
-      `Cache writes: ${int(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`,
+      `Cache writes: ${formatCount(report.total.tokens)} tokens, ${usd(report.total.cost_usd)} (each API response once, as romp usage counts them)`,
       '',
       'by cause:',
       ...rows(report.causes),
@@ -88,7 +90,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       `by day${options.timezone === undefined ? '' : ` (${options.timezone})`}:`,
       ...Object.entries(report.byDay).map(([day, g]) => line(day, g)),
     );
-    io.stdout.write(`${out.join('\n')}\n`);
+    io.stdout.write(`${fitLines(out.join('\n').split('\n'), io.stdout.columns).join('\n')}\n`);
     if (usage.unknownModels.length > 0)
       io.stdout.write(
         `no price for: ${usage.unknownModels.join(', ')} (their tokens are counted, their cost is not)\n`,
@@ -143,9 +145,11 @@ function rows(causes: Record<string, CauseTotals>): string[] {
     .map(([cause, t]) => line(cause, t));
 }
 
+/** A row: name, responses, tokens, USD, extra over a warm cache; a name past 16 columns on a line of its own, so
+ * that each line fits 80 columns. */
 function line(name: string, t: CauseTotals): string {
-  return `  ${name.padEnd(16)} ${String(t.responses).padStart(6)} responses ${int(t.tokens).padStart(14)} tokens ${usd(t.cost_usd).padStart(10)}  extra vs warm ${usd(t.extra_cost_usd)}`;
+  const numbers = `${plural(t.responses, 'response').padStart(14)} ${formatCount(t.tokens).padStart(12)} tokens ${usd(t.cost_usd).padStart(8)}  +${usd(t.extra_cost_usd)} vs warm`;
+  return name.length > 16 ? `  ${name}\n  ${' '.repeat(16)} ${numbers}` : `  ${name.padEnd(16)} ${numbers}`;
 }
 
-const int = (n: number): string => n.toLocaleString('en-US');
 const usd = (n: number): string => `$${n.toFixed(2)}`;

@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findLostTurns } from '../resume/find-lost-turns.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
+import { plural } from './format-count.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
@@ -36,7 +37,7 @@ export async function runDoctor(files: string[], options: { json?: boolean }, io
 function format(r: FileReport): string {
   const lines = [
     r.file,
-    `  ${r.records} records: ${r.atoms} atoms in ${r.turns} turns; ${r.deadBranchLines} dead-branch lines, ${r.sidechainLines} sidechain lines, ${r.sharedUuids} uuids shared with other files`,
+    `  ${plural(r.records, 'record')}: ${plural(r.atoms, 'atom')} in ${plural(r.turns, 'turn')}; ${plural(r.deadBranchLines, 'dead-branch line')}, ${plural(r.sidechainLines, 'sidechain line')}, ${plural(r.sharedUuids, 'uuid')} shared with other files`,
   ];
   const counts = Object.entries(r.counts)
     .map(([code, n]) => `${code}×${n}`)
@@ -54,7 +55,7 @@ function format(r: FileReport): string {
     const unique = [...new Set(r.duplicateUuids)];
     const shown = unique.slice(0, 10).join(', ');
     lines.push(
-      `  duplicate uuids (${r.duplicateUuids.length} lines, ${unique.length} uuids): ${shown}${unique.length > 10 ? ', …' : ''}`,
+      `  duplicate uuids (${plural(r.duplicateUuids.length, 'line')}, ${plural(unique.length, 'uuid')}): ${shown}${unique.length > 10 ? ', …' : ''}`,
     );
   }
   for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20))
@@ -69,5 +70,5 @@ async function resumeRisk(file: string): Promise<string> {
   const causes = Object.entries(report.causes)
     .map(([cause, n]) => `${cause}×${n}`)
     .join(', ');
-  return `  resume: ${report.lost.length} of ${report.full_turns} turns are not loaded by claude --resume (${causes}); romp resume-check ${file}\n`;
+  return `  resume: ${report.lost.length} of ${plural(report.full_turns, 'turn')} ${report.lost.length === 1 ? 'is' : 'are'} not loaded by claude --resume (${causes}); romp resume-check ${file}\n`;
 }

@@ -6,6 +6,7 @@ import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import type { BulkExportOptions } from './run-bulk-export.ts';
+import { plural } from './format-count.ts';
 
 /** Options of `romp export`. */
 export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions, 'format'> {
@@ -56,7 +57,7 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
         view === 'full' ? branches : [],
       );
     }
-    await writeOutput(io, options.output, text, `${session.turns.length} turns`);
+    await writeOutput(io, options.output, text, plural(session.turns.length, 'turn'));
     return 0;
   });
 }

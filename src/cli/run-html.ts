@@ -3,6 +3,7 @@ import { buildHtmlPage } from '../html/build-html-page.ts';
 import type { CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
+import { plural } from './format-count.ts';
 
 /** Options of `romp html`. */
 export interface HtmlCliOptions extends TargetOptions {
@@ -42,11 +43,11 @@ export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO
       output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) },
     );
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
-    const split = parts.length === 1 ? '' : `, split into ${parts.length} parts (HTML_SPLIT)`;
+    const split = parts.length === 1 ? '' : `, split into ${plural(parts.length, 'part')} (HTML_SPLIT)`;
     for (const [i, part] of parts.entries()) {
       const summary =
         i === 0
-          ? `${session.turns.length} turns${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}`
+          ? `${plural(session.turns.length, 'turn')}${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}`
           : `part ${i + 1} of ${parts.length}`;
       await writeOutput(io, output === undefined ? undefined : partFile(output, i + 1), part, summary);
     }

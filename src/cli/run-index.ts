@@ -15,6 +15,8 @@ import { timeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
+import { plural } from './format-count.ts';
+import { fitLines } from './fit-width.ts';
 
 /** Options of `romp index`. */
 export interface IndexCliOptions {
@@ -65,7 +67,7 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
   }
   const mb = (report.bytesRead / 1e6).toFixed(1);
   io.stdout.write(
-    `${path}: ${report.files} transcripts: ${report.added} added, ${report.appended} appended, ${report.reread} read again, ${report.removed} removed, ${report.unchanged} unchanged; ${mb} MB read, ${report.turnsWritten} turns written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${path}: ${plural(report.files, 'transcript')}: ${report.added} added, ${report.appended} appended, ${report.reread} read again, ${report.removed} removed, ${report.unchanged} unchanged; ${mb} MB read, ${plural(report.turnsWritten, 'turn')} written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }
@@ -117,14 +119,28 @@ export async function runSearch(
       io.stdout.styled !== undefined;
     const out = (text: string): unknown =>
       bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text);
+    const columns = io.stdout.columns;
     for (const h of hits) {
       const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
       const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;
-      const marked = safeText(h.snippet)
+      const show = `romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}`;
+      const resume = `claude --resume ${safeText(h.resume_id)}`;
+      const commands = `  ${show}   ${resume}`;
+      const [head, snippet, ...rest] = fitLines(
+        [
+          `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}`,
+          `  ${safeText(h.snippet)}`,
+          // the two commands on a line of their own each when together they would not fit
+          ...(columns === undefined || commands.length < columns ? [commands] : [`  ${show}`, `  ${resume}`]),
+        ],
+        columns,
+      );
+      const marked = (snippet ?? '')
         .replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN)
         .replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
+      // a match cut at the width closes its bold at the end of the line
       out(
-        `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}\n  ${marked}\n  romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}   claude --resume ${safeText(h.resume_id)}\n`,
+        `${[head, `${marked}${bold && marked.lastIndexOf('\u001b[1m') > marked.lastIndexOf('\u001b[22m') ? '\u001b[22m' : ''}`, ...rest].join('\n')}\n`,
       );
     }
     if (hits.length === 0) io.stderr.write(`no hits for ${query}\n`);

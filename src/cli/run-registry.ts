@@ -12,6 +12,7 @@ import {
 } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { plural } from './format-count.ts';
 
 /** Options shared by the registry commands. */
 export interface RegistryOptions {
@@ -50,7 +51,7 @@ export async function runRegister(
   io.stdout.write(
     options.json === true
       ? `${JSON.stringify(entry)}\n`
-      : `registered ${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`,
+      : `registered ${entry.rompUuid}: ${plural(entry.files.length, 'file')}, leaf ${entry.leafFsid}\n`,
   );
   return 0;
 }
@@ -75,7 +76,7 @@ export async function runResume(rompUuid: string, file: string, options: Registr
   io.stdout.write(
     options.json === true
       ? `${JSON.stringify(entry)}\n`
-      : `${entry.rompUuid}: ${entry.files.length} files, leaf ${entry.leafFsid}\n`,
+      : `${entry.rompUuid}: ${plural(entry.files.length, 'file')}, leaf ${entry.leafFsid}\n`,
   );
   return 0;
 }
@@ -102,7 +103,7 @@ export async function runSessions(options: RegistryOptions, io: CliIO): Promise<
   else
     for (const e of entries)
       io.stdout.write(
-        `${e.rompUuid}  ${e.name || '(unnamed)'}  ${e.files.length} files  leaf ${e.leafFsid}  ${e.dir}\n`,
+        `${e.rompUuid}  ${e.name || '(unnamed)'}  ${plural(e.files.length, 'file')}  leaf ${e.leafFsid}  ${e.dir}\n`,
       );
   return 0;
 }

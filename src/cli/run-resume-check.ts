@@ -13,6 +13,7 @@ import { timeFormat, type TimeFormat } from './format-time.ts';
 import { writeOutput } from './one-session-file.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { makeDir } from '../fs/make-dir.ts';
+import { plural } from './format-count.ts';
 
 /** Options of `romp resume-check`. */
 export interface ResumeCheckOptions extends TargetOptions {
@@ -53,7 +54,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
     else
       io.stdout.write(
-        `${reports.filter((r) => r.lost.length > 0).length} of ${reports.length} sessions lose turns on resume\n`,
+        `${reports.filter((r) => r.lost.length > 0).length} of ${plural(reports.length, 'session')} ${reports.filter((r) => r.lost.length > 0).length === 1 ? 'loses' : 'lose'} turns on resume\n`,
       );
     return 0;
   }
@@ -97,7 +98,7 @@ async function writeFork(dir: string, path: Parameters<typeof linearFork>[0], io
   const check = await verifyFork(fork.lines, id, fork.expected);
   if (check.checked && !check.ok) {
     io.stderr.write(
-      `romp: not written: getSessionMessages loads ${check.got.length} of the fork's ${fork.expected.length} messages, or in another order\n`,
+      `romp: not written: getSessionMessages loads ${check.got.length} of the fork's ${plural(fork.expected.length, 'message')}, or in another order\n`,
     );
     return 2;
   }
@@ -106,7 +107,7 @@ async function writeFork(dir: string, path: Parameters<typeof linearFork>[0], io
   const file = join(dir, `${id}.jsonl`);
   await writeFile(file, fork.lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { flag: 'wx' });
   io.stderr.write(
-    `wrote ${file}: ${fork.lines.length} lines${check.checked ? `, getSessionMessages loads all ${fork.expected.length} messages in order` : ''}\n`,
+    `wrote ${file}: ${plural(fork.lines.length, 'line')}${check.checked ? `, getSessionMessages loads all ${plural(fork.expected.length, 'message')} in order` : ''}\n`,
   );
   return 0;
 }
@@ -119,7 +120,7 @@ function formatReport(
   found: readonly string[],
 ): string {
   const lines = [
-    `${name}: claude --resume of this file loads ${report.context_turns} turns; ${report.lost.length} of the ${report.full_turns} turns of the full history are not loaded (times in ${time.zone})`,
+    `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded (times in ${time.zone})`,
   ];
   if (found.length > 0) lines.push(`  other files of this session read: ${found.join(', ')}`);
   for (const n of notes) {

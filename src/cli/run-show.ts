@@ -9,6 +9,7 @@ import { formatOutline } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
+import { plural } from './format-count.ts';
 
 /** Options of `romp show` and `romp json`. */
 export interface ShowOptions extends SessionArgs {
@@ -39,7 +40,7 @@ export async function runShow(files: string[], options: ShowOptions, io: CliIO):
   const only = options.turn;
   const turns = result.session.turns.length;
   if (only !== undefined && only > turns)
-    throw new UserError(`--turn ${only}: the session has ${turns === 1 ? 'one turn' : `${turns} turns`}`);
+    throw new UserError(`--turn ${only}: the session has ${plural(turns, 'turn')}`);
   if (options.json === true) {
     io.stdout.write(`${JSON.stringify(only === undefined ? result.session : result.session.turns[only - 1])}\n`);
   } else if (options.full === true) {

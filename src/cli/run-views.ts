@@ -7,6 +7,7 @@ import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
+import { formatCount, plural } from './format-count.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 
@@ -49,7 +50,7 @@ export async function runView(
     write(list, () =>
       list.map(
         (s) =>
-          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${s.atoms.length} atoms  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
+          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${plural(s.atoms.length, 'atom')}  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
       ),
     );
   } else {
@@ -69,9 +70,7 @@ function toolLine(call: ToolCall, turn: number): string {
       ? call.resultUuid === null
         ? 'no result'
         : 'time unknown'
-      : `${NUMBER.format(call.duration_ms)} ms`;
+      : `${formatCount(call.duration_ms)} ms`;
   const error = call.is_error ? `  error: ${safeText(call.error ?? '').slice(0, 120)}` : '';
   return `#${turn}  ${what}  ${took}  ${safeText(call.tool_use_id)}${error}`;
 }
-
-const NUMBER = new Intl.NumberFormat('en-US');

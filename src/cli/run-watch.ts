@@ -55,6 +55,24 @@ export async function runWatch(
   if (options.session !== undefined)
     checkRegistered(options.session, home, (await resolveSession(home, options.session))?.files ?? []);
   const screen = new WatchScreen(io.stdout, timeFormat(options.timezone));
+  const stopResize = io.stdout.onResize?.(() => screen.resize());
+  try {
+    return await watchOn(screen, following, args, options, io, home, signal);
+  } finally {
+    stopResize?.();
+  }
+}
+
+/** `runWatch` once its screen is set up (and told of resizes). */
+async function watchOn(
+  screen: WatchScreen,
+  following: boolean,
+  args: string[],
+  options: WatchCliOptions,
+  io: CliIO,
+  home: string,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   const emit = emitter(options, io, screen);
   if (following) {
     await followLatest(options, io, screen, emit, signal);

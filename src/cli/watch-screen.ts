@@ -4,6 +4,8 @@ import type { CliOutput } from './cli-io.ts';
 import { formatTurn, turnHead } from './format-outline.ts';
 import type { TimeFormat } from './format-time.ts';
 import { safeText } from './safe-text.ts';
+import { plural } from './format-count.ts';
+import { fitWidth } from './fit-width.ts';
 
 /** What the screen is given at each change of the watched session. */
 export interface ScreenUpdate {
@@ -14,30 +16,6 @@ export interface ScreenUpdate {
   removed: string[];
   /** The cache-clock line (`formatCacheClock`), if the session has one. */
   clock?: string;
-}
-
-/** Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji). */
-const WIDE =
-  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
-
-/**
- * Cuts a line to at most `width` terminal columns (wide characters count two), ending it with `…` when cut.
- * @param line a line without control characters (already `safeText`)
- * @param width the columns it may take
- * @returns the line, whole or cut
- */
-export function fitWidth(line: string, width: number): string {
-  const chars = [...line];
-  const columns = (char: string): number => (WIDE.test(char) ? 2 : 1);
-  if (chars.reduce((n, c) => n + columns(c), 0) <= width) return line;
-  let used = 1;
-  let out = '';
-  for (const char of chars) {
-    if (used + columns(char) > width) break;
-    used += columns(char);
-    out += char;
-  }
-  return `${out}…`;
 }
 
 /** Turn marks kept in the redrawn block (the newest last). */
@@ -61,6 +39,9 @@ export class WatchScreen {
   /** Each turn's number and compactions as last shown. */
   #seen = new Map<string, { n: number; compactions: number }>();
   #drawn = 0;
+  /** The width the block on screen was drawn for, and the update it showed (drawn again on a resize). */
+  #drawnWidth = 0;
+  #last: ScreenUpdate | undefined;
   #file = '';
 
   /**
@@ -110,6 +91,24 @@ export class WatchScreen {
     else this.#append(update, first);
   }
 
+  /**
+   * The terminal was resized: the block is drawn again, cut to the new width. Narrower, the terminal
+   * may have wrapped the old lines (so the block's height on screen is unknown): the screen is cleared
+   * and the block drawn at its top. Not on a terminal, nothing happens.
+   */
+  resize(): void {
+    if (this.#out.isTTY !== true || this.#last === undefined) return;
+    if (this.#width() < this.#drawnWidth) {
+      this.#out.styled?.('\x1b[H\x1b[2J');
+      this.#drawn = 0;
+    }
+    this.#redraw(this.#last);
+  }
+
+  #width(): number {
+    return Math.max(20, this.#out.columns ?? 80);
+  }
+
   #mark(text: string): void {
     const line = `${this.#out.isTTY === true ? '» ' : 'romp: '}${this.#time.format(this.#now())}  ${text}`;
     this.#marks.push(line);
@@ -126,10 +125,11 @@ export class WatchScreen {
     if (lines.length > 0) this.#out.write(`${lines.join('\n')}\n`);
   }
 
-  #redraw({ session, clock }: ScreenUpdate): void {
-    const width = Math.max(20, this.#out.columns ?? 80);
+  #redraw(update: ScreenUpdate): void {
+    const { session, clock } = update;
+    const width = this.#width();
     const height = Math.max(6, this.#out.rows ?? 24);
-    const title = `${safeText(session.name || '(untitled)')}  ${safeText(basename(this.#file))}  ${session.turns.length} turns  times in ${this.#time.zone}`;
+    const title = `${safeText(session.name || '(untitled)')}  ${safeText(basename(this.#file))}  ${plural(session.turns.length, 'turn')}  times in ${this.#time.zone}`;
     const turns = session.turns.map((turn, i) => {
       const { head, preview, compactions } = turnHead(turn, i + 1, this.#time);
       return [head, compactions > 0 ? `compacted ${compactions}×` : '', preview].filter((p) => p !== '').join('  ');
@@ -138,7 +138,7 @@ export class WatchScreen {
     const room = height - 1 - 1 - tail.length;
     const shown =
       turns.length > room
-        ? [`… ${turns.length - room + 1} earlier turns`, ...turns.slice(turns.length - room + 1)]
+        ? [`… ${plural(turns.length - room + 1, 'earlier turn')}`, ...turns.slice(turns.length - room + 1)]
         : turns;
     // a line as wide as the terminal would wrap at its last column on some terminals: one column spare
     const block = [title, ...shown, ...tail].map((line) => fitWidth(line, width - 1));
@@ -146,5 +146,7 @@ export class WatchScreen {
     // every part above is safeText'd or romp's own: only the cursor sequences are raw
     this.#out.styled?.(`${back}${block.join('\n')}\n`);
     this.#drawn = block.length;
+    this.#drawnWidth = width;
+    this.#last = update;
   }
 }

@@ -1,5 +1,6 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { CliIO } from './cli-io.ts';
+import { formatCount } from './format-count.ts';
 
 /** How many diagnostics a command prints before it only counts the rest. */
 export const DIAGNOSTICS_SHOWN = 20;
@@ -27,7 +28,7 @@ export function writeDiagnostics(
     const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
     const where = files.length === 1 ? files[0] : 'FILE';
     io.stderr.write(
-      `${indent}… and ${new Intl.NumberFormat('en-US').format(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`,
+      `${indent}… and ${formatCount(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`,
     );
   }
 }

@@ -157,7 +157,7 @@ export async function collectResponses(
 
 async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
   const { Worker } = await import('node:worker_threads');
-  const script = new URL('./usage-worker.js', import.meta.url);
+  const script = new URL('../usage/usage-worker.js', import.meta.url);
   const groups = new Map<string, Response>();
   let done = 0;
   const shares = Array.from({ length: count }, (_, i) => files.filter((_, j) => j % count === i));

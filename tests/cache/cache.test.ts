@@ -302,6 +302,13 @@ test('the text report: total, then each cause, project, session and day with res
   const { code, out } = await runCli(['cache', file]);
   assert.equal(code, 0);
   assert.match(out, /^Cache writes: 40,130 tokens, \$0\.15 /);
-  assert.match(out, /\n {2}expiry_human {5}\s+1 responses\s+20,130 tokens\s+\$0\.08 {2}extra vs warm \$0\.07\n/);
+  assert.match(out, /\n {2}expiry_human {5}\s+1 response\s+20,130 tokens\s+\$0\.08 {2}\+\$0\.07 vs warm\n/);
   assert.match(out, /by project:\n {2}\/work\/demo\s+2 responses\s+40,130 tokens/);
+  // on an 80-column terminal every line fits, a long name (a session id) on a line of its own
+  const wide = await runCli(['cache', file], 80);
+  assert.deepEqual(
+    wide.out.split('\n').filter((l) => l.length > 79),
+    [],
+  );
+  assert.match(wide.out, /^Cache writes: 40,130 tokens, \$0\.15 \(each API response once, as romp usage coun…$/m);
 });

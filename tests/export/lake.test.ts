@@ -1,7 +1,8 @@
 /**
  * `romp export --format parquet|ndjson` over the corpus laid out as two machines whose sessions overlap
- * (one grown further on `b`), read back with DuckDB: the de-duplicated usage equals `countUsage` over the
- * union of both machines' files, a second export adds nothing, a killed export leaves no visible part.
+ * (one grown further on `b`), read back as an engine would (hyparquet, `tests/helpers/read-lake.ts`: docs/lake.md's
+ * de-duplication; DuckDB runs that SQL itself in `npm run test:duckdb`): the de-duplicated usage equals `countUsage`
+ * over the union of both machines' files, a second export adds nothing, a killed export leaves no visible part.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,22 +14,16 @@ import { discoverTranscripts } from '../../src/discover/discover-transcripts.ts'
 import { countUsage } from '../../src/usage/count-usage.ts';
 import { corpusPresent } from '../helpers/corpus.ts';
 import { corpusMachines } from '../helpers/corpus-machines.ts';
-import { duckdb } from '../helpers/duckdb.ts';
+import { dedupResponses, exportMachines, readLake, sumResponses } from '../helpers/read-lake.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const skip = corpusPresent ? false : 'the corpus (../shared/corpus) is absent';
 const BIN = resolve(fileURLToPath(import.meta.url), '../../../src/cli/bin.js');
 
-/** docs/lake.md's de-duplicated usage: one row per key (its largest snapshot), sidechain replays of a main response
- * left out. */
-function usageQuery(glob: string, reader: string): string {
-  return `WITH facts AS (SELECT * FROM ${reader}('${glob}', hive_partitioning = true, union_by_name = true)),
-  u AS (SELECT * FROM facts QUALIFY row_number() OVER (PARTITION BY key ORDER BY input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens DESC, t) = 1)
-  SELECT count(*)::BIGINT AS responses, sum(input_tokens)::BIGINT AS input_tokens, sum(output_tokens)::BIGINT AS output_tokens,
-    sum(cache_creation_input_tokens)::BIGINT AS cache_creation_input_tokens, sum(ephemeral_5m_input_tokens)::BIGINT AS m5, sum(ephemeral_1h_input_tokens)::BIGINT AS h1,
-    sum(cache_read_input_tokens)::BIGINT AS cache_read_input_tokens, sum(cost_usd) AS cost_usd
-  FROM u WHERE NOT (is_sidechain AND message_id IN (SELECT message_id FROM u WHERE NOT is_sidechain))`;
+/** docs/lake.md's de-duplicated usage of a lake, summed. */
+async function lakeUsage(lake: string, format: 'parquet' | 'ndjson'): Promise<Record<string, number>> {
+  return sumResponses(dedupResponses(await readLake(lake, 'usage_facts', format)));
 }
 
 async function unionUsage(a: string, b: string): Promise<Awaited<ReturnType<typeof countUsage>>['total']> {
@@ -36,7 +31,7 @@ async function unionUsage(a: string, b: string): Promise<Awaited<ReturnType<type
   return (await countUsage(files)).total;
 }
 
-function assertSame(row: Record<string, unknown>, total: Awaited<ReturnType<typeof unionUsage>>): void {
+function assertSame(row: Record<string, number>, total: Awaited<ReturnType<typeof unionUsage>>): void {
   assert.equal(Number(row['responses']), total.responses);
   assert.equal(Number(row['input_tokens']), total.input_tokens);
   assert.equal(Number(row['output_tokens']), total.output_tokens);
@@ -68,40 +63,22 @@ test('--since a day that is none (30 February) is refused before anything is wri
 test('two overlapping machines: the de-duplicated Parquet usage is romp usage over the union', { skip }, async () => {
   const { a, b } = corpusMachines();
   const lake = tempDir('romp-lake-');
-  for (const [machine, projects] of [
+  for (const report of await exportMachines(lake, 'parquet', [
     ['a', a],
     ['b', b],
-  ] as const) {
-    const run = await runCli([
-      'export',
-      '--format',
-      'parquet',
-      '--out',
-      lake,
-      '--projects',
-      projects,
-      '--machine',
-      machine,
-      '--json',
-    ]);
-    assert.equal(run.code, 0, run.err);
-    assert.ok(JSON.parse(run.out).sessions > 5);
-  }
+  ]))
+    assert.ok(report.sessions > 5);
   const total = await unionUsage(a, b);
   assert.ok(total.responses > 100 && total.cost_usd > 1, 'the corpus holds priced responses');
-  const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
-  assertSame(row as Record<string, unknown>, total);
+  assertSame(await lakeUsage(lake, 'parquet'), total);
   // the copies are there twice: without the de-dup the sums would be off
-  const [raw] = await duckdb(`SELECT count(*)::BIGINT AS n FROM read_parquet('${lake}/usage_facts/**/*.parquet')`);
-  assert.ok(Number(raw?.['n']) > total.responses);
+  const raw = (await readLake(lake, 'usage_facts', 'parquet')).length;
+  assert.ok(raw > total.responses);
   // the partitions are Hive-style: machine and date are columns
-  const machines = await duckdb(
-    `SELECT DISTINCT machine FROM read_parquet('${lake}/sessions/**/*.parquet', hive_partitioning = true) ORDER BY machine`,
-  );
-  assert.deepEqual(
-    machines.map((m) => m['machine']),
-    ['a', 'b'],
-  );
+  assert.deepEqual([...new Set((await readLake(lake, 'sessions', 'parquet')).map((r) => r['machine']))].sort(), [
+    'a',
+    'b',
+  ]);
   // every entity has rows; the copies on both machines gave the same keys
   for (const entity of [
     'sessions',
@@ -113,41 +90,25 @@ test('two overlapping machines: the de-duplicated Parquet usage is romp usage ov
     'subagents',
     'diagnostics',
   ]) {
-    const [shared] = await duckdb(
-      `SELECT count(*)::BIGINT AS n, count(*) FILTER (WHERE machines = 2)::BIGINT AS both FROM (SELECT key, count(DISTINCT machine) AS machines FROM read_parquet('${lake}/${entity}/**/*.parquet', hive_partitioning = true) GROUP BY key)`,
-    );
-    assert.ok(Number(shared?.['n']) > 0, entity);
+    const machines = new Map<unknown, Set<unknown>>();
+    for (const r of await readLake(lake, entity, 'parquet'))
+      machines.set(r['key'], (machines.get(r['key']) ?? new Set()).add(r['machine']));
+    assert.ok(machines.size > 0, entity);
     if (entity !== 'diagnostics' && entity !== 'subagents')
-      assert.ok(Number(shared?.['both']) > 0, `${entity}: no key on both machines`);
+      assert.ok(
+        [...machines.values()].some((m) => m.size === 2),
+        `${entity}: no key on both machines`,
+      );
   }
   // a second export of each machine finds nothing new and writes nothing
   const before = readdirSync(lake, { recursive: true }).length;
-  for (const [machine, projects] of [
+  for (const again of await exportMachines(lake, 'parquet', [
     ['a', a],
     ['b', b],
-  ] as const) {
-    const again = JSON.parse(
-      (
-        await runCli([
-          'export',
-          '--format',
-          'parquet',
-          '--out',
-          lake,
-          '--projects',
-          projects,
-          '--machine',
-          machine,
-          '--json',
-        ])
-      ).out,
-    );
-    assert.equal(again.sessions, 0);
-    assert.equal(again.parts, 0);
-  }
+  ]))
+    assert.deepEqual([again.sessions, again.parts], [0, 0]);
   assert.equal(readdirSync(lake, { recursive: true }).length, before);
-  const [after] = await duckdb(`SELECT count(*)::BIGINT AS n FROM read_parquet('${lake}/usage_facts/**/*.parquet')`);
-  assert.equal(after?.['n'], raw?.['n']);
+  assert.equal((await readLake(lake, 'usage_facts', 'parquet')).length, raw);
 });
 
 test('NDJSON: the same rows, gzipped, read back to the same totals', { skip }, async () => {
@@ -162,8 +123,7 @@ test('NDJSON: the same rows, gzipped, read back to the same totals', { skip }, a
         .code,
       0,
     );
-  const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.ndjson.gz`, 'read_ndjson_auto'));
-  assertSame(row as Record<string, unknown>, await unionUsage(a, b));
+  assertSame(await lakeUsage(lake, 'ndjson'), await unionUsage(a, b));
 });
 
 test('a killed export leaves no visible part file, and the next run completes the lake', { skip }, async () => {
@@ -193,9 +153,8 @@ test('a killed export leaves no visible part file, and the next run completes th
   assert.ok(!files.some((f) => f.includes('manifest')), 'no manifest: nothing counts as exported');
   const run = await runCli(['export', '--format', 'parquet', '--out', lake, '--projects', a, '--machine', 'a']);
   assert.equal(run.code, 0, run.err);
-  const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
   assertSame(
-    row as Record<string, unknown>,
+    await lakeUsage(lake, 'parquet'),
     (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total,
   );
 });
@@ -213,9 +172,8 @@ test('a session that grew is exported again, alone, and the lake keeps its final
   );
   assert.equal(second.sessions, 1);
   assert.equal(second.skipped, first.sessions - 1 + first.skipped);
-  const [row] = await duckdb(usageQuery(`${lake}/usage_facts/**/*.parquet`, 'read_parquet'));
   assertSame(
-    row as Record<string, unknown>,
+    await lakeUsage(lake, 'parquet'),
     (await countUsage((await discoverTranscripts(a)).files.map((f) => f.path))).total,
   );
 });

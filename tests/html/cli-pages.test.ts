@@ -16,7 +16,7 @@ test('romp html -o writes the page and names it on stderr; without -o the page i
   const path = feature('tools');
   const written = await runCli(['html', path, '-o', out]);
   assert.equal(written.code, 0);
-  assert.match(written.err, /^wrote .*page\.html: \d+ KB, 1 turns\n$/);
+  assert.match(written.err, /^wrote .*page\.html: \d+ KB, 1 turn\n$/);
   const page = readFileSync(out, 'utf8');
   assert.ok(page.includes('<span class="chip">Bash: npm test</span>'));
   assert.equal((await runCli(['html', path])).out, page);

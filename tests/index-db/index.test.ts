@@ -330,6 +330,13 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     plain.out,
     /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
   );
+  // on a 40-column terminal each line is cut to 39, the two commands on lines of their own
+  const narrow = await runCli(
+    ['search', 'flamingo', '--projects', dir, '--romp-home', home, '--no-refresh', '--author', 'human'],
+    40,
+  );
+  const lines = narrow.out.trimEnd().split('\n');
+  assert.deepEqual([lines.length, lines.filter((l) => [...l].length > 39), lines[3]], [4, [], '  claude --resume s1']);
   const sql = await runCli([
     'sql',
     "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key",

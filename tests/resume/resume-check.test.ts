@@ -230,7 +230,7 @@ test('romp doctor says, per file at risk, how many turns a resume would not load
   const whole = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1')]);
   const { out } = await runCli(['doctor', gap, whole]);
   assert.equal(out.match(/resume: /g)?.length, 1);
-  assert.match(out, /resume: 1 of 2 turns are not loaded by claude --resume \(history_gap×1\); romp resume-check /);
+  assert.match(out, /resume: 1 of 2 turns is not loaded by claude --resume \(history_gap×1\); romp resume-check /);
 });
 
 test('--projects DIR --json: one report per main transcript of the folder', async () => {
