@@ -1,13 +1,13 @@
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
-import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { versionBefore } from '../read/claude-version.ts';
 import { keyed } from '../model/keyed.ts';
 import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
+import { readUsageLines, type UsageReadOptions } from './read-usage-lines.ts';
 
 /** Token counts (tokens) and cost (USD). */
 export interface Totals {
@@ -58,7 +58,7 @@ export interface UsageOptions {
   timeZone?: string;
   /** Prices to use (default `PRICES`), e.g. merged with a JSON file. */
   prices?: Readonly<Record<string, Price>>;
-  /** Receives the diagnostics of the lines read (only lines holding `"assistant"` are read), from every worker. */
+  /** Receives the diagnostics of the assistant lines read (`readUsageLines`), from every worker. */
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
@@ -129,9 +129,8 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
 }
 
 /**
- * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only lines holding
- * `"assistant"` are parsed, and without what usage never reads (`skipUnread`, `skipContent`: message
- * content, `toolUseResult`, progress data).
+ * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only what usage reads
+ * of each assistant line is decoded, from its bytes (`readUsageLines`); other lines stay undecoded.
  * @param files transcript paths
  * @param options diagnostics and progress
  * @returns the responses by de-dup key
@@ -143,16 +142,33 @@ export async function collectResponses(
   const groups = new Map<string, Response>();
   let done = 0;
   for (const file of files) {
-    const onDiagnostic = options.onDiagnostic ?? (() => {});
-    await readTranscriptLines(
-      file,
-      (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic),
-      onDiagnostic,
-      { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true },
-    );
+    await collectFileResponses(file, groups, options.onDiagnostic);
     options.onFile?.(file, ++done, files.length);
   }
   return groups;
+}
+
+/**
+ * Folds the responses of one file, or of a byte range of it (the bytes appended since a last read), into
+ * `groups`, by the rules of `countUsage` (1, 2, 4, 6; rule 3 and the sums are `countUsage`'s, over all
+ * groups).
+ * @param file a transcript path
+ * @param groups responses by de-dup key (`responseKey`), updated in place
+ * @param onDiagnostic receives the diagnostics of the lines read
+ * @param range the byte range (`start` at a line's start, `end` exclusive) and the number of its first line
+ */
+export async function collectFileResponses(
+  file: string,
+  groups: Map<string, Response>,
+  onDiagnostic: OnDiagnostic = () => {},
+  range: Pick<UsageReadOptions, 'start' | 'end' | 'firstLine'> = {},
+): Promise<void> {
+  await readUsageLines(
+    file,
+    (record, line, byteOffset) => take(record, file, line, byteOffset, groups, onDiagnostic),
+    onDiagnostic,
+    range,
+  );
 }
 
 async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
@@ -160,7 +176,7 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   const script = new URL('./usage-worker.js', import.meta.url);
   const groups = new Map<string, Response>();
   let done = 0;
-  const shares = Array.from({ length: count }, (_, i) => files.filter((_, j) => j % count === i));
+  const shares = bySize(await sizes(files), count);
   await Promise.all(
     shares.map(
       (share) =>
@@ -182,11 +198,29 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   return groups;
 }
 
+async function sizes(files: string[]): Promise<Array<[string, number]>> {
+  const { stat } = await import('node:fs/promises');
+  return Promise.all(
+    files.map(async (f): Promise<[string, number]> => [f, (await stat(f).catch(() => undefined))?.size ?? 0]),
+  );
+}
+
+/** The files in `count` shares of about equal bytes: the largest first, each to the share holding least. */
+function bySize(files: Array<[string, number]>, count: number): string[][] {
+  const shares = Array.from({ length: count }, () => ({ files: [] as string[], bytes: 0 }));
+  for (const [file, size] of [...files].sort((a, b) => b[1] - a[1])) {
+    const share = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    share.files.push(file);
+    share.bytes += size;
+  }
+  return shares.map((s) => s.files);
+}
+
 /** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
 function merge(groups: Map<string, Response>, key: string, line: Response): void {
   const kept = groups.get(key);
   if (kept === undefined) {
-    groups.set(key, { ...line });
+    groups.set(key, line); // a fresh object, owned from here on
     return;
   }
   if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
@@ -203,11 +237,12 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
 
 function take(
   record: RawRecord,
-  place: { file: string; line: number; byteOffset: number },
+  file: string,
+  line: number,
+  byteOffset: number,
   groups: Map<string, Response>,
   onDiagnostic: OnDiagnostic,
 ): void {
-  const file = place.file;
   if (record['type'] !== 'assistant') return;
   const message = record['message'] as Record<string, unknown> | undefined;
   const usage = message?.['usage'];
@@ -219,7 +254,12 @@ function take(
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
   checkUsage(
     usage as Record<string, unknown>,
-    { ...place, ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}) },
+    () => ({
+      file,
+      line,
+      byteOffset,
+      ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}),
+    }),
     onDiagnostic,
   );
   merge(groups, responseKey(id, requestId, sessionId), {
@@ -238,26 +278,34 @@ function take(
   });
 }
 
-/** `BAD_USAGE` for each token field that is there (not null) and not a count. */
+/** `BAD_USAGE` for each token field that is there (not null) and not a count; `place` is asked only then. */
 function checkUsage(
   usage: Record<string, unknown>,
-  place: { file: string; line: number; byteOffset: number; uuid?: string },
+  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
   onDiagnostic: OnDiagnostic,
 ): void {
   const nested = usage['cache_creation'];
-  const fields: Array<[string, unknown]> = TOKEN_FIELDS.map((f) => [f, usage[f]]);
+  for (const f of TOKEN_FIELDS) badUsage('', f, usage[f], place, onDiagnostic);
   if (typeof nested === 'object' && nested !== null)
-    for (const f of CACHE_FIELDS) fields.push([`cache_creation.${f}`, (nested as Record<string, unknown>)[f]]);
-  for (const [name, value] of fields) {
-    if (value === undefined || value === null || tokenCount(value) !== undefined) continue;
-    onDiagnostic(
-      diagnostic(
-        'BAD_USAGE',
-        `usage.${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
-        place,
-      ),
-    );
-  }
+    for (const f of CACHE_FIELDS)
+      badUsage('cache_creation.', f, (nested as Record<string, unknown>)[f], place, onDiagnostic);
+}
+
+function badUsage(
+  prefix: string,
+  name: string,
+  value: unknown,
+  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
+  onDiagnostic: OnDiagnostic,
+): void {
+  if (value === undefined || value === null || tokenCount(value) !== undefined) return;
+  onDiagnostic(
+    diagnostic(
+      'BAD_USAGE',
+      `usage.${prefix}${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
+      place(),
+    ),
+  );
 }
 
 function tokens(u: Record<string, unknown>): number {
