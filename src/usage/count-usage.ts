@@ -62,7 +62,7 @@ export interface UsageOptions {
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
-  /** Worker threads reading files in parallel (default: 1, in this thread). */
+  /** Threads reading files in parallel, this one among them (default: 1, this thread alone). */
   workers?: number;
 }
 
@@ -176,9 +176,11 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   const script = new URL('./usage-worker.js', import.meta.url);
   const groups = new Map<string, Response>();
   let done = 0;
-  const shares = bySize(await sizes(files), count);
-  await Promise.all(
-    shares.map(
+  const onFile = (file: string): void => options.onFile?.(file, ++done, files.length);
+  // this thread reads a share too: one worker fewer to start (each costs a thread, its module loading, its JIT)
+  const [own = [], ...shares] = bySize(await sizes(files), count);
+  await Promise.all([
+    ...shares.map(
       (share) =>
         new Promise<void>((resolve, reject) => {
           const worker = new Worker(script, { workerData: share });
@@ -186,7 +188,7 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
             'message',
             (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
               for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
-              if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
+              if (message.file !== undefined) onFile(message.file);
               for (const [key, response] of message.groups ?? []) merge(groups, key, response);
             },
           );
@@ -194,7 +196,12 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
           worker.on('exit', () => resolve());
         }),
     ),
-  );
+    collectResponses(own, { ...(options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {}), onFile }).then(
+      (mine) => {
+        for (const [key, response] of mine) merge(groups, key, response);
+      },
+    ),
+  ]);
   return groups;
 }
 
@@ -273,10 +280,22 @@ function take(
     // before 2.1.112 a line with stop_reason null holds start-of-message usage
     lowerBound:
       (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) &&
-      versionBefore(record['version'], 2, 1, 112),
+      beforeFinalUsage(record['version']),
     file,
   });
 }
+
+/** Whether a line's Claude Code version comes before 2.1.112 (rule 7), kept per version string: a folder holds few. */
+function beforeFinalUsage(version: unknown): boolean {
+  if (typeof version !== 'string') return versionBefore(version, 2, 1, 112);
+  let before = BEFORE_2_1_112.get(version);
+  if (before === undefined) {
+    if (BEFORE_2_1_112.size >= 1000) BEFORE_2_1_112.clear(); // a hostile file's many versions stay bounded
+    BEFORE_2_1_112.set(version, (before = versionBefore(version, 2, 1, 112)));
+  }
+  return before;
+}
+const BEFORE_2_1_112 = new Map<string, boolean>();
 
 /** `BAD_USAGE` for each token field that is there (not null) and not a count; `place` is asked only then. */
 function checkUsage(

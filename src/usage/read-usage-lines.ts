@@ -70,7 +70,8 @@ export async function readUsageLines(
     const record = usageRecord(buf, from, to, maxDepth);
     if (record === null) return;
     if (record !== undefined && isUtf8(buf.subarray(from, to))) {
-      keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+      if (unwritable(record)) keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+      else onRecord(record, line, byteOffset);
       return;
     }
     if (buf.subarray(from, to).indexOf(ASSISTANT) === -1) return;
@@ -164,6 +165,17 @@ function splitLines(
     if (filled - lineStart > maxLineBytes) onTooLong(line, base + lineStart, filled - lineStart);
     else onLine(buf, lineStart, filled, line, base + lineStart);
   }
+  return false;
+}
+
+/**
+ * Whether a decoded value holds a number `keep` replaces (`-0`, ±Infinity: `NUMBER_REPLACED`); only then is
+ * the record walked by `keep` (its depth is below the cap: `usageRecord` gives up near it).
+ */
+function unwritable(value: unknown): boolean {
+  if (typeof value === 'number') return value === 0 ? 1 / value < 0 : !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) if (unwritable((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 

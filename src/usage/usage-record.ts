@@ -136,13 +136,20 @@ function plainString(buf: Buffer, from: number, to: number): boolean {
 
 /** A decoded member's value as `JSON.parse` gives it, or `FAIL`. */
 function value(buf: Buffer, from: number, to: number): unknown {
-  if (plainString(buf, from, to)) return buf.toString('utf8', from + 1, to - 1);
+  const first = buf[from];
+  if (first === QUOTE) {
+    if (to - from === ASSISTANT.length && same(buf, from, ASSISTANT)) return 'assistant';
+    if (plainString(buf, from, to)) return buf.toString('utf8', from + 1, to - 1);
+  } else if (to - from === 4 && first === 0x74 && same(buf, from, TRUE)) return true;
+  else if (to - from === 4 && first === 0x6e && same(buf, from, NULL)) return null;
   try {
     return JSON.parse(buf.toString('utf8', from, to)) as unknown;
   } catch {
     return FAIL;
   }
 }
+const TRUE = Buffer.from('true');
+const NULL = Buffer.from('null');
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
@@ -188,18 +195,19 @@ function valueEnd(buf: Buffer, i: number, end: number, limit: number): number {
 }
 
 /**
- * The byte after the `"` closing the string whose text starts at `i`, or -1: a short string is scanned
- * byte by byte, a long one jumps from quote to quote (`indexOf`; an escaped quote follows an odd run of
- * backslashes).
+ * The byte after the `"` closing the string whose text starts at `i`, or -1. Scans byte by byte (an escape's
+ * second byte skipped) where quotes are near, as in code with escaped quotes, and jumps to the next quote
+ * with `indexOf` past 64 bytes without one (an escaped quote follows an odd run of backslashes).
  */
 function stringEnd(buf: Buffer, i: number, end: number): number {
-  const near = Math.min(end, i + 32);
-  for (; i < near; i++) {
-    const c = buf[i];
-    if (c === QUOTE) return i + 1;
-    if (c === BACKSLASH) break;
-  }
   for (;;) {
+    const near = Math.min(end, i + 64);
+    for (; i < near; i++) {
+      const c = buf[i];
+      if (c === QUOTE) return i + 1;
+      if (c === BACKSLASH) i++;
+    }
+    if (i >= end) return -1;
     const q = buf.indexOf(QUOTE, i);
     if (q === -1 || q >= end) return -1;
     let slashes = 0;
