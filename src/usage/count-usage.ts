@@ -144,6 +144,8 @@ export async function collectResponses(
   for (const file of files) {
     await collectFileResponses(file, groups, options.onDiagnostic);
     options.onFile?.(file, ++done, files.length);
+    // files are read synchronously: between two, let timers (a progress bar) and workers' messages run
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return groups;
 }

@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import { readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { decodeLine } from '../read/decode-line.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../read/line-decoder.ts';
-import { openRegular } from '../read/open-regular.ts';
+import { openRegularSync } from '../read/open-regular.ts';
 import { DEFAULT_MAX_DEPTH, keep, parseLineInto } from '../read/parse-line.ts';
 import { readTranscriptLines, type OnRecord } from '../read/read-transcript.ts';
 import { lineTooLong } from '../read/record-decoder.ts';
@@ -57,12 +57,12 @@ export async function readUsageLines(
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let opened;
   try {
-    opened = await openRegular(path);
+    opened = openRegularSync(path);
   } catch (error) {
     onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
     return;
   }
-  const { handle, info } = opened;
+  const { fd, info } = opened;
   const onAssistant: OnRecord = (record, line, byteOffset) => {
     if (record['type'] === 'assistant') onRecord(record, line, byteOffset);
   };
@@ -81,7 +81,7 @@ export async function readUsageLines(
   let utf16 = false;
   try {
     utf16 = splitLines(
-      handle.fd,
+      fd,
       options.start ?? 0,
       Math.min(options.end ?? info.size, info.size),
       options.firstLine ?? 1,
@@ -92,7 +92,7 @@ export async function readUsageLines(
   } catch (error) {
     onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   if (utf16)
     await readTranscriptLines(path, onAssistant, onDiagnostic, {
