@@ -33,15 +33,15 @@ let shared = Buffer.allocUnsafe(8 * 1024 * 1024);
 
 /**
  * The assistant lines of a transcript (or of a byte range of it), as `countUsage` reads them: each as a
- * record of just the members usage reads (`usageRecord`), never decoding the other lines. The bytes are
- * read synchronously (in a worker thread, nothing else waits) into one buffer reused across files, and
- * split at `\n` by `Buffer.indexOf`. A line whose top-level `type` is `"assistant"` is checked for UTF-8
- * and gives its record (through `keep`, so `NUMBER_REPLACED` holds for what is decoded); a line of another
- * type gives nothing, unread past its `type`. A line the walk cannot take (`usageRecord` gives up) is, if
- * it holds `"assistant"`, decoded and parsed whole as the read stage does, with its diagnostics
- * (`INVALID_JSON`, `INVALID_UTF8`, `TOO_DEEP`, …). A line over `maxLineBytes` is `LINE_TOO_LONG`, a file
- * that cannot be read `FILE_UNREADABLE`. A UTF-16 file (Windows copies: `UTF16_FILE`) is left to
- * `readTranscriptLines` with the `"assistant"` pre-filter.
+ * record of just the members usage reads (`usageRecord`), never decoding the other lines. The file is
+ * opened and read synchronously (no thread-pool round trips; `collectResponses` yields between files)
+ * into one buffer reused across files, and split at `\n` by `Buffer.indexOf`. A line whose top-level
+ * `type` is `"assistant"` is checked for UTF-8 and gives its record (through `keep`, so `NUMBER_REPLACED`
+ * holds for what is decoded); a line of another type gives nothing, unread past its `type`. A line the
+ * walk cannot take (`usageRecord` gives up) is, if it holds `"assistant"`, decoded and parsed whole as
+ * the read stage does, with its diagnostics (`INVALID_JSON`, `INVALID_UTF8`, `TOO_DEEP`, …). A line over
+ * `maxLineBytes` is `LINE_TOO_LONG`, a file that cannot be read `FILE_UNREADABLE`. A UTF-16 file (Windows
+ * copies: `UTF16_FILE`) is left to `readTranscriptLines` with the `"assistant"` pre-filter.
  * @param path the file
  * @param onRecord receives each assistant record with its line number and byte offset
  * @param onDiagnostic receives the diagnostics
