@@ -113,6 +113,21 @@ const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] 
 export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
   const workers = Math.min(options.workers ?? 1, files.length);
   const groups = workers > 1 ? await inWorkers(files, workers, options) : await collectResponses(files, options);
+  return reportGroups(groups, options);
+}
+
+/**
+ * `countUsage`'s report over responses already grouped (`collectResponses`, `collectFileResponses`: a
+ * reader of appended bytes keeps its groups and folds each new range in): rule 3, then the sums, in a
+ * fixed order.
+ * @param groups responses by de-dup key
+ * @param options zone and prices
+ * @returns totals, by session, day and model, the unknown models, and the responses counted
+ */
+export function reportGroups(
+  groups: Map<string, Response>,
+  options: Pick<UsageOptions, 'timeZone' | 'prices'> = {},
+): UsageReport {
   const mainIds = new Set<string>();
   for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
   // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
@@ -338,7 +353,7 @@ function tokens(u: Record<string, unknown>): number {
   );
 }
 
-function report(responses: Response[], options: UsageOptions): UsageReport {
+function report(responses: Response[], options: Pick<UsageOptions, 'timeZone' | 'prices'>): UsageReport {
   const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const total = zero();

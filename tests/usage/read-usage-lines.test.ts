@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
 import type { RawRecord } from '../../src/read/parse-line.ts';
 import { readTranscript } from '../../src/read/read-transcript.ts';
+import { collectFileResponses, countUsage, reportGroups } from '../../src/usage/count-usage.ts';
 import { readUsageLines, type UsageReadOptions } from '../../src/usage/read-usage-lines.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -177,4 +178,18 @@ test('corpus: every assistant record as the full parse gives it', async () => {
     const got = await fast(file);
     assert.deepEqual(got.records, await full(file), file);
   }
+});
+
+test('a file counted in two byte ranges, groups kept between them, reports as countUsage over the file', async () => {
+  const lines = [asst('a'), asst('b'), asst('a', { uuid: 'u-a2' }), asst('c', { isSidechain: true })];
+  const path = write(`${lines.join('\n')}\n`);
+  const cut = lines[0]!.length + lines[1]!.length + 2;
+  const groups = new Map();
+  await collectFileResponses(path, groups, undefined, { end: cut });
+  assert.equal(groups.size, 2);
+  await collectFileResponses(path, groups, undefined, { start: cut, firstLine: 3 });
+  const whole = await countUsage([path], { timeZone: 'UTC' });
+  assert.deepEqual(reportGroups(groups, { timeZone: 'UTC' }), whole);
+  assert.equal(whole.total.responses, 3);
+  assert.equal(whole.total.input_tokens, 9);
 });
