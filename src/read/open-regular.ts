@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /** Raised by `openRegular` for a path that is not a regular file (a FIFO, a device, a folder, a socket). */
@@ -28,6 +28,25 @@ export async function openRegular(path: string): Promise<{ handle: FileHandle; i
     return { handle, info };
   } catch (error) {
     await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * `openRegular` for a synchronous reader (a worker thread's, where nothing else waits): the same
+ * non-blocking open and `fstat` check, without thread-pool round trips.
+ * @param path the file
+ * @returns the open descriptor and its stats; the caller closes the descriptor
+ * @throws NotRegularFile for anything but a regular file; the system error when it cannot be opened
+ */
+export function openRegularSync(path: string): { fd: number; info: Stats } {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new NotRegularFile(kindOf(info));
+    return { fd, info };
+  } catch (error) {
+    closeSync(fd);
     throw error;
   }
 }

@@ -1,13 +1,13 @@
 import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
-import { readTranscriptLines } from '../read/read-transcript.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { versionBefore } from '../read/claude-version.ts';
 import { keyed } from '../model/keyed.ts';
 import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
+import { readUsageLines, type UsageReadOptions } from './read-usage-lines.ts';
 
 /** Token counts (tokens) and cost (USD). */
 export interface Totals {
@@ -58,11 +58,11 @@ export interface UsageOptions {
   timeZone?: string;
   /** Prices to use (default `PRICES`), e.g. merged with a JSON file. */
   prices?: Readonly<Record<string, Price>>;
-  /** Receives the diagnostics of the lines read (only lines holding `"assistant"` are read), from every worker. */
+  /** Receives the diagnostics of the assistant lines read (`readUsageLines`), from every worker. */
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
-  /** Worker threads reading files in parallel (default: 1, in this thread). */
+  /** Threads reading files in parallel, this one among them (default: 1, this thread alone). */
   workers?: number;
 }
 
@@ -113,6 +113,21 @@ const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] 
 export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
   const workers = Math.min(options.workers ?? 1, files.length);
   const groups = workers > 1 ? await inWorkers(files, workers, options) : await collectResponses(files, options);
+  return reportGroups(groups, options);
+}
+
+/**
+ * `countUsage`'s report over responses already grouped (`collectResponses`, `collectFileResponses`: a
+ * reader of appended bytes keeps its groups and folds each new range in): rule 3, then the sums, in a
+ * fixed order.
+ * @param groups responses by de-dup key
+ * @param options zone and prices
+ * @returns totals, by session, day and model, the unknown models, and the responses counted
+ */
+export function reportGroups(
+  groups: Map<string, Response>,
+  options: Pick<UsageOptions, 'timeZone' | 'prices'> = {},
+): UsageReport {
   const mainIds = new Set<string>();
   for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
   // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
@@ -129,9 +144,8 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
 }
 
 /**
- * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only lines holding
- * `"assistant"` are parsed, and without what usage never reads (`skipUnread`, `skipContent`: message
- * content, `toolUseResult`, progress data).
+ * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only what usage reads
+ * of each assistant line is decoded, from its bytes (`readUsageLines`); other lines stay undecoded.
  * @param files transcript paths
  * @param options diagnostics and progress
  * @returns the responses by de-dup key
@@ -143,16 +157,35 @@ export async function collectResponses(
   const groups = new Map<string, Response>();
   let done = 0;
   for (const file of files) {
-    const onDiagnostic = options.onDiagnostic ?? (() => {});
-    await readTranscriptLines(
-      file,
-      (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic),
-      onDiagnostic,
-      { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true },
-    );
+    await collectFileResponses(file, groups, options.onDiagnostic);
     options.onFile?.(file, ++done, files.length);
+    // files are read synchronously: between two, let timers (a progress bar) and workers' messages run
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return groups;
+}
+
+/**
+ * Folds the responses of one file, or of a byte range of it (the bytes appended since a last read), into
+ * `groups`, by the rules of `countUsage` (1, 2, 4, 6; rule 3 and the sums are `countUsage`'s, over all
+ * groups).
+ * @param file a transcript path
+ * @param groups responses by de-dup key (`responseKey`), updated in place
+ * @param onDiagnostic receives the diagnostics of the lines read
+ * @param range the byte range (`start` at a line's start, `end` exclusive) and the number of its first line
+ */
+export async function collectFileResponses(
+  file: string,
+  groups: Map<string, Response>,
+  onDiagnostic: OnDiagnostic = () => {},
+  range: Pick<UsageReadOptions, 'start' | 'end' | 'firstLine'> = {},
+): Promise<void> {
+  await readUsageLines(
+    file,
+    (record, line, byteOffset) => take(record, file, line, byteOffset, groups, onDiagnostic),
+    onDiagnostic,
+    range,
+  );
 }
 
 async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
@@ -160,9 +193,11 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   const script = new URL('../usage/usage-worker.js', import.meta.url);
   const groups = new Map<string, Response>();
   let done = 0;
-  const shares = Array.from({ length: count }, (_, i) => files.filter((_, j) => j % count === i));
-  await Promise.all(
-    shares.map(
+  const onFile = (file: string): void => options.onFile?.(file, ++done, files.length);
+  // this thread reads a share too: one worker fewer to start (each costs a thread, its module loading, its JIT)
+  const [own = [], ...shares] = bySize(await sizes(files), count);
+  await Promise.all([
+    ...shares.map(
       (share) =>
         new Promise<void>((resolve, reject) => {
           const worker = new Worker(script, { workerData: share });
@@ -170,7 +205,7 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
             'message',
             (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
               for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
-              if (message.file !== undefined) options.onFile?.(message.file, ++done, files.length);
+              if (message.file !== undefined) onFile(message.file);
               for (const [key, response] of message.groups ?? []) merge(groups, key, response);
             },
           );
@@ -178,15 +213,38 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
           worker.on('exit', () => resolve());
         }),
     ),
-  );
+    collectResponses(own, { ...(options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {}), onFile }).then(
+      (mine) => {
+        for (const [key, response] of mine) merge(groups, key, response);
+      },
+    ),
+  ]);
   return groups;
+}
+
+async function sizes(files: string[]): Promise<Array<[string, number]>> {
+  const { stat } = await import('node:fs/promises');
+  return Promise.all(
+    files.map(async (f): Promise<[string, number]> => [f, (await stat(f).catch(() => undefined))?.size ?? 0]),
+  );
+}
+
+/** The files in `count` shares of about equal bytes: the largest first, each to the share holding least. */
+function bySize(files: Array<[string, number]>, count: number): string[][] {
+  const shares = Array.from({ length: count }, () => ({ files: [] as string[], bytes: 0 }));
+  for (const [file, size] of [...files].sort((a, b) => b[1] - a[1])) {
+    const share = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    share.files.push(file);
+    share.bytes += size;
+  }
+  return shares.map((s) => s.files);
 }
 
 /** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
 function merge(groups: Map<string, Response>, key: string, line: Response): void {
   const kept = groups.get(key);
   if (kept === undefined) {
-    groups.set(key, { ...line });
+    groups.set(key, line); // a fresh object, owned from here on
     return;
   }
   if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
@@ -203,11 +261,12 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
 
 function take(
   record: RawRecord,
-  place: { file: string; line: number; byteOffset: number },
+  file: string,
+  line: number,
+  byteOffset: number,
   groups: Map<string, Response>,
   onDiagnostic: OnDiagnostic,
 ): void {
-  const file = place.file;
   if (record['type'] !== 'assistant') return;
   const message = record['message'] as Record<string, unknown> | undefined;
   const usage = message?.['usage'];
@@ -219,7 +278,12 @@ function take(
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
   checkUsage(
     usage as Record<string, unknown>,
-    { ...place, ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}) },
+    () => ({
+      file,
+      line,
+      byteOffset,
+      ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}),
+    }),
     onDiagnostic,
   );
   merge(groups, responseKey(id, requestId, sessionId), {
@@ -233,31 +297,51 @@ function take(
     // before 2.1.112 a line with stop_reason null holds start-of-message usage
     lowerBound:
       (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) &&
-      versionBefore(record['version'], 2, 1, 112),
+      beforeFinalUsage(record['version']),
     file,
   });
 }
 
-/** `BAD_USAGE` for each token field that is there (not null) and not a count. */
+/** Whether a line's Claude Code version comes before 2.1.112 (rule 7), kept per version string: a folder holds few. */
+function beforeFinalUsage(version: unknown): boolean {
+  if (typeof version !== 'string') return versionBefore(version, 2, 1, 112);
+  let before = BEFORE_2_1_112.get(version);
+  if (before === undefined) {
+    if (BEFORE_2_1_112.size >= 1000) BEFORE_2_1_112.clear(); // a hostile file's many versions stay bounded
+    BEFORE_2_1_112.set(version, (before = versionBefore(version, 2, 1, 112)));
+  }
+  return before;
+}
+const BEFORE_2_1_112 = new Map<string, boolean>();
+
+/** `BAD_USAGE` for each token field that is there (not null) and not a count; `place` is asked only then. */
 function checkUsage(
   usage: Record<string, unknown>,
-  place: { file: string; line: number; byteOffset: number; uuid?: string },
+  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
   onDiagnostic: OnDiagnostic,
 ): void {
   const nested = usage['cache_creation'];
-  const fields: Array<[string, unknown]> = TOKEN_FIELDS.map((f) => [f, usage[f]]);
+  for (const f of TOKEN_FIELDS) badUsage('', f, usage[f], place, onDiagnostic);
   if (typeof nested === 'object' && nested !== null)
-    for (const f of CACHE_FIELDS) fields.push([`cache_creation.${f}`, (nested as Record<string, unknown>)[f]]);
-  for (const [name, value] of fields) {
-    if (value === undefined || value === null || tokenCount(value) !== undefined) continue;
-    onDiagnostic(
-      diagnostic(
-        'BAD_USAGE',
-        `usage.${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
-        place,
-      ),
-    );
-  }
+    for (const f of CACHE_FIELDS)
+      badUsage('cache_creation.', f, (nested as Record<string, unknown>)[f], place, onDiagnostic);
+}
+
+function badUsage(
+  prefix: string,
+  name: string,
+  value: unknown,
+  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
+  onDiagnostic: OnDiagnostic,
+): void {
+  if (value === undefined || value === null || tokenCount(value) !== undefined) return;
+  onDiagnostic(
+    diagnostic(
+      'BAD_USAGE',
+      `usage.${prefix}${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
+      place(),
+    ),
+  );
 }
 
 function tokens(u: Record<string, unknown>): number {
@@ -269,7 +353,7 @@ function tokens(u: Record<string, unknown>): number {
   );
 }
 
-function report(responses: Response[], options: UsageOptions): UsageReport {
+function report(responses: Response[], options: Pick<UsageOptions, 'timeZone' | 'prices'>): UsageReport {
   const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const total = zero();

@@ -1,0 +1,218 @@
+import type { RawRecord } from '../read/parse-line.ts';
+
+/**
+ * What `countUsage` reads of one transcript line, taken from its bytes without decoding or parsing the
+ * rest: the line's top-level object is walked member by member, and only these members are decoded:
+ * `type`, `requestId`, `sessionId`, `timestamp`, `isSidechain`, `version`, `uuid`, and of the top-level
+ * `message` object its `id`, `model`, `usage` and `stop_reason`. Every other value (the message's
+ * `content`, `cwd`, …) is skipped by a scan that jumps from quote to quote (inside a JSON string every
+ * `"` is escaped, so an unescaped one ends it) and counts brackets.
+ *
+ * A line whose `type` is not `"assistant"` is told apart at that member, the rest unread: Claude Code
+ * writes `type` before `message` and `toolUseResult`, so a user or progress line costs the walk of its
+ * first short members. (A line with two top-level `type` keys goes by the first that is not
+ * `"assistant"`; `JSON.parse` goes by the last: Claude Code writes each key once.)
+ *
+ * Decoded values are what `JSON.parse` gives for them. The walk gives up (`undefined`: the caller parses
+ * the line whole, with its diagnostics) on what it does not handle itself: a line not starting with `{`
+ * (a byte-order mark, spaces), a key with an escape, a member not ending within the line, a value of a
+ * decoded member that is not valid JSON, nesting within two levels of `maxDepth`, bytes after the object
+ * (glued records, NUL padding; trailing spaces and a `\r` pass). The bytes are not checked for UTF-8
+ * here (the caller does). Skipped values are not checked for JSON grammar.
+ * @param buf the bytes
+ * @param start the line's first byte
+ * @param end the byte after its last (its `\n` excluded)
+ * @param maxDepth the read stage's depth cap
+ * @returns the record of the decoded members (an assistant line), `null` for a line that is not an
+ *   assistant line, or `undefined` when the line must be parsed whole
+ */
+export function usageRecord(buf: Buffer, start: number, end: number, maxDepth: number): RawRecord | null | undefined {
+  if (buf[start] !== OPEN) return undefined;
+  const top = walkObject(buf, start + 1, end, maxDepth - 1, TOP, TOP_SPANS);
+  if (top === NOT_ASSISTANT) return null;
+  if (top === -1) return undefined;
+  for (let i = top; i < end; i++) if (!isSpace(buf[i] as number)) return undefined;
+  if (TOP_SPANS[0] === -1) return null; // no type
+  const record: RawRecord = {};
+  if (!decode(buf, TOP, TOP_SPANS, record)) return undefined;
+  if (record['type'] !== 'assistant') return null;
+  if (record['message'] === WALKED) {
+    const message: RawRecord = {};
+    if (!decode(buf, MESSAGE, MESSAGE_SPANS, message)) return undefined;
+    record['message'] = message;
+  }
+  return record;
+}
+
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const FAIL = Symbol('fail');
+/** What a `message` object decodes to before its members are (they are in `MESSAGE_SPANS`). */
+const WALKED = Symbol('walked');
+const NOT_ASSISTANT = -2;
+
+/** The members decoded, by name, as bytes to match keys against. */
+type Wanted = ReadonlyArray<readonly [Buffer, string]>;
+const wanted = (...names: string[]): Wanted => names.map((n) => [Buffer.from(n), n] as const);
+/** `type` first: `walkObject` stops at it. */
+const TOP = wanted('type', 'message', 'requestId', 'sessionId', 'timestamp', 'isSidechain', 'version', 'uuid');
+const MESSAGE = wanted('id', 'model', 'usage', 'stop_reason');
+/** Where each wanted member's value is, `[from, to)` per name (-1: not there), for the line being walked. */
+const TOP_SPANS = new Int32Array(TOP.length * 2);
+const MESSAGE_SPANS = new Int32Array(MESSAGE.length * 2);
+const ASSISTANT = Buffer.from('"assistant"');
+
+/**
+ * Walks the members of an object whose `{` is just before `i`, noting each wanted member's value span in
+ * `spans` (the last of a repeated key, as `JSON.parse` keeps). In the top-level object (`TOP`), a `type`
+ * whose value is a plain string other than `"assistant"` ends the walk, and a `message` object is walked
+ * in turn, into `MESSAGE_SPANS` (its span then starts at -2). Returns the byte after the closing `}`, -1
+ * to give up, or `NOT_ASSISTANT`.
+ */
+function walkObject(buf: Buffer, i: number, end: number, limit: number, names: Wanted, spans: Int32Array): number {
+  const top = names === TOP;
+  spans.fill(-1);
+  i = skipSpace(buf, i, end);
+  if (buf[i] === CLOSE) return i + 1;
+  for (;;) {
+    if (buf[i] !== QUOTE) return -1;
+    const keyEnd = plainStringEnd(buf, i + 1, end);
+    if (keyEnd === -1) return -1;
+    const name = nameOf(buf, i + 1, keyEnd - 1, names);
+    i = skipSpace(buf, keyEnd, end);
+    if (buf[i] !== 0x3a) return -1;
+    const from = skipSpace(buf, i + 1, end);
+    const inner = top && name === 1 && buf[from] === OPEN;
+    const to = inner
+      ? walkObject(buf, from + 1, end, limit - 1, MESSAGE, MESSAGE_SPANS)
+      : valueEnd(buf, from, end, limit);
+    if (to === -1) return -1;
+    if (top && name === 0 && !(to - from === ASSISTANT.length && same(buf, from, ASSISTANT)))
+      return plainString(buf, from, to) ? NOT_ASSISTANT : -1;
+    if (name !== -1) {
+      spans[2 * name] = inner ? -2 : from;
+      spans[2 * name + 1] = to;
+    }
+    i = skipSpace(buf, to, end);
+    if (buf[i] === CLOSE) return i + 1;
+    if (buf[i] !== 0x2c) return -1;
+    i = skipSpace(buf, i + 1, end);
+  }
+}
+
+/** Decodes the noted members into `into`; `false` when one is not valid JSON. */
+function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord): boolean {
+  for (let k = 0; k < names.length; k++) {
+    const from = spans[2 * k] as number;
+    if (from === -1) continue;
+    const v = from === -2 ? WALKED : value(buf, from, spans[2 * k + 1] as number);
+    if (v === FAIL) return false;
+    into[(names[k] as readonly [Buffer, string])[1]] = v;
+  }
+  return true;
+}
+
+function same(buf: Buffer, from: number, bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== buf[from + i]) return false;
+  return true;
+}
+
+function nameOf(buf: Buffer, from: number, to: number, names: Wanted): number {
+  for (let k = 0; k < names.length; k++) {
+    const bytes = (names[k] as readonly [Buffer, string])[0];
+    if (bytes.length === to - from && same(buf, from, bytes)) return k;
+  }
+  return -1;
+}
+
+/** Whether `[from, to)` is a string with no escape and no control character (its bytes are its text). */
+function plainString(buf: Buffer, from: number, to: number): boolean {
+  if (to - from < 2 || buf[from] !== QUOTE || buf[to - 1] !== QUOTE) return false;
+  for (let i = from + 1; i < to - 1; i++) if ((buf[i] as number) < 0x20 || buf[i] === BACKSLASH) return false;
+  return true;
+}
+
+/** A decoded member's value as `JSON.parse` gives it, or `FAIL`. */
+function value(buf: Buffer, from: number, to: number): unknown {
+  const first = buf[from];
+  if (first === QUOTE) {
+    if (to - from === ASSISTANT.length && same(buf, from, ASSISTANT)) return 'assistant';
+    if (plainString(buf, from, to)) return buf.toString('utf8', from + 1, to - 1);
+  } else if (to - from === 4 && first === 0x74 && same(buf, from, TRUE)) return true;
+  else if (to - from === 4 && first === 0x6e && same(buf, from, NULL)) return null;
+  try {
+    return JSON.parse(buf.toString('utf8', from, to)) as unknown;
+  } catch {
+    return FAIL;
+  }
+}
+const TRUE = Buffer.from('true');
+const NULL = Buffer.from('null');
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
+}
+
+function skipSpace(buf: Buffer, i: number, end: number): number {
+  while (i < end && isSpace(buf[i] as number)) i++;
+  return i;
+}
+
+/** The byte after the `"` closing a key whose text starts at `i`: -1 if it holds a `\` or does not end. */
+function plainStringEnd(buf: Buffer, i: number, end: number): number {
+  for (; i < end; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return i + 1;
+    if (c === BACKSLASH) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The byte after the JSON value starting at `i` (for a scalar: the `,` or `}` after it), or -1 if it
+ * does not end before `end` or nests `limit` levels deep.
+ */
+function valueEnd(buf: Buffer, i: number, end: number, limit: number): number {
+  let depth = 0;
+  while (i < end) {
+    const c = buf[i] as number;
+    if (c === QUOTE) {
+      i = stringEnd(buf, i + 1, end);
+      if (i === -1 || depth === 0) return i;
+      continue;
+    }
+    if (c === OPEN || c === 0x5b) {
+      if (++depth >= limit) return -1;
+    } else if (c === CLOSE || c === 0x5d) {
+      if (depth === 0) return i;
+      if (--depth === 0) return i + 1;
+    } else if (c === 0x2c && depth === 0) return i;
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * The byte after the `"` closing the string whose text starts at `i`, or -1. Scans byte by byte (an escape's
+ * second byte skipped) where quotes are near, as in code with escaped quotes, and jumps to the next quote
+ * with `indexOf` past 64 bytes without one (an escaped quote follows an odd run of backslashes).
+ */
+function stringEnd(buf: Buffer, i: number, end: number): number {
+  for (;;) {
+    const near = Math.min(end, i + 64);
+    for (; i < near; i++) {
+      const c = buf[i];
+      if (c === QUOTE) return i + 1;
+      if (c === BACKSLASH) i++;
+    }
+    if (i >= end) return -1;
+    const q = buf.indexOf(QUOTE, i);
+    if (q === -1 || q >= end) return -1;
+    let slashes = 0;
+    while (buf[q - 1 - slashes] === BACKSLASH) slashes++;
+    if ((slashes & 1) === 0) return q + 1;
+    i = q + 1;
+  }
+}
