@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === '--html') return benchHtml();
   if (process.argv[2] === '--export')
     return benchExport(process.argv[3] === undefined ? undefined : Number(process.argv[3]));
-  if (process.argv[2] === '--index') return benchIndex();
+  if (process.argv[2] === '--index') return benchIndex(process.argv[3] === '--issue-size');
   if (existsSync(CORPUS)) {
     const files = walk(CORPUS);
     await compare(

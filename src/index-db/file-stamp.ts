@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 /** How many bytes of a file's start `headHash` covers, and of the end of what was read `tailHash`. */
 export const HEAD_BYTES = 4096;
@@ -26,15 +26,23 @@ export interface FileStamp {
  */
 export async function stampFile(path: string): Promise<FileStamp | undefined> {
   try {
-    const info = await stat(path);
-    return {
-      dev: info.dev,
-      ino: info.ino,
-      size: info.size,
-      mtime_ms: info.mtimeMs,
-      head_hash: await hashAt(path, 0, HEAD_BYTES),
-      tail_hash: await hashAt(path, Math.max(0, info.size - TAIL_BYTES), Math.min(info.size, TAIL_BYTES)),
-    };
+    const handle = await open(path, 'r');
+    try {
+      // one open for the size and both hashes
+      const info = await handle.stat();
+      const head = await hashOf(handle, 0, HEAD_BYTES);
+      const tailAt = Math.max(0, info.size - TAIL_BYTES);
+      return {
+        dev: info.dev,
+        ino: info.ino,
+        size: info.size,
+        mtime_ms: info.mtimeMs,
+        head_hash: head,
+        tail_hash: await hashOf(handle, tailAt, Math.min(info.size, TAIL_BYTES)),
+      };
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
@@ -50,10 +58,14 @@ export async function stampFile(path: string): Promise<FileStamp | undefined> {
 export async function hashAt(path: string, position: number, length: number): Promise<string> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, position);
-    return createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
+    return await hashOf(handle, position, length);
   } finally {
     await handle.close();
   }
+}
+
+async function hashOf(handle: FileHandle, position: number, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return createHash('sha1').update(buffer.subarray(0, bytesRead)).digest('hex');
 }

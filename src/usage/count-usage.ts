@@ -113,10 +113,20 @@ const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] 
 export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
   const workers = Math.min(options.workers ?? 1, files.length);
   const groups = workers > 1 ? await inWorkers(files, workers, options) : await collectResponses(files, options);
+  return report(countedResponses(groups), options);
+}
+
+/**
+ * The responses counted among grouped lines (`collectResponses`, `takeResponse`): rule 3 (a sidechain
+ * copy of a main-chain `message.id` left out), in a fixed order (time, `message.id`, `requestId`,
+ * session), so sums (floating-point cost) do not depend on which worker read what first.
+ * @param groups responses by de-dup key
+ * @returns the responses `countUsage` counts, in its order
+ */
+export function countedResponses(groups: ReadonlyMap<string, Response>): Response[] {
   const mainIds = new Set<string>();
   for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
-  // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
-  const responses = [...groups.values()]
+  return [...groups.values()]
     .filter((r) => !(r.isSidechain && mainIds.has(r.messageId)))
     .sort(
       (a, b) =>
@@ -125,7 +135,6 @@ export async function countUsage(files: string[], options: UsageOptions = {}): P
         (a.requestId ?? '').localeCompare(b.requestId ?? '') ||
         a.sessionId.localeCompare(b.sessionId),
     );
-  return report(responses, options);
 }
 
 /**
@@ -146,7 +155,7 @@ export async function collectResponses(
     const onDiagnostic = options.onDiagnostic ?? (() => {});
     await readTranscriptLines(
       file,
-      (record, line, byteOffset) => take(record, { file, line, byteOffset }, groups, onDiagnostic),
+      (record, line, byteOffset) => takeResponse(record, { file, line, byteOffset }, groups, onDiagnostic),
       onDiagnostic,
       { onlyLinesWith: '"assistant"', skipUnread: true, skipContent: true },
     );
@@ -201,7 +210,16 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
   }
 }
 
-function take(
+/**
+ * Folds one decoded record into response groups (rules 1, 2, 4, 6; `BAD_USAGE`): `collectResponses`'
+ * step, for a reader that decodes the lines itself (`romp index` counts from the parse's own records).
+ * Records other than `assistant` lines with a `message.id` and `usage` are ignored.
+ * @param record a decoded line
+ * @param place its file, 1-based line and byte offset
+ * @param groups responses by de-dup key, updated
+ * @param onDiagnostic receives `BAD_USAGE`
+ */
+export function takeResponse(
   record: RawRecord,
   place: { file: string; line: number; byteOffset: number },
   groups: Map<string, Response>,
