@@ -4,7 +4,7 @@ import { findSubagents } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
 import type { Turn } from '../model/types.ts';
-import { responsePlaces, responseRows } from '../rows/response-rows.ts';
+import { responsePlaces, responseRows, sessionPlaces } from '../rows/response-rows.ts';
 import type { SessionRows } from '../rows/row-types.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import { collectResponses, countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
@@ -104,9 +104,16 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
       ...(changed === undefined ? {} : { onlyTurns: changed }),
     },
   );
-  // a response on the path keeps its turn
-  rows.usage_facts = responseRows(countedResponses(entry.usage), () => key, responsePlaces(rows.atoms));
-  return { path: entry.path, key, rows, ...(changed === undefined ? {} : { changed: [...changed] }), links };
+  // a response on the path keeps its turn (also one of a turn whose rows are not made: it is not written)
+  const places = changed === undefined ? responsePlaces(rows.atoms) : sessionPlaces(session);
+  rows.usage_facts = responseRows(countedResponses(entry.usage), () => key, places);
+  return {
+    path: entry.path,
+    key,
+    rows,
+    ...(changed === undefined ? {} : { changed: [...changed] }),
+    links,
+  };
 }
 
 /** Keys of turns that are new, gone, or whose atoms, end or `ended` differ from what the index holds. */

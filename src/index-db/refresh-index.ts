@@ -232,9 +232,11 @@ async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promi
 function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | null): void {
   const { key, links } = made;
   if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
-  const changed = made.changed === undefined ? undefined : new Set(made.changed);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
-  writeSessionRows(db, made.rows, changed, w.old === undefined);
+  writeSessionRows(db, made.rows, {
+    ...(made.changed === undefined ? {} : { changed: new Set(made.changed) }),
+    fresh: w.old === undefined,
+  });
   for (const link of links)
     db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [
       key,

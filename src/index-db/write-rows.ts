@@ -5,23 +5,27 @@ import { ROW_TABLES, type RowTable } from './schema.ts';
 /** Tables whose rows belong to one turn (`turn_key`); rows with no turn are rewritten with the session. */
 const BY_TURN: ReadonlySet<RowTable> = new Set(['atoms', 'blocks', 'tool_calls', 'usage_facts']);
 
+/** What of a session `writeSessionRows` replaces. */
+export interface WriteScope {
+  /** Keys of the turns that changed (new, grown, ended or gone); default all. */
+  changed?: ReadonlySet<string>;
+  /** The index holds no row of the session (a file new to it): nothing is deleted first. */
+  fresh?: boolean;
+}
+
 /**
  * Writes one session's rows, replacing what the index held for it: every row when `changed` is
  * `undefined`; else only the turns whose keys it names (and, in `atoms`, `blocks`, `tool_calls` and
- * `usage_facts`, their rows and the rows of no turn), with the session, subagent and diagnostic rows.
- * Keeps `blocks_fts` and `blocks_trigram` in step. Run it inside the caller's transaction.
+ * `usage_facts`, their rows and the rows of no turn, whose `seq` follows every turn's atoms), with the
+ * session, subagent and diagnostic rows. Keeps `blocks_fts` and `blocks_trigram` in step. Run it inside
+ * the caller's transaction.
  * @param db the index
  * @param rows `sessionRows`' output (one session)
- * @param changed keys of the turns that changed (new, grown, ended or gone), or all
- * @param fresh the index holds no row of the session (a file new to it): nothing is deleted first
+ * @param scope the turns changed, whether the session is new to the index
  * @returns how many rows were written
  */
-export function writeSessionRows(
-  db: Database,
-  rows: SessionRows,
-  changed?: ReadonlySet<string>,
-  fresh = false,
-): number {
+export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteScope = {}): number {
+  const { changed, fresh = false } = scope;
   const key = rows.sessions[0]?.key as string;
   const touched = (turnKey: string | null): boolean =>
     changed === undefined || turnKey === null || changed.has(turnKey);
