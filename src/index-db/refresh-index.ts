@@ -153,18 +153,29 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     };
     // main transcripts before subagents, so a subagent finds its parent's key and link
     for (const wave of [work.filter((w) => !isSubagent(w.file)), work.filter((w) => isSubagent(w.file))]) {
-      // with workers, a few files are parsed ahead while the main thread writes; rows are written in order
-      const ahead: Array<{ w: Work; planned: Planned; made: Promise<FileRows> }> = [];
-      const start = async (w: Work): Promise<void> => {
-        const planned = await planOf(db, w);
-        const { plan } = planned;
-        ahead.push({ w, planned, made: pool === undefined ? rowsHere(w, plan, options) : pool.rows(plan) });
-      };
-      let next = 0;
-      while (next < wave.length || ahead.length > 0) {
-        while (next < wave.length && ahead.length < Math.max(1, 2 * workers)) await start(wave[next++] as Work);
-        const first = ahead.shift() as (typeof ahead)[number];
-        await write(first.w, await first.made, first.planned);
+      // with workers, the largest files first and a few parsed ahead, each written as soon as it is parsed (a
+      // long session never holds the writer up); in this thread, one at a time in the walk's order
+      const queue = pool === undefined ? wave : [...wave].sort((a, b) => b.stamp.size - a.stamp.size);
+      const ahead = pool === undefined ? 1 : workers + 2;
+      const running = new Set<Promise<void>>();
+      let writing = Promise.resolve();
+      let failed = false;
+      for (let next = 0; next < queue.length || running.size > 0;) {
+        while (next < queue.length && running.size < ahead) {
+          const w = queue[next++] as Work;
+          const planned = await planOf(db, w);
+          const made = pool === undefined ? rowsHere(w, planned.plan, options) : pool.rows(planned.plan);
+          const job: Promise<void> = made
+            .then((rows) => (writing = writing.then(() => (failed ? undefined : write(w, rows, planned)))))
+            .catch((error: unknown) => {
+              failed = true;
+              throw error;
+            })
+            .finally(() => running.delete(job));
+          job.catch(() => {}); // seen by the race below; a later failure after the first one is dropped
+          running.add(job);
+        }
+        await Promise.race(running);
       }
     }
     db.exec('COMMIT');
