@@ -194,7 +194,7 @@ const OTHERS = new Map<string, (arg?: string) => Promise<void>>([
   ['--usage', async () => (await import('./usage.ts')).benchUsage()],
   ['--html', async () => (await import('./html.ts')).benchHtml()],
   ['--export', async (mb) => (await import('./export.ts')).benchExport(mb === undefined ? undefined : Number(mb))],
-  ['--index', async () => (await import('./index.ts')).benchIndex()],
+  ['--index', async (size) => (await import('./index.ts')).benchIndex(size === '--issue-size')],
   ['--startup', async (n) => (await import('./startup.ts')).benchStartup(n === undefined ? undefined : Number(n))],
 ]);
 

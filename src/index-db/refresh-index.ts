@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
-import { readBranches, type Branch } from '../html/read-branches.ts';
-import { SessionWatcher } from '../live/session-watcher.ts';
-import { responsePlaces, responseRows } from '../rows/response-rows.ts';
-import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
-import { countUsage } from '../usage/count-usage.ts';
-import { findSubagents } from '../discover/find-subagents.ts';
 import type { Database, SqlValue } from './database.ts';
+import { fileRows, watchFile, type FilePlan, type FileRows, type WatchedFile } from './file-rows.ts';
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
+import { RowPool } from './row-pool.ts';
 import { removeSessionRows, writeSessionRows } from './write-rows.ts';
 import { refreshListings } from './listings.ts';
 
@@ -28,14 +24,6 @@ export interface RefreshProgress {
 /** Transcripts followed by one process across refreshes: an append is then read from where it stopped. */
 export type WatcherCache = Map<string, WatchedFile>;
 
-/** A kept watcher, the diagnostics of everything it read, and the rewound branches last read back (by how many dead
- * lines there were). */
-export interface WatchedFile {
-  watcher: SessionWatcher;
-  diagnostics: Diagnostic[];
-  branches?: { dead: number; list: Branch[] };
-}
-
 /** Options of `refreshIndex`. */
 export interface RefreshOptions {
   /** Claude Code's projects folder. */
@@ -43,6 +31,9 @@ export interface RefreshOptions {
   onProgress?: (progress: RefreshProgress) => void;
   /** Keep each file's watcher here between refreshes (`romp index --watch`, tests): appends cost their bytes only. */
   watchers?: WatcherCache;
+  /** Worker threads parsing files while this thread writes (default: the cores; 0 or 1: this thread). Without
+   * `watchers` only: a kept watcher lives in this thread. */
+  workers?: number;
 }
 
 /** What a refresh did. */
@@ -79,6 +70,9 @@ interface FileRow extends FileStamp {
   parser_version: string;
 }
 
+/** Files stamped at once when looking for changes. */
+const STAMPS_AT_ONCE = 32;
+
 /** Commit at least this often (files), so readers see progress and a crash keeps what was done. */
 const COMMIT_EVERY = 200;
 
@@ -112,26 +106,28 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const present = new Set(files.map((f) => f.path));
   const work: Work[] = [];
   const stamps = new Map<string, FileStamp>();
-  // main transcripts before subagents, so a subagent finds its parent's key and link
-  for (const file of [...files].sort((a, b) => Number(isSubagent(a)) - Number(isSubagent(b)))) {
-    const old = known.get(file.path);
-    const stamp = await stampFile(file.path);
-    if (stamp === undefined) continue; // vanished since the walk: gone next time
-    stamps.set(file.path, stamp);
-    const kind = await classify(file.path, stamp, old);
-    if (kind === 'unchanged') report.unchanged++;
-    else work.push({ file, stamp, kind, old });
+  // stamped STAMPS_AT_ONCE files at a time (their reads overlap), kept in the walk's order
+  for (let i = 0; i < files.length; i += STAMPS_AT_ONCE) {
+    const batch = files.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
+      const old = known.get(file.path);
+      const stamp = await stampFile(file.path);
+      // vanished since the walk: gone next time
+      return stamp === undefined ? undefined : { file, stamp, old, kind: await classify(file.path, stamp, old) };
+    });
+    for (const w of await Promise.all(batch)) {
+      if (w === undefined) continue;
+      stamps.set(w.file.path, w.stamp);
+      if (w.kind === 'unchanged') report.unchanged++;
+      else work.push({ ...w, kind: w.kind });
+    }
   }
+  const kept = (w: Work): boolean => w.kind === 'appended' && options.watchers?.has(w.file.path) === true;
   const total = {
     files: work.length,
-    bytes: work.reduce(
-      (n, w) =>
-        n +
-        w.stamp.size -
-        (w.kind === 'appended' && options.watchers?.has(w.file.path) === true ? (w.old?.bytes_read ?? 0) : 0),
-      0,
-    ),
+    bytes: work.reduce((n, w) => n + w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0), 0),
   };
+  const workers = options.watchers === undefined && work.length > 1 ? (options.workers ?? availableParallelism()) : 0;
+  const pool = workers > 1 ? new RowPool(workers) : undefined;
   db.exec('BEGIN IMMEDIATE');
   try {
     for (const [path, row] of known) {
@@ -142,8 +138,15 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       report.removed++;
     }
     let done = 0;
-    for (const w of work) {
-      await indexFile(db, w, options, report);
+    const write = async (w: Work, first: FileRows, { plan, parentPath }: Planned): Promise<void> => {
+      // another file has the key: made again under one of its own
+      const key = uniqueKey(db, first.key, w.file.path);
+      const made = key === first.key ? first : await fileRows(watchFile(w.file.path), { ...plan, key });
+      writeFile(db, w, made, parentPath);
+      report.bytesRead += w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
+      report[w.kind]++;
+      report.read.push(w.file.path);
+      report.turnsWritten += made.changed?.length ?? made.rows.turns.length;
       options.onProgress?.({
         files: ++done,
         totalFiles: total.files,
@@ -151,14 +154,131 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         totalBytes: total.bytes,
       });
       if (done % COMMIT_EVERY === 0) db.exec('COMMIT; BEGIN IMMEDIATE');
+    };
+    // main transcripts before subagents, so a subagent finds its parent's key and link
+    for (const wave of [work.filter((w) => !isSubagent(w.file)), work.filter((w) => isSubagent(w.file))]) {
+      // with workers, the largest files first and a few parsed ahead, each written as soon as it is parsed (a
+      // long session never holds the writer up); in this thread, one at a time in the walk's order
+      const queue = pool === undefined ? wave : [...wave].sort((a, b) => b.stamp.size - a.stamp.size);
+      const ahead = pool === undefined ? 1 : workers + 2;
+      const running = new Set<Promise<void>>();
+      let writing = Promise.resolve();
+      let failed = false;
+      for (let next = 0; next < queue.length || running.size > 0;) {
+        while (next < queue.length && running.size < ahead) {
+          const w = queue[next++] as Work;
+          const planned = await planOf(db, w);
+          const made = pool === undefined ? rowsHere(w, planned.plan, options) : pool.rows(planned.plan);
+          const job: Promise<void> = made
+            .then((rows) => (writing = writing.then(() => (failed ? undefined : write(w, rows, planned)))))
+            .catch((error: unknown) => {
+              failed = true;
+              throw error;
+            })
+            .finally(() => running.delete(job));
+          job.catch(() => {}); // seen by the race below; a later failure after the first one is dropped
+          running.add(job);
+        }
+        await Promise.race(running);
+      }
     }
     await refreshListings(db, stamps);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
     throw error;
+  } finally {
+    await pool?.close();
   }
   return report;
+}
+
+/** A file's plan, and its parent transcript when it is a subagent's. */
+interface Planned {
+  plan: FilePlan;
+  parentPath: string | null;
+}
+
+/** What to make of a file's parse: its key when it is a subagent's (its parent's key and name), the link to its parent,
+ * and what the index holds of its turns. */
+async function planOf(db: Database, w: Work): Promise<Planned> {
+  const path = w.file.path;
+  const subagent = isSubagent(w.file);
+  const parentPath = subagent ? await parentOf(w.file) : null;
+  const parent =
+    parentPath === null
+      ? undefined
+      : (db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
+          { key: string; tool_use_id: string } | undefined);
+  const old =
+    w.old === undefined
+      ? undefined
+      : {
+          key: w.old.session_key,
+          turns: db
+            .all('SELECT key, atoms, "end", ended FROM turns WHERE session_key = ?', [w.old.session_key])
+            .map((r) => ({
+              key: String(r['key']),
+              atoms: Number(r['atoms']),
+              end: Number(r['end']),
+              ended: r['ended'] === 1,
+            })),
+        };
+  const plan: FilePlan = {
+    path,
+    subagent,
+    ...(parentPath === null ? {} : { key: `${keyOfPath(db, parentPath)}/${basename(path, '.jsonl')}` }),
+    ...(parent === undefined ? {} : { parent }),
+    ...(old === undefined ? {} : { old }),
+  };
+  return { plan, parentPath };
+}
+
+/** Parses a file in this thread: through its kept watcher when the file grew (only the new bytes are read). */
+async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promise<FileRows> {
+  let entry = options.watchers?.get(w.file.path);
+  if (entry === undefined || w.kind !== 'appended') {
+    entry = watchFile(w.file.path);
+    options.watchers?.set(w.file.path, entry);
+  }
+  return fileRows(entry, plan);
+}
+
+/** Writes a file's rows, links its subagents to it, and records its stamp. */
+function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | null): void {
+  const { key, links } = made;
+  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
+  // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
+  writeSessionRows(db, made.rows, {
+    ...(made.changed === undefined ? {} : { changed: new Set(made.changed) }),
+    fresh: w.old === undefined,
+  });
+  for (const link of links)
+    db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [
+      key,
+      link.tool_use_id,
+      link.key,
+    ]);
+  const s = w.stamp;
+  const values: SqlValue[] = [
+    w.file.path,
+    key,
+    w.file.project,
+    parentPath,
+    s.dev,
+    s.ino,
+    s.size,
+    s.mtime_ms,
+    s.head_hash,
+    s.tail_hash,
+    s.size,
+    PARSER_VERSION,
+    Date.now(),
+  ];
+  db.run(
+    'INSERT OR REPLACE INTO files (path, session_key, project, parent_path, dev, ino, size, mtime_ms, head_hash, tail_hash, bytes_read, parser_version, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    values,
+  );
 }
 
 /** What happened to a file since it was indexed. */
@@ -183,110 +303,6 @@ async function classify(path: string, stamp: FileStamp, old: FileRow | undefined
     : stamp.size === old.size && before === old.tail_hash
       ? 'unchanged'
       : 'reread';
-}
-
-async function indexFile(db: Database, w: Work, options: RefreshOptions, report: RefreshReport): Promise<void> {
-  const path = w.file.path;
-  let kept = options.watchers?.get(path);
-  const resumed = kept !== undefined && w.kind === 'appended';
-  if (!resumed) {
-    kept = { watcher: new SessionWatcher([path], { view: 'full' }), diagnostics: [] };
-    if (options.watchers !== undefined) options.watchers.set(path, kept);
-  }
-  const entry = kept as WatchedFile;
-  const update = await entry.watcher.update();
-  entry.diagnostics.push(...update.diagnostics);
-  report.bytesRead += resumed ? w.stamp.size - (w.old?.bytes_read ?? 0) : w.stamp.size;
-  report[w.kind]++;
-  report.read.push(path);
-  const parentPath = isSubagent(w.file) ? await parentOf(w.file) : null;
-  const key = uniqueKey(
-    db,
-    parentPath === null ? update.session.rompUuid : `${keyOfPath(db, parentPath)}/${basename(path, '.jsonl')}`,
-    path,
-  );
-  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
-  const links: LinkedSubagent[] =
-    parentPath === null
-      ? (await findSubagents(update.session)).map((l) => ({ ...l, key: `${key}/${basename(l.path, '.jsonl')}` }))
-      : [];
-  const parent =
-    parentPath === null
-      ? undefined
-      : (db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
-          { key: string; tool_use_id: string } | undefined);
-  const dead = update.session.records.reduce((n, r) => n + (r.onPath === false ? 1 : 0), 0);
-  if (entry.branches?.dead !== dead) entry.branches = { dead, list: (await readBranches(update.session)).branches };
-  const changed =
-    w.old?.session_key === key
-      ? changedTurns(
-          db,
-          key,
-          update.session.turns.map((t) => ({ key: t.id, atoms: t.atoms.length, end: t.end, ended: t.ended })),
-        )
-      : undefined;
-  const context = {
-    diagnostics: entry.diagnostics,
-    branches: entry.branches.list,
-    subagents: links,
-    ...(parent === undefined ? {} : { parent }),
-    ...(changed === undefined ? {} : { onlyTurns: changed }),
-  };
-  const rows = sessionRows({ ...update.session, rompUuid: key }, context);
-  // usage as `romp usage` counts it: every response of the file, rewound branches and in-file sidechain
-  // lines included (the Session holds neither); a response on the path keeps its turn
-  const { responses } = await countUsage([path]);
-  rows.usage_facts = responseRows(responses, () => key, responsePlaces(rows.atoms));
-  writeSessionRows(db, rows, changed);
-  report.turnsWritten += changed?.size ?? rows.turns.length;
-  for (const link of links)
-    db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [
-      key,
-      link.tool_use_id,
-      link.key,
-    ]);
-  const s = w.stamp;
-  const values: SqlValue[] = [
-    path,
-    key,
-    w.file.project,
-    parentPath,
-    s.dev,
-    s.ino,
-    s.size,
-    s.mtime_ms,
-    s.head_hash,
-    s.tail_hash,
-    s.size,
-    PARSER_VERSION,
-    Date.now(),
-  ];
-  db.run(
-    'INSERT OR REPLACE INTO files (path, session_key, project, parent_path, dev, ino, size, mtime_ms, head_hash, tail_hash, bytes_read, parser_version, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    values,
-  );
-}
-
-/** Keys of turns that are new, gone, or whose atoms, end or `ended` differ from the index's. */
-function changedTurns(
-  db: Database,
-  key: string,
-  turns: ReadonlyArray<{ key: string; atoms: number; end: number; ended: boolean }>,
-): Set<string> {
-  const old = new Map(
-    db
-      .all('SELECT key, atoms, "end", ended FROM turns WHERE session_key = ?', [key])
-      .map((r) => [r['key'] as string, r]),
-  );
-  const changed = new Set<string>();
-  for (const t of turns) {
-    const was = old.get(t.key);
-    if (was === undefined || was['atoms'] !== t.atoms || was['end'] !== t.end || was['ended'] !== (t.ended ? 1 : 0))
-      changed.add(t.key);
-    old.delete(t.key);
-  }
-  for (const gone of old.keys()) changed.add(gone);
-  return changed;
 }
 
 /** The key wanted, unless another file already has it: then the key and a hash of the path (`key@1a2b3c4d`). */

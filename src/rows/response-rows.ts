@@ -1,3 +1,4 @@
+import type { Atom, Session } from '../model/types.ts';
 import type { AtomRow, UsageFactRow } from './row-types.ts';
 import { usageCells } from './usage-fact-rows.ts';
 import { responseKey, type Response } from '../usage/count-usage.ts';
@@ -21,6 +22,26 @@ export function responsePlaces(atoms: readonly AtomRow[]): Map<string, ResponseP
     const k = `${atom.message_id}\u0000${atom.request_id ?? ''}`;
     if (!places.has(k)) places.set(k, { atom_key: atom.key, turn_key: atom.turn_key });
   }
+  return places;
+}
+
+/**
+ * The same places as `responsePlaces` over all of a session's atom rows, read from the Session itself
+ * (its turns' atoms, then its stream subagents'), without making the rows: for rewriting only the turns an
+ * append changed, where the other turns' responses must keep their places.
+ * @param session a parsed session
+ * @returns the places
+ */
+export function sessionPlaces(session: Session): Map<string, ResponsePlace> {
+  const places = new Map<string, ResponsePlace>();
+  const take = (atom: Atom, turnKey: string | null): void => {
+    const id = atom.message?.id;
+    if (id === undefined) return;
+    const k = `${id}\u0000${atom.request_id ?? ''}`;
+    if (!places.has(k)) places.set(k, { atom_key: atom.uuid, turn_key: turnKey });
+  };
+  for (const turn of session.turns) for (const atom of turn.atoms) take(atom, turn.id);
+  for (const list of Object.values(session.subagents ?? {})) for (const atom of list) take(atom, null);
   return places;
 }
 

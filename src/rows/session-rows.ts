@@ -212,7 +212,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     byte_offset: d.byteOffset ?? null,
     uuid: d.uuid ?? null,
   }));
-  const tool_calls = toolCallRows(session, key, links, cap).filter((r) => wanted(r.turn_key));
+  const tool_calls = toolCallRows(session, key, links, cap, wanted);
   return {
     sessions: [row],
     turns,

@@ -11,6 +11,7 @@ import type { ToolCallRow } from './row-types.ts';
  * @param sessionKey its key
  * @param links subagent transcripts by spawning `tool_use_id` (their session keys)
  * @param cap characters of error text kept
+ * @param wanted the turns whose calls become rows (default all; keys count every call all the same)
  * @returns the rows, in atom order; a repeated id's key gets `#2`, `#3`, …
  */
 export function toolCallRows(
@@ -18,12 +19,14 @@ export function toolCallRows(
   sessionKey: string,
   links: ReadonlyArray<{ tool_use_id: string; key: string }>,
   cap: number,
+  wanted: (turnKey: string) => boolean = () => true,
 ): ToolCallRow[] {
   const spawned = new Map(links.map((l) => [l.tool_use_id, l.key]));
   const seen = new Map<string, number>();
-  return toolCalls(session).map((call) => {
+  return toolCalls(session).flatMap((call) => {
     const n = (seen.get(call.tool_use_id) ?? 0) + 1;
     seen.set(call.tool_use_id, n);
+    if (!wanted(call.turnId)) return [];
     return {
       key: n === 1 ? call.tool_use_id : `${call.tool_use_id}#${n}`,
       session_key: sessionKey,

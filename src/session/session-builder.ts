@@ -3,7 +3,7 @@ import type { Entry } from '../graph/entry.ts';
 import { extendPath } from '../graph/extend-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import type { RawRecord } from '../read/parse-line.ts';
-import { RecordDecoder, type RecordDecodeOptions } from '../read/record-decoder.ts';
+import { RecordDecoder, type OnRecord, type RecordDecodeOptions } from '../read/record-decoder.ts';
 import { finishTurns, stepTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
 import {
@@ -36,6 +36,8 @@ export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
   rompHome?: string;
   /** The current time (epoch ms), for an idle span still open; default `Date.now()`. */
   now?: number;
+  /** Sees every record decoded, before the model takes it (`romp index` counts usage from the same records). */
+  onRecord?: OnRecord;
 }
 
 /** How the last `session()` call brought the session up to date. */
@@ -201,8 +203,11 @@ export class SessionBuilder {
 
   #newFeed(path: string, fsid: string): FileFeed {
     const read = newFileRead({ fsid, path });
-    const take = (record: RawRecord, line: number, byteOffset: number): void =>
+    const onRecord = this.#options.onRecord;
+    const take = (record: RawRecord, line: number, byteOffset: number): void => {
+      onRecord?.(record, line, byteOffset);
       takeRecord(read, record, line, byteOffset, this.#on);
+    };
     // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
     const decoder = new RecordDecoder(path, take, (d) => this.#on(d), { skipUnread: true, ...this.#options });
     return { read, decoder, seen: { entries: 0, refs: 0, checkpoints: 0, queue: 0, first: read.first } };

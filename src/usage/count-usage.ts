@@ -128,10 +128,20 @@ export function reportGroups(
   groups: Map<string, Response>,
   options: Pick<UsageOptions, 'timeZone' | 'prices'> = {},
 ): UsageReport {
+  return report(countedResponses(groups), options);
+}
+
+/**
+ * The responses counted among grouped lines (`collectResponses`, `takeResponse`): rule 3 (a sidechain
+ * copy of a main-chain `message.id` left out), in a fixed order (time, `message.id`, `requestId`,
+ * session), so sums (floating-point cost) do not depend on which worker read what first.
+ * @param groups responses by de-dup key
+ * @returns the responses `countUsage` counts, in its order
+ */
+export function countedResponses(groups: ReadonlyMap<string, Response>): Response[] {
   const mainIds = new Set<string>();
   for (const r of groups.values()) if (!r.isSidechain) mainIds.add(r.messageId);
-  // a fixed order, so sums (floating-point cost) do not depend on which worker read what first
-  const responses = [...groups.values()]
+  return [...groups.values()]
     .filter((r) => !(r.isSidechain && mainIds.has(r.messageId)))
     .sort(
       (a, b) =>
@@ -140,7 +150,6 @@ export function reportGroups(
         (a.requestId ?? '').localeCompare(b.requestId ?? '') ||
         a.sessionId.localeCompare(b.sessionId),
     );
-  return report(responses, options);
 }
 
 /**
@@ -182,7 +191,7 @@ export async function collectFileResponses(
 ): Promise<void> {
   await readUsageLines(
     file,
-    (record, line, byteOffset) => take(record, file, line, byteOffset, groups, onDiagnostic),
+    (record, line, byteOffset) => takeResponse(record, file, line, byteOffset, groups, onDiagnostic),
     onDiagnostic,
     range,
   );
@@ -259,7 +268,18 @@ function merge(groups: Map<string, Response>, key: string, line: Response): void
   }
 }
 
-function take(
+/**
+ * Folds one decoded record into response groups (rules 1, 2, 4, 6; `BAD_USAGE`): `collectResponses`'
+ * step, for a reader that decodes the lines itself (`romp index` counts from the parse's own records).
+ * Records other than `assistant` lines with a `message.id` and `usage` are ignored.
+ * @param record a decoded line
+ * @param file its file
+ * @param line its 1-based line
+ * @param byteOffset its byte offset in the file
+ * @param groups responses by de-dup key, updated
+ * @param onDiagnostic receives `BAD_USAGE`
+ */
+export function takeResponse(
   record: RawRecord,
   file: string,
   line: number,

@@ -78,10 +78,15 @@ function projects(): { dir: string; s1: string; s2: string; s3: string } {
 async function build(
   dir: string,
   watchers?: WatcherCache,
+  workers?: number,
 ): Promise<{ path: string; report: Awaited<ReturnType<typeof refreshIndex>> }> {
   const path = join(tempDir('romp-home-'), 'index.db');
   const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
-  const report = await refreshIndex(db, { projectsDir: dir, ...(watchers === undefined ? {} : { watchers }) });
+  const report = await refreshIndex(db, {
+    projectsDir: dir,
+    ...(watchers === undefined ? {} : { watchers }),
+    ...(workers === undefined ? {} : { workers }),
+  });
   db.close();
   return { path, report };
 }
@@ -244,20 +249,57 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   db.close();
 });
 
+/** Every row of every table (blocks without their rowid, which depends on the order written) and the hits of a few
+ * queries. */
+function dump(path: string, queries = ['zebra', 'flamingo', 'lamin']): string {
+  const db = reader(path);
+  const tables = ROW_TABLES.map((t) =>
+    JSON.stringify(
+      db
+        .all(`SELECT * FROM ${t} ORDER BY ${t === 'sessions' ? 'key' : 'session_key, key'}`)
+        .map(({ id: _id, ...row }) => row),
+    ),
+  );
+  const hits = queries.map((q) => JSON.stringify(searchIndex(db, q)));
+  db.close();
+  return [...tables, ...hits].join('\n');
+}
+
 test('rebuild: deleting the index and building it again gives the same rows and hits', async () => {
   const { dir } = projects();
-  const dump = (path: string): string => {
-    const db = reader(path);
-    const tables = ROW_TABLES.map((t) =>
-      JSON.stringify(db.all(`SELECT * FROM ${t} ORDER BY ${t === 'sessions' ? 'key' : 'session_key, key'}`)),
-    );
-    const hits = ['zebra', 'flamingo', 'lamin'].map((q) => JSON.stringify(searchIndex(db, q)));
-    db.close();
-    return [...tables, ...hits].join('\n');
-  };
   const first = dump((await build(dir)).path);
   assert.equal(dump((await build(dir)).path), first);
   assert.ok(first.includes('pelican'));
+  // parsed in worker threads or in this one: the same rows
+  assert.equal(dump((await build(dir, undefined, 0)).path), first);
+  assert.equal(dump((await build(dir, undefined, 2)).path), first);
+});
+
+test('an append, with kept watchers or in a new process, gives the rows of a full rebuild', async () => {
+  const { dir, s1, s2 } = projects();
+  const watchers: WatcherCache = new Map();
+  const kept = await build(dir, watchers);
+  const fresh = await build(dir);
+  appendFileSync(s1, jsonl(as('s1', [user('u9', 'a3', 'and the okapi', 30)])));
+  appendFileSync(
+    s1,
+    jsonl(as('s1', [assistant('a9', 'u9', text('An okapi, noted.'), 31, { mid: 'm9', stop: 'end_turn' })])),
+  );
+  appendFileSync(s2, jsonl(as('s2', [user('v4', 'w3', 'now the narwhal', 20)])));
+  for (const [path, options] of [
+    [kept.path, { watchers }],
+    [fresh.path, {}],
+  ] as const) {
+    const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+    const report = await refreshIndex(db, { projectsDir: dir, ...options });
+    assert.deepEqual([report.appended, report.unchanged], [2, 2]);
+    db.close();
+  }
+  const queries = ['okapi', 'narwhal', 'zebra'];
+  const rebuilt = dump((await build(dir)).path, queries);
+  assert.equal(dump(kept.path, queries), rebuilt);
+  assert.equal(dump(fresh.path, queries), rebuilt);
+  assert.ok(rebuilt.includes('noted'));
 });
 
 test('a corrupt or foreign index.db is recreated with INDEX_RECREATED, never read', async () => {
