@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCount, plural } from '../src/cli/format-count.ts';
+import { formatCount, plural } from '../src/text/format-count.ts';
 import { timeFormat } from '../src/cli/format-time.ts';
 
 test('formatCount groups digits by three as Intl en-US does; plural says 1 turn, 2 turns', () => {

@@ -6,7 +6,7 @@ import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-cost.ts';
-import { formatCount, plural } from './format-count.ts';
+import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** A subagent as shown under the call that started it. */

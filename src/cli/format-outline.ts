@@ -2,7 +2,7 @@ import type { Author, Session, Turn } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { formatResult } from './format-result.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
-import { formatCount, plural } from './format-count.ts';
+import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ResultPayload } from '../model/types.ts';
 import { safeText } from './safe-text.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /**
  * A stream `result` in one line, as `romp stream`'s outline and `romp cat` print it: `result success:

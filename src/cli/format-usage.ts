@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import type { Totals } from '../usage/count-usage.ts';
 import type { UsageReportKind, UsageRow } from '../usage/group-usage.ts';
 import { formatCost } from './format-cost.ts';
-import { formatCount } from './format-count.ts';
+import { formatCount } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 
 /** What a session row shows beside its numbers (from `romp ls`'s listing). */

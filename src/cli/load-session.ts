@@ -5,7 +5,7 @@ import { parseSession, type ParseResult } from '../session/parse-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { refuseUnrelated } from './refuse-unrelated.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
 export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));

@@ -19,7 +19,7 @@ import type { Cell } from '../rows/row-types.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp export --format otlp|parquet|ndjson`. */
 export interface BulkExportOptions extends TargetOptions {

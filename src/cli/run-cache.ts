@@ -10,7 +10,7 @@ import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { fitLines } from './fit-width.ts';
-import { formatCount, plural } from './format-count.ts';
+import { formatCount, plural } from '../text/format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
 

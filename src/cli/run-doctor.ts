@@ -3,7 +3,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findLostTurns } from '../resume/find-lost-turns.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /**
  * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,

@@ -6,7 +6,7 @@ import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import type { BulkExportOptions } from './run-bulk-export.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp export`. */
 export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions, 'format'> {

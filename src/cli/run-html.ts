@@ -3,7 +3,7 @@ import { buildHtmlPage } from '../html/build-html-page.ts';
 import type { CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp html`. */
 export interface HtmlCliOptions extends TargetOptions {

@@ -15,7 +15,7 @@ import { timeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 import { fitLines } from './fit-width.ts';
 
 /** Options of `romp index`. */

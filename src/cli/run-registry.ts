@@ -12,7 +12,7 @@ import {
 } from '../romp-home/registry.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options shared by the registry commands. */
 export interface RegistryOptions {

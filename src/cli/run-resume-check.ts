@@ -13,7 +13,7 @@ import { timeFormat, type TimeFormat } from './format-time.ts';
 import { writeOutput } from './one-session-file.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { makeDir } from '../fs/make-dir.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp resume-check`. */
 export interface ResumeCheckOptions extends TargetOptions {

@@ -9,7 +9,7 @@ import { formatOutline } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp show` and `romp json`. */
 export interface ShowOptions extends SessionArgs {

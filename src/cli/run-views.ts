@@ -7,7 +7,7 @@ import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
-import { formatCount, plural } from './format-count.ts';
+import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 

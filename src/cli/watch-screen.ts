@@ -4,7 +4,7 @@ import type { CliOutput } from './cli-io.ts';
 import { formatTurn, turnHead } from './format-outline.ts';
 import type { TimeFormat } from './format-time.ts';
 import { safeText } from './safe-text.ts';
-import { plural } from './format-count.ts';
+import { plural } from '../text/format-count.ts';
 import { fitWidth } from './fit-width.ts';
 
 /** What the screen is given at each change of the watched session. */

@@ -1,6 +1,6 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { CliIO } from './cli-io.ts';
-import { formatCount } from './format-count.ts';
+import { formatCount } from '../text/format-count.ts';
 
 /** How many diagnostics a command prints before it only counts the rest. */
 export const DIAGNOSTICS_SHOWN = 20;

@@ -13,6 +13,7 @@ import type { Branch } from '../html/read-branches.ts';
 import type { RenderContext } from '../html/render-context.ts';
 import { editHunks } from '../html/render-diff.ts';
 import { toolResults, type ToolResult } from '../html/tool-results.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Text in a code fence longer than any run of backticks inside it. */
 export function fence(text: string, language = ''): string {
@@ -54,10 +55,10 @@ export function renderMarkdownTranscript(
 ): string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
-  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${session.turns.length} turns · ${usd(totals.cost_usd)}`;
+  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${plural(session.turns.length, 'turn')} · ${usd(totals.cost_usd)}`;
   const rest = branches.map(
     (b) =>
-      `### Rewound branch (${b.lines.length} lines)\n\n${b.lines
+      `### Rewound branch (${plural(b.lines.length, 'line')})\n\n${b.lines
         .map((l) =>
           l.type === 'user'
             ? quote(typedText(l) || '(tool results)')
@@ -176,7 +177,7 @@ function renderCall(
       ? []
       : [
           quote(
-            `**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`,
+            `**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${plural(sub.session.turns.length, 'turn')} · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`,
           ),
         ];
   return [
@@ -190,6 +191,6 @@ function renderCall(
 function branchNotes(uuid: string | undefined, ctx: RenderContext): string[] {
   return (uuid === undefined ? [] : (ctx.branchesFrom.get(uuid) ?? [])).map(
     (b) =>
-      `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${b.lines.length} lines)*`,
+      `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${plural(b.lines.length, 'line')})*`,
   );
 }

@@ -59,7 +59,7 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
       if (ok) shown++;
     });
     for (var r = 0; r < ranked.length && best === null; r++) if (!all[ranked[r]].classList.contains('filtered-out')) best = all[ranked[r]];
-    $('count').textContent = shown === all.length ? '' : shown + ' of ' + all.length + ' turns';
+    $('count').textContent = shown === all.length ? '' : shown + ' of ' + all.length + (all.length === 1 ? ' turn' : ' turns');
   };
   ['q', 'f-author', 'f-tool', 'f-errors'].forEach(function (id) { $(id).addEventListener('input', apply); });
   $('q').addEventListener('keydown', function (e) {

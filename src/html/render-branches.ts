@@ -4,6 +4,7 @@ import type { Branch } from './read-branches.ts';
 import { renderMarkdown } from './render-markdown.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { typedText } from '../views/prompt-text.ts';
+import { plural } from '../text/format-count.ts';
 
 /**
  * The rewound branches of a session, each a `<section class="branch">` anchored by its first line's
@@ -31,7 +32,7 @@ export function renderBranches(branches: readonly Branch[], omitted: number): st
       return `<div class="atom a-assistant" id="${escapeHtml(line.uuid)}">${blocks.join('')}</div>`;
     });
     const back = branch.from === null ? '' : ` · forks from <a href="#${escapeHtml(branch.from)}">this line</a>`;
-    return `<section class="branch" id="${escapeHtml(branch.uuid)}"><h3>rewound branch · ${branch.lines.length} lines${back}</h3>${lines.join('')}</section>`;
+    return `<section class="branch" id="${escapeHtml(branch.uuid)}"><h3>rewound branch · ${plural(branch.lines.length, 'line')}${back}</h3>${lines.join('')}</section>`;
   });
   const note = omitted > 0 ? `<p class="cut">truncated: ${omitted} more dead lines not shown</p>` : '';
   return `<section id="branches"><h2>Rewound branches</h2>${sections.join('')}${note}</section>`;

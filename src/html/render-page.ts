@@ -15,6 +15,7 @@ import { renderTimeline } from './render-timeline.ts';
 import { renderTurn } from './render-turn.ts';
 import { splitTurns, type PartRange } from './split-turns.ts';
 import { toolResults } from './tool-results.ts';
+import { plural } from '../text/format-count.ts';
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -170,7 +171,7 @@ function pageShell(
 <style>${PAGE_STYLE}</style></head>
 <body${options.live === true ? ' data-live' : ''}>
 <input type="checkbox" id="view-context" class="visually-hidden">
-<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${utcTime(first)} → ${utcTime(last)} · ${session.turns.length} turns · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
+<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${utcTime(first)} → ${utcTime(last)} · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
 <div id="timeline-box">${timeline}</div>
 <div class="bar">${switcher}<span id="controls" hidden><input type="search" id="q" placeholder="search (/)" aria-label="search"> <select id="f-author" aria-label="author"><option value="">all authors</option><option>human</option><option>sdk</option><option>peer</option><option>system</option><option>autonomous</option></select> <select id="f-tool" aria-label="tool"><option value="">all tools</option></select> <label><input type="checkbox" id="f-errors"> errors only</label> <span id="count"></span> <span class="keys">j/k turns · t thinking</span></span></div>
 <div id="parts-top">${nav}</div></div>

@@ -10,6 +10,7 @@ import { editHunks, renderDiff } from './render-diff.ts';
 import { renderImage } from './render-image.ts';
 import { highlightCode } from './render-markdown.ts';
 import type { ToolResult } from './tool-results.ts';
+import { plural } from '../text/format-count.ts';
 
 /** A `tool_use` block's fields as the page reads them. */
 export interface ToolUse {
@@ -45,7 +46,7 @@ export function renderToolCall(use: ToolUse, atom: Atom, result: ToolResult | un
   const subHtml =
     sub === undefined
       ? ''
-      : `<div class="subagent"><p class="sub-head">subagent · ${escapeHtml(sub.models.join(', ') || 'model unknown')} · ${sub.session.turns.length} turns · ${usd(sub.cost_usd)}</p>${renderChat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map(), context: undefined })}</div>`;
+      : `<div class="subagent"><p class="sub-head">subagent · ${escapeHtml(sub.models.join(', ') || 'model unknown')} · ${plural(sub.session.turns.length, 'turn')} · ${usd(sub.cost_usd)}</p>${renderChat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map(), context: undefined })}</div>`;
   return (
     `<details class="tool${isError ? ' is-error' : ''}" data-tool="${escapeHtml(name)}"><summary><span class="chip">${escapeHtml(toolLabel(name, use.input))}</span>${state}${sub === undefined ? '' : '<span class="state">subagent</span>'}</summary>` +
     `<div class="tool-body"><div class="tool-input">${renderInput(name, id, use.input, atom, ctx)}</div>` +

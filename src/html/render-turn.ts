@@ -9,6 +9,7 @@ import { duration, tokens, usd, utcTime } from './format-numbers.ts';
 import { renderBlock } from './render-block.ts';
 import type { RenderContext } from './render-context.ts';
 import type { ToolResult } from './tool-results.ts';
+import { plural } from '../text/format-count.ts';
 
 const PREVIEW = 100;
 
@@ -122,7 +123,7 @@ function branchLinks(uuid: string | undefined, ctx: RenderContext): string {
     .map((b) => {
       const first = b.lines[0];
       const text = (first === undefined ? '' : typedText(first)).replace(/\s+/g, ' ').trim();
-      return `<p class="branch-link"><a href="#${escapeHtml(b.uuid)}">↳ rewound branch: ${escapeHtml(text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text)} (${b.lines.length} lines)</a></p>`;
+      return `<p class="branch-link"><a href="#${escapeHtml(b.uuid)}">↳ rewound branch: ${escapeHtml(text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text)} (${plural(b.lines.length, 'line')})</a></p>`;
     })
     .join('');
 }

@@ -4,6 +4,7 @@ import { promptText } from '../views/prompt-text.ts';
 import { toolCalls } from '../views/tool-calls.ts';
 import { turnOutcome } from '../views/turn-outcome.ts';
 import type { CauseNote, ResumeReport } from './find-lost-turns.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Tools whose `file_path` (or `notebook_path`) input names a file they change. */
 const EDITORS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'NotebookEdit']);
@@ -25,7 +26,7 @@ export function renderHandoff(session: Session, report: ResumeReport, notes: rea
   const out = [
     `# What the resumed session does not hold`,
     '',
-    `${turns.length} of ${report.full_turns} turns of session ${report.session} are not loaded by \`claude --resume\`.`,
+    `${turns.length} of ${plural(report.full_turns, 'turn')} of session ${report.session} are not loaded by \`claude --resume\`.`,
     '',
   ];
   for (const n of notes)

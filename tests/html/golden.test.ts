@@ -53,7 +53,7 @@ const TOKENS: Record<string, string[]> = {
   ],
   subagent: [
     '<span class="chip">Task: count files (general-purpose)</span><span class="state">subagent</span>',
-    '<p class="sub-head">subagent · claude-haiku-4-5 · 1 turns · $',
+    '<p class="sub-head">subagent · claude-haiku-4-5 · 1 turn · $',
     '<p>sub says three</p>',
   ],
   compaction: [

@@ -15,8 +15,8 @@ export function formatCount(n: number): string {
 }
 
 /**
- * A count and its noun, singular for exactly one: `1 turn`, `2 turns`, `1,204 prompts`. The one place the
- * CLI makes a noun agree with its number.
+ * A count and its noun, singular for exactly one: `1 turn`, `2 turns`, `1,204 prompts`. The one place romp
+ * makes a noun agree with its number (the CLI, pages, exports).
  * @param n the count
  * @param singular the noun for one (`turn`)
  * @param plural the noun for any other count (default: singular + `s`)
