@@ -4,6 +4,7 @@ import { CHAIN_TYPES, hasToolResult, isCompactBoundary, type Entry } from './ent
 import { applyCheckpoint, lastLine, type Checkpoint } from './pick-leaf.ts';
 import { runThrough, type ProgressThrough } from './progress-through.ts';
 import type { ActivePath } from './resolve-active-path.ts';
+import { resolveOpenResponse, type OpenResponse } from './resolve-open-response.ts';
 
 /** What `extendPath` did with the appended lines. */
 export interface PathExtension {
@@ -15,6 +16,11 @@ export interface PathExtension {
   progress: Entry[];
   /** Progress rows the path runs through now and did not before. */
   through: Entry[];
+  /**
+   * Set when the open response's part of the path was resolved again (`resolveOpenResponse`): the index
+   * in `ActivePath.entries` from which the entries changed; `onPath` then holds the appended lines only.
+   */
+  from?: number;
 }
 
 /**
@@ -26,16 +32,22 @@ export interface PathExtension {
  * the open response, whose lines are in file order and walked from its first), a sidechain line or a row
  * of an unknown type (off the path), a `last-prompt` checkpoint that leaves the leaf where it is.
  *
+ * A line of the open response that moves the lines put back after it (a call hanging on an earlier
+ * call's result, a result of a call that had lines put back) resolves that response's part of the path
+ * again (`resolveOpenResponse`), when `open` says where it starts.
+ *
  * Returns `undefined` when the path really changes (a rewind, a compaction, a line that is the
- * phantom parent of a walked one, a duplicate uuid, a checkpoint that moves the leaf, a line of a
- * response that had lines put back): the caller then resolves the session again, from a new index
- * (what this already changed in `index` and `path` is dropped with them).
+ * phantom parent of a walked one, a duplicate uuid, a checkpoint that moves the leaf, a line hanging
+ * beside the leaf): the caller then resolves the session again, from a new index (what this already
+ * changed in `index` and `path` is dropped with them).
  *
  * @param index the graph index; extended in place
  * @param path the active path; extended in place
  * @param through the progress rows the path runs through; extended in place
  * @param added the appended uuid-bearing lines, in file order, with `seq` set
  * @param checkpoint the session's last checkpoint, when the appends brought one
+ * @param open where the open response starts on the path, when known
+ * @param forward uuids that an earlier line names as its parent (see `resolveOpenResponse`)
  * @returns what became of the lines, or `undefined`
  */
 export function extendPath(
@@ -44,10 +56,18 @@ export function extendPath(
   through: ProgressThrough,
   added: Entry[],
   checkpoint: Checkpoint | undefined,
+  open?: OpenResponse,
+  forward: ReadonlySet<string> = new Set(),
 ): PathExtension | undefined {
   const leaf = path.leaf;
-  if (leaf === undefined || path.entries.at(-1) !== leaf || lastLine(index.ordered) !== leaf) return undefined;
+  if (leaf === undefined || lastLine(index.ordered) !== leaf) return undefined;
   const out: PathExtension = { onPath: [], offPath: [], progress: [], through: [] };
+  /**
+   * A line moved lines put back, or lines put back follow the leaf (a line after it would go before
+   * them): the rest are indexed only, and the open response resolved again.
+   */
+  let moved = path.entries.at(-1) !== leaf;
+  if (moved && open === undefined) return undefined;
   for (const e of added) {
     if (index.progress.has(e.uuid) || index.byUuid.has(e.uuid) || path.missing.has(e.uuid)) return undefined;
     if (e.type === 'progress') {
@@ -63,6 +83,7 @@ export function extendPath(
     }
     e.pos = index.ordered.push(e) - 1;
     index.byUuid.set(e.uuid, e);
+    if (moved) continue;
     const tip = path.leaf as Entry;
     if (!CHAIN_TYPES.has(e.type) || (e.isSidechain && !tip.isSidechain)) {
       out.offPath.push(e); // never the leaf; a line hanging on it later is no extension
@@ -73,12 +94,29 @@ export function extendPath(
       e.parent === tip.uuid
         ? e.messageId === undefined || !path.putBack.has(e.messageId)
         : parallelResult(index, path, e);
-    if (!extends_) return undefined;
+    if (!extends_) {
+      if (open === undefined) return undefined;
+      moved = true;
+      continue;
+    }
     path.entries.push(e);
     path.onPath.add(e);
     path.leaf = e;
     out.onPath.push(e);
     runThrough(through.rows, e.via, out.through);
+  }
+  if (moved) {
+    if (
+      open === undefined ||
+      checkpoint !== undefined ||
+      out.offPath.length > 0 ||
+      !resolveOpenResponse(index, path, open, forward)
+    )
+      return undefined;
+    out.onPath = added.filter((e) => e.type !== 'progress');
+    out.from = open.at;
+    for (const e of out.onPath) runThrough(through.rows, e.via, out.through);
+    return out;
   }
   if (checkpoint !== undefined) {
     if (through.checkpointRow !== undefined) return undefined; // what it ran through may be dropped

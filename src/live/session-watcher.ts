@@ -53,8 +53,9 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  *   `TOO_MANY_FILES` (once each) and not read.
  * - Subagent transcripts appearing under `<dir>/<fsid>/subagents/` are reported in `newSubagents`.
  * - Appends that extend the active path where the open turn is step the turn builder on from where it
- *   was; a real change of path (a rewind, a compaction, a checkpoint that moves the leaf, a new or
- *   replaced file) re-resolves the session from what is already read, without reading it again.
+ *   was (appends that move the open response's put-back lines step that response again); a real
+ *   change of path (a rewind, a compaction, a checkpoint that moves the leaf, a new or replaced file)
+ *   re-resolves the session from what is already read, without reading it again.
  * - After every update the session equals what `parseSession` gives for the same bytes (whole lines).
  *   `records` is shared between snapshots and only appended to (a progress row's `onPath` turns true
  *   when a line appended later hangs on it).
