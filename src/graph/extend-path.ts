@@ -1,9 +1,11 @@
-import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
 import { CHAIN_TYPES, hasToolResult, isCompactBoundary, type Entry } from './entry.ts';
 import { applyCheckpoint, lastLine, type Checkpoint } from './pick-leaf.ts';
 import { runThrough, type ProgressThrough } from './progress-through.ts';
-import type { ActivePath } from './resolve-active-path.ts';
+import { EntrySet } from './entry-set.ts';
+import { phantomStandIn } from './find-fallback-parent.ts';
+import type { ActivePath, View } from './resolve-active-path.ts';
 import { resolveOpenResponse, type OpenResponse } from './resolve-open-response.ts';
 
 /** What `extendPath` did with the appended lines. */
@@ -16,11 +18,25 @@ export interface PathExtension {
   progress: Entry[];
   /** Progress rows the path runs through now and did not before. */
   through: Entry[];
+  /** What the walk would say of them: a line whose parent was never written (`phantomStandIn`). */
+  diagnostics: Diagnostic[];
   /**
    * Set when the open response's part of the path was resolved again (`resolveOpenResponse`): the index
    * in `ActivePath.entries` from which the entries changed; `onPath` then holds the appended lines only.
    */
   from?: number;
+}
+
+/** What `extendPath` knows besides the path. */
+export interface ExtendContext {
+  /** The session's last checkpoint, when the appends brought one. */
+  checkpoint?: Checkpoint | undefined;
+  /** Where the open response starts on the path, when known. */
+  open?: OpenResponse | undefined;
+  /** Uuids that an earlier line names as its parent (see `resolveOpenResponse`). */
+  forward?: ReadonlySet<string>;
+  /** The view the path was resolved for (default `full`). */
+  view?: View | undefined;
 }
 
 /**
@@ -30,7 +46,10 @@ export interface PathExtension {
  * a line hanging on the leaf (directly or over progress rows, which are indexed and bridged as
  * `buildIndex` bridges them), a tool result of a parallel call (it hangs on an earlier `tool_use` line of
  * the open response, whose lines are in file order and walked from its first), a sidechain line or a row
- * of an unknown type (off the path), a `last-prompt` checkpoint that leaves the leaf where it is.
+ * of an unknown type (off the path), a `last-prompt` checkpoint that leaves the leaf where it is, a line
+ * whose parent was never written when the walk's stand-in for it is the leaf (a Stop hook's
+ * `stop_hook_summary` over progress rows naming a block that was never written: `HISTORY_GAP` in the
+ * `full` view, which goes on at the previous line).
  *
  * A line of the open response that moves the lines put back after it (a call hanging on an earlier
  * call's result, a result of a call that had lines put back) resolves that response's part of the path
@@ -45,9 +64,8 @@ export interface PathExtension {
  * @param path the active path; extended in place
  * @param through the progress rows the path runs through; extended in place
  * @param added the appended uuid-bearing lines, in file order, with `seq` set
- * @param checkpoint the session's last checkpoint, when the appends brought one
- * @param open where the open response starts on the path, when known
- * @param forward uuids that an earlier line names as its parent (see `resolveOpenResponse`)
+ * @param context the session's last checkpoint when the appends brought one, where the open response
+ *   starts, the uuids named as parent by an earlier line, the view
  * @returns what became of the lines, or `undefined`
  */
 export function extendPath(
@@ -55,13 +73,12 @@ export function extendPath(
   path: ActivePath,
   through: ProgressThrough,
   added: Entry[],
-  checkpoint: Checkpoint | undefined,
-  open?: OpenResponse,
-  forward: ReadonlySet<string> = new Set(),
+  context: ExtendContext = {},
 ): PathExtension | undefined {
+  const { checkpoint, open, forward = new Set<string>(), view = 'full' } = context;
   const leaf = path.leaf;
   if (leaf === undefined || lastLine(index.ordered) !== leaf) return undefined;
-  const out: PathExtension = { onPath: [], offPath: [], progress: [], through: [] };
+  const out: PathExtension = { onPath: [], offPath: [], progress: [], through: [], diagnostics: [] };
   /**
    * A line moved lines put back, or lines put back follow the leaf (a line after it would go before
    * them): the rest are indexed only, and the open response resolved again.
@@ -91,7 +108,7 @@ export function extendPath(
     }
     if (isCompactBoundary(e) || e.isSidechain !== tip.isSidechain) return undefined;
     const extends_ =
-      e.parent === tip.uuid
+      e.parent === tip.uuid || standIn(index, path, e, view, out.diagnostics) === tip
         ? e.messageId === undefined || !path.putBack.has(e.messageId)
         : parallelResult(index, path, e);
     if (!extends_) {
@@ -132,6 +149,18 @@ export function extendPath(
     }
   }
   return out;
+}
+
+/**
+ * The line the walk goes on at from a line whose parent was never written (`phantomStandIn`: within
+ * 5 s, else in the `full` view the previous line in file order), its diagnostic kept in `said` and its
+ * parent in `path.missing` (a line written later with that uuid changes the walk); `undefined` for a
+ * line whose parent is written, or a root.
+ */
+function standIn(index: GraphIndex, path: ActivePath, e: Entry, view: View, said: Diagnostic[]): Entry | undefined {
+  if (e.parent === null || index.byUuid.has(e.parent)) return undefined;
+  path.missing.add(e.parent);
+  return phantomStandIn(index, e, e.parent, new EntrySet(), view === 'full', (d) => said.push(d));
 }
 
 /**

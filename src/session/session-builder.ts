@@ -283,15 +283,12 @@ export class SessionBuilder {
     for (const c of checkpoints) c.seq = base + c.fileSeq;
     for (const q of queue) q.seq = base + q.fileSeq;
     const leaf = state.path.leaf;
-    const extension = extendPath(
-      state.index,
-      state.path,
-      state.through,
-      entries,
-      checkpoints.at(-1),
-      state.open?.response,
-      state.forward,
-    );
+    const extension = extendPath(state.index, state.path, state.through, entries, {
+      checkpoint: checkpoints.at(-1),
+      open: state.open?.response,
+      forward: state.forward,
+      view: this.#options.view,
+    });
     if (extension === undefined) return false;
 
     const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#home.resolvePeer };
@@ -358,6 +355,7 @@ export class SessionBuilder {
       turns: finishTurns(turns, state.rompUuid),
       leafFsid: (state.path.leaf as Entry).fsid,
     };
+    for (const d of extension.diagnostics) this.#on(d);
     this.#markSeen(feed);
     this.#resolution = 'open-turn';
     return true;

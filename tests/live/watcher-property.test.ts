@@ -16,7 +16,7 @@ import { parseSession } from '../../src/session/parse-session.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { buildTranscript, mutate, transcriptArb } from '../helpers/properties.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { assistant, progress, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+import { assistant, progress, system, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 const comparable = (s: Session): unknown => JSON.parse(JSON.stringify({ ...s, files: s.files.map((f) => f.fsid) }));
 
@@ -260,4 +260,33 @@ test('live: streaming tool execution, results out of order, a call on an earlier
     [['u1', 'a1', 'r1', 'a4', 'a2', 'a3', 'r3', 'r2', 'r4', 'a5']],
   );
   assert.equal(session.records.find((r) => r.uuid === 'p1')?.onPath, true);
+});
+
+test("live: a Stop hook's rows naming a block never written stay on the open-turn path, with the walk's diagnostic", async () => {
+  for (const [gap, code] of [
+    [2, 'PHANTOM_PARENT'],
+    [9, 'HISTORY_GAP'],
+  ] as const) {
+    const lines = [
+      user('u1', null, 'go', 0),
+      assistant('a1', 'u1', text('done'), 1, { mid: 'm1', stop: 'end_turn' }),
+      progress('p1', 'never-written', 1 + gap),
+      progress('p2', 'p1', 1 + gap),
+      system('s1', 'p2', 'stop_hook_summary', 1 + gap),
+      user('u2', 's1', 'next', 30),
+    ].map((l) => `${JSON.stringify(l)}\n`);
+    const sizes = lines.map((l) => Buffer.byteLength(l));
+    const bytes = Buffer.from(lines.join(''));
+    // full view: within 5 s the walk bridges s1 to a1 by time, else goes on at a1, the line before it
+    const { full, live, once } = await replay(bytes, sizes, 'full');
+    assert.equal(full, 1, code);
+    assert.deepEqual(
+      live.map((d) => [d.code, d.uuid]),
+      [[code, 's1']],
+    );
+    const said = (ds: Diagnostic[]): unknown[] => ds.map((d) => [d.code, d.message, d.line, d.byteOffset]);
+    assert.deepEqual(said(live), said(once)); // the same words as the one-shot walk's
+    // context view: past 5 s the resumed conversation starts at s1, a real change of path
+    assert.equal((await replay(bytes, sizes, 'context')).full, gap > 5 ? 2 : 1, code);
+  }
 });
