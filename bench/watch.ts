@@ -83,6 +83,11 @@ async function appendAll(mb: number, source: string): Promise<Figures> {
     const lines = continuation(join(CORPUS, source), 7919, leaf, clock, SESSION_ID);
     const before = watcher.fullResolves;
     const samples: Sample[] = [];
+    // each line's type, read before the measured appends (their garbage collected with the setup's)
+    const types = lines.map((line) => {
+      const { type, subtype } = JSON.parse(line) as { type?: unknown; subtype?: unknown };
+      return typeof subtype === 'string' ? `${String(type)}/${subtype}` : String(type);
+    });
     globalThis.gc?.(); // the first read's garbage is collected now, not in the first appends
     await new Promise((resolve) => setImmediate(resolve)); // and reported now
     for (const line of lines) {
@@ -93,13 +98,11 @@ async function appendAll(mb: number, source: string): Promise<Figures> {
       const update = await watcher.update();
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const used = process.cpuUsage(cpu);
-      const type = /"type":"([^"]+)"/.exec(line)?.[1] ?? '?';
-      const subtype = /"subtype":"([^"]+)"/.exec(line)?.[1];
       samples.push({
         ms,
         cpu: (used.user + used.system) / 1000,
         gc: gcMs - gcBefore,
-        type: subtype === undefined ? type : `${type}/${subtype}`,
+        type: types[samples.length] as string,
         resolution: update.resolution,
         bytes: Buffer.byteLength(line),
         atoms: update.session.turns.at(-1)?.atoms.length ?? 0,
