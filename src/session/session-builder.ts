@@ -389,7 +389,8 @@ export class SessionBuilder {
       for (const s of stepped) {
         const mid = s.entry.type === 'assistant' ? s.entry.messageId : undefined;
         // a new response: where its lines are stepped again from if they move (`resolveOpenResponse`)
-        if (mid !== undefined && !state.pathMids.has(mid))
+        if (mid !== undefined && !state.pathMids.has(mid)) {
+          state.pathMids.add(mid); // its next lines, in this batch too, continue it
           state.open = {
             response: { at: s.at, pos: s.entry.pos, mid },
             turns,
@@ -397,6 +398,7 @@ export class SessionBuilder {
             dir: s.dir,
             generated: replay?.count ?? 0,
           };
+        }
         turns = stepItem(turns, s);
       }
     } else {

@@ -260,6 +260,9 @@ test('live: streaming tool execution, results out of order, a call on an earlier
     [['u1', 'a1', 'r1', 'a4', 'a2', 'a3', 'r3', 'r2', 'r4', 'a5']],
   );
   assert.equal(session.records.find((r) => r.uuid === 'p1')?.onPath, true);
+  // and cut anywhere, several lines to an append: every state still equals the one-shot parse
+  for (const sizes of fc.sample(chunks, { numRuns: 20, seed: 14 }))
+    await replay(Buffer.from(lines.join('')), sizes, 'full');
 });
 
 test("live: a Stop hook's rows naming a block never written stay on the open-turn path, with the walk's diagnostic", async () => {
