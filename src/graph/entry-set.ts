@@ -44,4 +44,14 @@ export class EntrySet {
     this.#marks[pos] = 1;
     this.#size++;
   }
+
+  /**
+   * Removes an entry (the live builder re-resolving an open response takes its lines off first).
+   * @param entry an indexed entry
+   */
+  delete(entry: Entry): void {
+    if (this.#marks[entry.pos] !== 1) return;
+    this.#marks[entry.pos] = 0;
+    this.#size--;
+  }
 }

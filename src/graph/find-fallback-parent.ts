@@ -1,3 +1,4 @@
+import { diagnostic, type DiagnosticCode, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
 import type { Entry } from './entry.ts';
 import type { EntrySet } from './entry-set.ts';
@@ -52,4 +53,62 @@ export function findPreviousInFileOrder(index: GraphIndex, child: Entry, visited
     if (e !== undefined && e.isSidechain === child.isSidechain && !visited.has(e)) return e;
   }
   return undefined;
+}
+
+/**
+ * Reports a diagnostic of the graph stage at a line.
+ * @param onDiagnostic receives it
+ * @param code its code
+ * @param message its text
+ * @param at the line: file, line, byte offset and uuid
+ */
+export function reportAt(onDiagnostic: OnDiagnostic, code: DiagnosticCode, message: string, at: Entry): void {
+  onDiagnostic(diagnostic(code, message, { file: at.file, line: at.line, byteOffset: at.byteOffset, uuid: at.uuid }));
+}
+
+/**
+ * Where the walk goes on from a line whose parent was never written (a phantom): Claude Code's 5-second
+ * timestamp fallback (`PHANTOM_PARENT`, info); else (`HISTORY_GAP`, warning) with `history` (the `full`
+ * view) the previous line in file order, without it (the `context` view, as Claude Code's resume) nowhere.
+ * The one decision for the whole walk (`resolveActivePath`) and for a line appended live (`extendPath`).
+ * @param index the graph index
+ * @param e the line
+ * @param parent the uuid it names (its `parent`, or a relinked one)
+ * @param visited entries already on the walk
+ * @param history whether to go on at the previous line in file order
+ * @param onDiagnostic receives the diagnostics above
+ * @returns the stand-in parent, or `undefined` (the walk stops)
+ */
+export function phantomStandIn(
+  index: GraphIndex,
+  e: Entry,
+  parent: string,
+  visited: EntrySet,
+  history: boolean,
+  onDiagnostic: OnDiagnostic,
+): Entry | undefined {
+  // reached over progress rows (bridged): the row that names the missing parent is not this line
+  const missing =
+    e.via !== undefined && parent === e.parent
+      ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)`
+      : `parent ${parent}`;
+  const near = findTimeFallback(index, e, visited);
+  if (near !== undefined) {
+    const message = `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`;
+    reportAt(onDiagnostic, 'PHANTOM_PARENT', message, e);
+    return near;
+  }
+  // the context view resumes what Claude Code resumes: its walk has no fallback beyond the 5 s one
+  const stand = history ? findPreviousInFileOrder(index, e, visited) : undefined;
+  reportAt(
+    onDiagnostic,
+    'HISTORY_GAP',
+    stand !== undefined
+      ? `${missing} was never written; continuing at the previous line in file order, ${stand.uuid}`
+      : history
+        ? `${missing} was never written; history before this line is missing`
+        : `${missing} was never written; the resumed conversation starts at this line`,
+    e,
+  );
+  return stand;
 }

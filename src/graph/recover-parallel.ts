@@ -26,12 +26,21 @@ import type { EntrySet } from './entry-set.ts';
  * @param index the graph index
  * @param visited the entries of `path`; updated
  * @param responses receives the `message.id` of each response that had lines put back
+ * @param from the first position in `index.ordered` whose lines may come back (the live builder
+ *   resolving the open response again gives its first line's: nothing before it hangs on it)
  * @returns the path with the recovered lines inserted
  */
-export function recoverParallel(path: Entry[], index: GraphIndex, visited: EntrySet, responses: Set<string>): Entry[] {
+export function recoverParallel(
+  path: Entry[],
+  index: GraphIndex,
+  visited: EntrySet,
+  responses: Set<string>,
+  from = 0,
+): Entry[] {
   // the off-path lines that may come back, by the uuid they hang on
   const hanging = new Map<string, Entry[]>();
-  for (const e of index.ordered) {
+  for (let i = from; i < index.ordered.length; i++) {
+    const e = index.ordered[i] as Entry;
     if (visited.has(e) || e.parent === null || (e.type === 'assistant' ? e.messageId === undefined : !hasToolResult(e)))
       continue;
     const list = hanging.get(e.parent);

@@ -1,8 +1,8 @@
-import { diagnostic, type DiagnosticCode, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { DiagnosticCode, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { GraphIndex } from './build-index.ts';
 import { isCompactBoundary, type Entry } from './entry.ts';
 import { EntrySet } from './entry-set.ts';
-import { findPreviousInFileOrder, findTimeFallback } from './find-fallback-parent.ts';
+import { findPreviousInFileOrder, phantomStandIn, reportAt } from './find-fallback-parent.ts';
 import { pickLeaf, type Checkpoint } from './pick-leaf.ts';
 import { recoverParallel } from './recover-parallel.ts';
 import { relinkPreserved } from './relink-preserved.ts';
@@ -32,7 +32,7 @@ export interface ActivePath {
    * Uuids the walk looked for and did not find (phantom parents, missing `logicalParentUuid`s): a line
    * appended later with one of them changes the walk (the live builder re-resolves then).
    */
-  missing: ReadonlySet<string>;
+  missing: Set<string>;
 }
 
 /**
@@ -69,8 +69,7 @@ export function resolveActivePath(
   const visited = new EntrySet(index.ordered.length);
   const walked: Entry[] = [];
   const unfound = new Set<string>();
-  const report = (code: DiagnosticCode, message: string, at: Entry): void =>
-    onDiagnostic(diagnostic(code, message, { file: at.file, line: at.line, byteOffset: at.byteOffset, uuid: at.uuid }));
+  const report = (code: DiagnosticCode, message: string, at: Entry): void => reportAt(onDiagnostic, code, message, at);
 
   const parentOf = (e: Entry): Entry | undefined => {
     const parent = (overrides.size === 0 ? undefined : overrides.get(e.uuid)) ?? e.parent;
@@ -80,28 +79,7 @@ export function resolveActivePath(
     const found = previous !== undefined && previous.uuid === parent ? previous : index.byUuid.get(parent);
     if (found !== undefined) return found;
     unfound.add(parent);
-    // reached over progress rows (bridged): the row that names the missing parent is not this line
-    const missing =
-      e.via !== undefined && parent === e.parent
-        ? `parent ${parent} (reached through progress row ${e.via.uuid}, this line's parent)`
-        : `parent ${parent}`;
-    const near = findTimeFallback(index, e, visited);
-    if (near !== undefined) {
-      report('PHANTOM_PARENT', `${missing} was never written; bridged to ${near.uuid}, ${e.t - near.t} ms earlier`, e);
-      return near;
-    }
-    // the context view resumes what Claude Code resumes: its walk has no fallback beyond the 5 s one
-    const stand = view === 'full' ? findPreviousInFileOrder(index, e, visited) : undefined;
-    report(
-      'HISTORY_GAP',
-      stand !== undefined
-        ? `${missing} was never written; continuing at the previous line in file order, ${stand.uuid}`
-        : view === 'full'
-          ? `${missing} was never written; history before this line is missing`
-          : `${missing} was never written; the resumed conversation starts at this line`,
-      e,
-    );
-    return stand;
+    return phantomStandIn(index, e, parent, visited, view === 'full', onDiagnostic);
   };
 
   const compactParent = (boundary: Entry): Entry | undefined => {

@@ -1,9 +1,9 @@
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { nestedAgents } from '../discover/list-claude-sessions.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session, Turn } from '../model/types.ts';
-import { openRegular } from '../read/open-regular.ts';
+import { openRegularSync } from '../read/open-regular.ts';
 import type { ParseOptions } from '../session/parse-session.ts';
 import { SessionBuilder, type Resolution } from '../session/session-builder.ts';
 
@@ -53,8 +53,9 @@ const DEFAULT_CHUNK_BYTES = 1024 * 1024;
  *   `TOO_MANY_FILES` (once each) and not read.
  * - Subagent transcripts appearing under `<dir>/<fsid>/subagents/` are reported in `newSubagents`.
  * - Appends that extend the active path where the open turn is step the turn builder on from where it
- *   was; a real change of path (a rewind, a compaction, a checkpoint that moves the leaf, a new or
- *   replaced file) re-resolves the session from what is already read, without reading it again.
+ *   was (appends that move the open response's put-back lines step that response again); a real
+ *   change of path (a rewind, a compaction, a checkpoint that moves the leaf, a new or replaced file)
+ *   re-resolves the session from what is already read, without reading it again.
  * - After every update the session equals what `parseSession` gives for the same bytes (whole lines).
  *   `records` is shared between snapshots and only appended to (a progress row's `onPath` turns true
  *   when a line appended later hangs on it).
@@ -113,7 +114,7 @@ export class SessionWatcher {
       if (!this.#tails.has(path) && this.#builder.addFile(path, on))
         this.#tails.set(path, { offset: 0, ino: 0, last: Buffer.alloc(0) });
     }
-    for (const [path, tail] of this.#tails) await this.#readNew(path, tail, on);
+    for (const [path, tail] of this.#tails) this.#readNew(path, tail, on);
     const newSubagents = await this.#findSubagents();
     const old = this.#snapshot?.turns ?? [];
     const session = await this.#builder.session(on);
@@ -125,8 +126,10 @@ export class SessionWatcher {
   async #findSubagents(): Promise<string[]> {
     const found: string[] = [];
     for (const path of this.#tails.keys()) {
-      const fsid = this.#builder.fsidOf(path) as string;
-      for (const agent of await nestedAgents(join(dirname(path), fsid))) {
+      const dir = join(dirname(path), this.#builder.fsidOf(path) as string);
+      // most sessions have none: one system call on this thread, no walk through the thread pool
+      if (statSync(join(dir, 'subagents'), { throwIfNoEntry: false }) === undefined) continue;
+      for (const agent of await nestedAgents(dir)) {
         if (!this.#subagents.has(agent)) {
           this.#subagents.add(agent);
           found.push(agent);
@@ -138,16 +141,19 @@ export class SessionWatcher {
 
   /**
    * Feeds a file's new bytes to the builder; a file that shrank or was replaced is fed again from its
-   * start. The file is opened once and its size and inode read from the open handle, so a file deleted,
+   * start. The file is opened once and its size and inode read from the open descriptor, so a file deleted,
    * recreated or made unreadable meanwhile is a `FILE_UNREADABLE` for this update (read again at the
-   * next), never a throw.
+   * next), never a throw. The reads are synchronous (`openRegularSync`): an append is a few system calls
+   * of a few µs, which through the thread pool each waited for a pool thread (ms on a loaded machine:
+   * most of an update's time); the bytes are parsed on this thread anyway.
    */
-  async #readNew(path: string, tail: Tail, on: (d: Diagnostic) => void): Promise<void> {
-    let opened: Awaited<ReturnType<typeof openRegular>> | undefined;
+  #readNew(path: string, tail: Tail, on: (d: Diagnostic) => void): void {
+    let fd: number | undefined;
     try {
-      opened = await openRegular(path);
-      const { handle, info } = opened;
-      if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !(await sameEnd(handle, tail))) {
+      const opened = openRegularSync(path);
+      fd = opened.fd;
+      const { info } = opened;
+      if ((tail.ino !== 0 && info.ino !== tail.ino) || info.size < tail.offset || !sameEnd(fd, tail)) {
         on(
           diagnostic(
             'FILE_REPLACED',
@@ -162,12 +168,7 @@ export class SessionWatcher {
       const chunkBytes = Math.max(2, this.#options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
       const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(info.size - tail.offset, chunkBytes)));
       while (tail.offset < info.size) {
-        const { bytesRead } = await handle.read(
-          buffer,
-          0,
-          Math.min(buffer.length, info.size - tail.offset),
-          tail.offset,
-        );
+        const bytesRead = readSync(fd, buffer, 0, Math.min(buffer.length, info.size - tail.offset), tail.offset);
         if (bytesRead === 0) break;
         this.#builder.push(path, buffer.subarray(0, bytesRead), on);
         tail.offset += bytesRead;
@@ -178,16 +179,16 @@ export class SessionWatcher {
     } catch (error) {
       on(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
     } finally {
-      await opened?.handle.close();
+      if (fd !== undefined) closeSync(fd);
     }
   }
 }
 
 /** Whether the bytes just before a tail's read offset are still the ones read last time. */
-async function sameEnd(handle: FileHandle, tail: Tail): Promise<boolean> {
+function sameEnd(fd: number, tail: Tail): boolean {
   if (tail.last.length === 0) return true;
   const now = Buffer.alloc(tail.last.length);
-  const { bytesRead } = await handle.read(now, 0, now.length, tail.offset - tail.last.length);
+  const bytesRead = readSync(fd, now, 0, now.length, tail.offset - tail.last.length);
   return bytesRead === now.length && now.equals(tail.last);
 }
 

@@ -39,6 +39,9 @@ const chokidarFactory: WatchFactory = (folders, poll) =>
 /** Error codes of a system out of file watches: inotify instances (`EMFILE`) or watches (`ENOSPC`). */
 const OUT_OF_WATCHES = new Set(['EMFILE', 'ENOSPC']);
 
+/** While polling, how often the files are read again without an event (ms). */
+const POLL_REREAD_MS = 1000;
+
 /**
  * Follows a session's transcripts as Claude Code writes them: yields the first state, then every
  * update that changed a turn (see `SessionWatcher`). File events come from chokidar (polling on
@@ -50,7 +53,8 @@ const OUT_OF_WATCHES = new Set(['EMFILE', 'ENOSPC']);
  *
  * When file-system events run out (`ENOSPC`, `EMFILE`: the inotify limits), the watch polls instead
  * and calls `onFallback` once; when polling fails too, the iterable throws `cannot watch …` with the
- * error's code.
+ * error's code. While polling, the files are also read again every second without an event: a poller
+ * takes its first look after it says it is ready, and an append before that look is no change to it.
  *
  * ```ts
  * for await (const { session, changed } of watchSession(['~/.claude/projects/p/<id>.jsonl'], { signal })) {
@@ -128,7 +132,11 @@ export async function* watchSession(files: string[], options: WatchSessionOption
     yield first;
     while (!aborted()) {
       watching();
-      if (!dirty) await Promise.race([new Promise<void>((resolve) => (wake = resolve)), stop]);
+      if (!dirty) {
+        const events = new Promise<void>((resolve) => (wake = resolve));
+        const reread = poll ? new Promise<void>((resolve) => setTimeout(resolve, POLL_REREAD_MS).unref()) : events;
+        await Promise.race([events, reread, stop]);
+      }
       if (aborted()) break;
       watching();
       await new Promise((resolve) => setTimeout(resolve, options.debounceMs ?? 50));

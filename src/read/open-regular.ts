@@ -33,10 +33,12 @@ export async function openRegular(path: string): Promise<{ handle: FileHandle; i
 }
 
 /**
- * `openRegular` for a synchronous reader (a worker thread's, where nothing else waits): the same
- * non-blocking open and `fstat` check, without thread-pool round trips.
- * @param path the file
- * @returns the open descriptor and its stats; the caller closes the descriptor
+ * `openRegular` without the thread pool: the same non-blocking open and `fstat` check, as two system
+ * calls on the calling thread. For the live watcher's small reads, which would otherwise wait their turn
+ * for a pool thread on a loaded machine (each a few ms) for a few µs of work, and for the usage reader's
+ * worker threads, where nothing else waits.
+ * @param path the file (a symlink is followed, to a regular file only)
+ * @returns the open file descriptor and its stats; the caller closes it (`closeSync`)
  * @throws NotRegularFile for anything but a regular file; the system error when it cannot be opened
  */
 export function openRegularSync(path: string): { fd: number; info: Stats } {

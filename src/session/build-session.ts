@@ -3,6 +3,7 @@ import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
 import { holdsToolResult, type Entry } from '../graph/entry.ts';
 import { progressThrough, type ProgressThrough } from '../graph/progress-through.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
+import type { OpenResponse } from '../graph/resolve-open-response.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
 import { UNKNOWN_TIME } from '../model/time.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
@@ -72,6 +73,23 @@ export interface SessionState {
   /** The `summary` title of the path line nearest the leaf. */
   summary: string | undefined;
   collected: Collected;
+  /** The `message.id`s of the path's assistant lines. */
+  pathMids: Set<string>;
+  /** Uuids a line names as its parent that are written after it, or never (`resolveOpenResponse`). */
+  forward: Set<string>;
+  /** Where the open response starts, with what the session was before it (set by the live builder). */
+  open: OpenTurnStart | undefined;
+}
+
+/** The state before the open response's first line, to step its lines again from when they move. */
+export interface OpenTurnStart {
+  response: OpenResponse;
+  turns: TurnsState;
+  summary: string | undefined;
+  dir: string;
+  gitBranch: string | undefined;
+  /** The queue replay's count of generated prompts then. */
+  generated: number;
 }
 
 /**
@@ -131,6 +149,14 @@ export function buildSessionState(
   keyed.sort((a, b) => a.key - b.key);
   for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
 
+  const pathMids = new Set<string>();
+  for (const e of path.entries) if (e.messageId !== undefined) pathMids.add(e.messageId);
+  const forward = new Set<string>();
+  for (const e of index.ordered) {
+    const parent = e.parent === null ? undefined : index.byUuid.get(e.parent);
+    if (e.parent !== null && (parent === undefined || parent.pos > e.pos)) forward.add(e.parent);
+  }
+
   const leaf = path.leaf;
   const turns = foldTurns(items, 'stop_reason', absorbed);
   const summary = summaryFor(path.entries, collected);
@@ -160,6 +186,9 @@ export function buildSessionState(
     rompUuid,
     summary,
     collected,
+    pathMids,
+    forward,
+    open: undefined,
   };
 }
 

@@ -14,6 +14,7 @@ import {
   sessionUuid,
   summaryFor,
   type BuildOptions,
+  type OpenTurnStart,
   type SessionState,
 } from './build-session.ts';
 import {
@@ -66,7 +67,9 @@ const TITLE_TYPES: ReadonlySet<string> = new Set(['custom-title', 'ai-title', 's
  * session's last file and extends the active path where the open turn is (`extendPath`: lines hanging
  * on the leaf, over progress rows or not, tool results of parallel calls, sidechain lines, metadata,
  * queue operations that generate nothing, checkpoints that keep the leaf, titles), only those lines are
- * stepped through the turn builder (`open-turn`); anything else (a rewind, a compaction, a checkpoint
+ * stepped through the turn builder (`open-turn`); when they move lines of the open response put back
+ * (`resolveOpenResponse`), that response's lines are stepped again from the turn state before it
+ * (`open-turn` too); anything else (a rewind, a compaction, a checkpoint
  * that moves the leaf, a new, grown earlier or replaced file, new postal senders) resolves the session
  * again from what is already read (`full`), without reading it again. Either way the Session equals what
  * a one-shot parse of the same complete lines gives.
@@ -285,27 +288,51 @@ export class SessionBuilder {
     for (const c of checkpoints) c.seq = base + c.fileSeq;
     for (const q of queue) q.seq = base + q.fileSeq;
     const leaf = state.path.leaf;
-    const extension = extendPath(state.index, state.path, state.through, entries, checkpoints.at(-1));
+    const extension = extendPath(state.index, state.path, state.through, entries, {
+      checkpoint: checkpoints.at(-1),
+      open: state.open?.response,
+      forward: state.forward,
+      view: this.#options.view,
+    });
     if (extension === undefined) return false;
 
     const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#home.resolvePeer };
     const pathRefs: RecordRef[] = [];
-    const stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }> = [];
+    const stepped: Stepped[] = [];
     let summary = state.summary;
     let dir = state.session.dir;
     let gitBranch = state.session.gitBranch;
-    for (const e of extension.onPath) {
+    const first = state.path.entries.length - extension.onPath.length;
+    for (const [i, e] of extension.onPath.entries()) {
       const item = pathItem(e, ctx);
       if (item === undefined || item.type === 'turn_end') pathRefs.push(refOf(e, true));
-      stepped.push({ entry: e, item });
+      stepped.push({ entry: e, item, at: first + i, summary, dir, gitBranch });
       summary = collected.summaries.get(e.uuid)?.text ?? summary;
       const cwd = e.record['cwd'];
       if (typeof cwd === 'string') dir = cwd;
       const branch = e.record['gitBranch'];
       if (typeof branch === 'string') gitBranch = branch;
     }
-    const turns = this.#stepTurns(state, replay, queue, entries, leaf, stepped);
+    let turns: TurnsState | undefined;
+    if (extension.from === undefined) turns = this.#stepTurns(state, replay, queue, entries, leaf, stepped);
+    else {
+      const open = state.open as OpenTurnStart;
+      if (queue.length > 0 || state.floating !== undefined || (replay?.count ?? 0) !== open.generated) return false;
+      // the open response's lines in their new order, stepped again from the state before it
+      const items = new Map(stepped.map((s) => [s.entry, s.item]));
+      ({ turns, summary, dir, gitBranch } = open);
+      for (const e of state.path.entries.slice(extension.from)) {
+        turns = stepItem(turns, { entry: e, item: items.has(e) ? items.get(e) : pathItem(e, ctx) });
+        summary = collected.summaries.get(e.uuid)?.text ?? summary;
+        const cwd = e.record['cwd'];
+        if (typeof cwd === 'string') dir = cwd;
+        const branch = e.record['gitBranch'];
+        if (typeof branch === 'string') gitBranch = branch;
+      }
+      state.turns = turns;
+    }
     if (turns === undefined) return false;
+    for (const e of extension.onPath) if (e.messageId !== undefined) state.pathMids.add(e.messageId);
     const progressRefs = extension.progress.map((e) => {
       const ref = refOf(e, false);
       state.progressRefs.set(e, ref);
@@ -328,6 +355,7 @@ export class SessionBuilder {
       for (const [leaf, title] of read.titles.summaries)
         collected.summaries.set(leaf, { text: title.text, seq: base + title.seq });
       summary = summaryFor(state.path.entries, collected);
+      state.open = undefined; // its summary before the open response may be another now
     }
     state.summary = summary;
     state.session = {
@@ -338,6 +366,7 @@ export class SessionBuilder {
       turns: finishTurns(turns, state.rompUuid),
       leafFsid: (state.path.leaf as Entry).fsid,
     };
+    for (const d of extension.diagnostics) this.#on(d);
     this.#markSeen(feed);
     this.#resolution = 'open-turn';
     return true;
@@ -356,7 +385,7 @@ export class SessionBuilder {
     queue: QueueOperation[],
     entries: Entry[],
     leaf: Entry | undefined,
-    stepped: Array<{ entry: Entry; item: Atom | TurnEndMarker | undefined }>,
+    stepped: Stepped[],
   ): TurnsState | undefined {
     if (replay !== undefined) {
       const before = replay.count;
@@ -367,8 +396,25 @@ export class SessionBuilder {
     const floating = state.floating;
     let turns: TurnsState;
     if (floating === undefined) {
-      turns = stepped.reduce(stepItem, state.turns);
+      turns = state.turns;
+      for (const s of stepped) {
+        const mid = s.entry.type === 'assistant' ? s.entry.messageId : undefined;
+        // a new response: where its lines are stepped again from if they move (`resolveOpenResponse`)
+        if (mid !== undefined && !state.pathMids.has(mid)) {
+          state.pathMids.add(mid); // its next lines, in this batch too, continue it
+          state.open = {
+            response: { at: s.at, pos: s.entry.pos, mid },
+            turns,
+            summary: s.summary,
+            dir: s.dir,
+            gitBranch: s.gitBranch,
+            generated: replay?.count ?? 0,
+          };
+        }
+        turns = stepItem(turns, s);
+      }
     } else {
+      state.open = undefined;
       floating.tail.push(...stepped);
       const prompts = (replay as QueueReplay).prompts(floating.from);
       if (prompts.some((p) => Number.isNaN(p.atom.t))) return undefined;
@@ -392,6 +438,16 @@ export class SessionBuilder {
     state.turns = turns;
     return turns;
   }
+}
+
+/** A path line appended, its item, its index in the path, and the session's summary, dir and git branch before it. */
+interface Stepped {
+  entry: Entry;
+  item: Atom | TurnEndMarker | undefined;
+  at: number;
+  summary: string | undefined;
+  dir: string;
+  gitBranch: string | undefined;
 }
 
 /** The turn builder stepped over a path line's item, an attachment's atom absorbed. */

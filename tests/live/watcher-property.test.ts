@@ -16,6 +16,7 @@ import { parseSession } from '../../src/session/parse-session.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { buildTranscript, mutate, transcriptArb } from '../helpers/properties.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, progress, system, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 const comparable = (s: Session): unknown => JSON.parse(JSON.stringify({ ...s, files: s.files.map((f) => f.fsid) }));
 
@@ -45,7 +46,7 @@ async function replay(
   sizes: number[],
   view: 'full' | 'context',
   encoding: Encoding = 'utf8',
-): Promise<{ live: Diagnostic[]; once: Diagnostic[]; full: number }> {
+): Promise<{ live: Diagnostic[]; once: Diagnostic[]; full: number; session: Session }> {
   const dir = tempDir('romp-live-');
   mkdirSync(join(dir, 'live'));
   mkdirSync(join(dir, 'once'));
@@ -57,18 +58,20 @@ async function replay(
   let pos = 0;
   let i = 0;
   let last: Diagnostic[] = [];
+  let state: Session | undefined;
   while (pos < bytes.length) {
     const size = sizes.length === 0 ? bytes.length : Math.max(1, sizes[i++ % sizes.length] as number);
     appendFileSync(live, bytes.subarray(pos, pos + size));
     pos += size;
     const { session, diagnostics } = await watcher.update();
+    state = session;
     seen.push(...diagnostics);
     writeFileSync(once, completeLines(readFileSync(live), encoding));
     const expected = await parseSession([once], { view });
     last = expected.diagnostics;
     assert.deepEqual(comparable(session), comparable(expected.session), `after ${pos} of ${bytes.length} bytes`);
   }
-  return { live: seen, once: last, full: watcher.fullResolves };
+  return { live: seen, once: last, full: watcher.fullResolves, session: state as Session };
 }
 
 const chunks = fc.array(fc.integer({ min: 1, max: 3000 }), { minLength: 1, maxLength: 12 });
@@ -221,9 +224,72 @@ test('live: appended a line at a time, queued prompts, parallel results, hook ro
     .split(/(?<=\n)/);
   const sizes = lines.map((l) => Buffer.byteLength(l));
   const { full } = await replay(Buffer.from(lines.join('')), sizes, 'full');
-  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts from a full
-  // resolve); a call
-  // hanging on a result of its own response, which moves the calls put back after it (twice); the
-  // prompt hanging beside the turn_duration row, which leaves the path
-  assert.equal(full, 6);
+  // the first update and the first line (no leaf yet); the first queue operation (the queue replay starts
+  // from a full resolve); the prompt hanging beside the turn_duration row, which leaves the path. A call
+  // hanging on a result of its own response, which moves the calls put back after it, and the results
+  // after it, re-resolve the open response only
+  assert.equal(full, 3);
+});
+
+test('live: streaming tool execution, results out of order, a call on an earlier result: only the open response moves', async () => {
+  const m1 = { mid: 'm1', stop: 'tool_use' };
+  const lines = [
+    user('u1', null, 'look around', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Read'), 1, m1),
+    assistant('a2', 'a1', toolUse('t2', 'Grep'), 1.1, m1),
+    assistant('a3', 'a2', toolUse('t3', 'Glob'), 1.2, m1),
+    user('r3', 'a3', [toolResult('t3', 'three')], 2), // the last call answers first
+    progress('p1', 'a1', 2.5), // a PostToolUse hook of the first call: its result hangs on the row
+    user('r1', 'p1', [toolResult('t1', 'one')], 3),
+    assistant('a4', 'r1', toolUse('t4', 'Read'), 4, m1), // a call hanging on an earlier call's result
+    user('r2', 'a2', [toolResult('t2', 'two')], 5),
+    user('r4', 'a4', [toolResult('t4', 'four')], 6),
+    assistant('a5', 'r4', text('done'), 7, { mid: 'm2', stop: 'end_turn' }),
+  ].map((l) => `${JSON.stringify(l)}\n`);
+  const { full, session } = await replay(
+    Buffer.from(lines.join('')),
+    lines.map((l) => Buffer.byteLength(l)),
+    'full',
+  );
+  // only the first line resolves fully; a4 (m1 had a2, a3, r3 put back), r2 (put-back lines after the
+  // leaf) and r4 (hangs on a4, off the walk) re-resolve m1's lines only
+  assert.equal(full, 1);
+  // the walk from r4 (r4, a4, r1 over p1, a1), m1's other lines put back after a4 in file order
+  assert.deepEqual(
+    session.turns.map((t) => t.atoms.map((a) => a.uuid)),
+    [['u1', 'a1', 'r1', 'a4', 'a2', 'a3', 'r3', 'r2', 'r4', 'a5']],
+  );
+  assert.equal(session.records.find((r) => r.uuid === 'p1')?.onPath, true);
+  // and cut anywhere, several lines to an append: every state still equals the one-shot parse
+  for (const sizes of fc.sample(chunks, { numRuns: 20, seed: 14 }))
+    await replay(Buffer.from(lines.join('')), sizes, 'full');
+});
+
+test("live: a Stop hook's rows naming a block never written stay on the open-turn path, with the walk's diagnostic", async () => {
+  for (const [gap, code] of [
+    [2, 'PHANTOM_PARENT'],
+    [9, 'HISTORY_GAP'],
+  ] as const) {
+    const lines = [
+      user('u1', null, 'go', 0),
+      assistant('a1', 'u1', text('done'), 1, { mid: 'm1', stop: 'end_turn' }),
+      progress('p1', 'never-written', 1 + gap),
+      progress('p2', 'p1', 1 + gap),
+      system('s1', 'p2', 'stop_hook_summary', 1 + gap),
+      user('u2', 's1', 'next', 30),
+    ].map((l) => `${JSON.stringify(l)}\n`);
+    const sizes = lines.map((l) => Buffer.byteLength(l));
+    const bytes = Buffer.from(lines.join(''));
+    // full view: within 5 s the walk bridges s1 to a1 by time, else goes on at a1, the line before it
+    const { full, live, once } = await replay(bytes, sizes, 'full');
+    assert.equal(full, 1, code);
+    assert.deepEqual(
+      live.map((d) => [d.code, d.uuid]),
+      [[code, 's1']],
+    );
+    const said = (ds: Diagnostic[]): unknown[] => ds.map((d) => [d.code, d.message, d.line, d.byteOffset]);
+    assert.deepEqual(said(live), said(once)); // the same words as the one-shot walk's
+    // context view: past 5 s the resumed conversation starts at s1, a real change of path
+    assert.equal((await replay(bytes, sizes, 'context')).full, gap > 5 ? 2 : 1, code);
+  }
 });
