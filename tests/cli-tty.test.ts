@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -210,9 +210,15 @@ test('watch --latest waits for a first session, then moves on to the next one', 
   mkdirSync(folder);
   await watchOnTerminal(`--latest --projects ${quote(projects)} 2>&1`, 100, async (t) => {
     await t.until((s) => s.includes('romp: waiting for a session under'));
-    writeFileSync(join(folder, 'aaaa1111.jsonl'), jsonl(user('u1', null, 'in the first session', 0)));
+    // each session appears whole (written beside, then renamed in): a file seen empty for a moment would be
+    // drawn with 0 turns and then redrawn, which is right but not what this test looks at
+    const appear = (name: string, content: string): void => {
+      writeFileSync(join(projects, name), content);
+      renameSync(join(projects, name), join(folder, name));
+    };
+    appear('aaaa1111.jsonl', jsonl(user('u1', null, 'in the first session', 0)));
     await t.until((s) => s.includes('"in the first session"'));
-    writeFileSync(join(folder, 'bbbb2222.jsonl'), jsonl(user('v1', null, 'in the second session', 0)));
+    appear('bbbb2222.jsonl', jsonl(user('v1', null, 'in the second session', 0)));
     const out = await t.until((s) => s.includes('"in the second session"'));
     const last = blocks(out).at(-1) ?? '';
     assert.match(last, /^\(untitled\) {2}bbbb2222\.jsonl {2}1 turn /m);
