@@ -140,6 +140,11 @@ test('romp usage from the index: fresh files are not read, a changed one is, the
   );
   const warned = await runCli(['usage', '--projects', root, '--romp-home', home]);
   assert.match(warned.err, /s1\.jsonl:4: warning BAD_USAGE/);
+  // FILES given: each one's usage from the index too (s1 and its subagent: m1, m2, m3, m4)
+  const given = ['usage', s1Path, '--json', '--timezone', 'UTC'];
+  const fromIndex = await runCli([...given, '--romp-home', home]);
+  assert.equal(fromIndex.out, (await runCli([...given, '--no-index'])).out);
+  assert.equal((JSON.parse(fromIndex.out) as { total: { responses: number } }).total.responses, 4);
 
   // an append to s1 (m5: 1,000 in): read again; a touched s2: read again; the subagent stays the index's
   appendFileSync(

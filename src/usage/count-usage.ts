@@ -117,6 +117,8 @@ const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] 
  *    too; 2.1.63–2.1.96 when the last line was written before its final values). From 2.1.112 the writer
  *    holds lines back until the final values, and writes `null` only on an interrupted response, whose
  *    usage is final as written.
+ * A file `options.stored` knows (romp's index, while the file has the stamp it was read from) is not
+ * read: its groups and diagnostics are merged as a read would give them.
  * @param files transcript paths (a session's, or a whole projects folder's)
  * @param options zone, prices, diagnostics, progress
  * @returns totals, by session, day and model, the unknown models, and the responses counted
