@@ -58,7 +58,7 @@ export async function benchIndex(issueSize = false): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  const usage = wall(['usage', '--projects', projects, '--json'], env);
+  const usage = wall(['usage', '--projects', projects, '--json', '--no-index'], env);
   const build = wall(['index', '--projects', projects, '--no-progress'], env);
   const size = ['index.db', 'index.db-wal'].reduce(
     (n, f) => n + (existsSync(join(home, f)) ? statSync(join(home, f)).size : 0),

@@ -4,9 +4,11 @@
  * directly, not through npx) over the same real-shaped projects folder of about 400 MB (160 copies of
  * long corpus sessions, `bench/replicate.ts`): CPU time (user + system) and wall time of each, peak
  * memory, in alternating rounds of one run (GNU time), and whether both found the same token totals.
+ * `romp usage` runs twice a round: reading every file (`--no-index`), and with a fresh index of the
+ * folder (`romp index` once, in a home of its own: every file's usage taken from it) and the same output.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,28 +82,43 @@ export async function benchUsage(): Promise<void> {
   console.log(
     `usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions; load ${loadavg()[0]?.toFixed(2)}`,
   );
+  const home = join(root, 'home');
+  rmSync(home, { recursive: true, force: true });
+  const build = timed(process.execPath, [bin, 'index', '--projects', projects, '--romp-home', home, '--no-progress'], {
+    ...process.env,
+  });
   const romp: Timed[] = [];
+  const indexed: Timed[] = [];
   const ccusage: Timed[] = [];
+  const usage = ['usage', '--projects', projects, '--json'];
   for (let round = 0; round < ROUNDS; round++) {
-    const runRomp = (): number =>
-      romp.push(timed(process.execPath, [bin, 'usage', '--projects', projects, '--json'], process.env));
+    const runRomp = (): number => romp.push(timed(process.execPath, [bin, ...usage, '--no-index'], process.env));
+    const runIndexed = (): number =>
+      indexed.push(timed(process.execPath, [bin, ...usage, '--romp-home', home], process.env));
     const runCcusage = (): number =>
       native === undefined
         ? 0
         : ccusage.push(timed(native, ['session', '--json', '--offline'], { ...process.env, CLAUDE_CONFIG_DIR: root }));
-    for (const run of round % 2 === 0 ? [runRomp, runCcusage] : [runCcusage, runRomp]) run();
+    for (const run of round % 2 === 0 ? [runRomp, runIndexed, runCcusage] : [runCcusage, runIndexed, runRomp]) run();
   }
+  rmSync(home, { recursive: true, force: true });
   const line = (name: string, runs: Timed[]): string =>
     `  ${name.padEnd(24)} cpu ${median(runs.map((r) => r.cpu)).toFixed(2)} s, wall ${median(runs.map((r) => r.wall)).toFixed(2)} s, peak ${median(runs.map((r) => r.peakMb)).toFixed(0)} MB`;
   console.log(line('romp usage', romp));
+  console.log(
+    `${line('romp usage, fresh index', indexed)} (romp index once: wall ${build.wall.toFixed(2)} s); output ${indexed[0]?.stdout === romp[0]?.stdout ? 'the same' : 'DIFFERS'}`,
+  );
   if (native === undefined || ccusage[0] === undefined || romp[0] === undefined) {
     console.log(`  ccusage ${CCUSAGE} native: no binary for ${process.platform}-${process.arch}`);
     return;
   }
   console.log(line(`ccusage ${CCUSAGE} native`, ccusage));
-  const ratio = (f: (r: Timed) => number): string => (median(romp.map(f)) / median(ccusage.map(f))).toFixed(2);
+  const ratio = (runs: Timed[], f: (r: Timed) => number): string =>
+    (median(runs.map(f)) / median(ccusage.map(f))).toFixed(2);
+  const cpu = (r: Timed): number => r.cpu;
+  const wall = (r: Timed): number => r.wall;
   console.log(
-    `  romp/ccusage: cpu ${ratio((r) => r.cpu)}x, wall ${ratio((r) => r.wall)}x (medians of ${ROUNDS} alternating rounds)`,
+    `  romp/ccusage: cpu ${ratio(romp, cpu)}x, wall ${ratio(romp, wall)}x; with the index cpu ${ratio(indexed, cpu)}x, wall ${ratio(indexed, wall)}x (medians of ${ROUNDS} alternating rounds)`,
   );
   const a = rompTokens(romp[0].stdout);
   const b = ccusageTokens(ccusage[0].stdout);

@@ -259,6 +259,8 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price',
     )
     .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
+    .addOption(home())
+    .option('--no-index', "read every transcript, not romp index's usage of the files that did not change")
     .action(async (report: string | undefined, files: string[], options: UsageCliOptions) =>
       done(
         await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io),

@@ -1,12 +1,10 @@
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
-import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Database } from '../index-db/database.ts';
 import { storedListings } from '../index-db/listings.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
+import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
 
 /** Options of `romp ls`. */
@@ -55,7 +53,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     options.project === undefined
       ? undefined
       : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
-  const db = options.index === false ? undefined : await openIndex(options.rompHome);
+  const db = options.index === false ? undefined : await readIndex(options.rompHome);
   let all: ClaudeSessionInfo[];
   try {
     all = await listClaudeSessions({
@@ -75,16 +73,6 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
     io,
   );
-}
-
-/** romp's index when there is one this romp reads; `undefined` (read the files) when there is none. */
-async function openIndex(home: string | undefined): Promise<Database | undefined> {
-  const { indexPath } = await import('../index-db/update-index.ts');
-  const path = indexPath(rompHome(home));
-  if (!existsSync(path)) return undefined;
-  const { openIndexForRead } = await import('../index-db/open-index.ts');
-  const db = openIndexForRead(path);
-  return typeof db === 'string' ? undefined : db;
 }
 
 /**

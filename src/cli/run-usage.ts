@@ -12,7 +12,10 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
-import { listClaudeSessions, sessionSubagents } from '../discover/list-claude-sessions.ts';
+import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
+import { storedListings } from '../index-db/listings.ts';
+import { storedUsage } from '../index-db/usage-files.ts';
+import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 
 /** Options of `romp usage`. */
@@ -31,6 +34,10 @@ export interface UsageCliOptions {
   subagents?: boolean;
   /** Show a progress bar (default: when stderr is a terminal). */
   progress?: boolean;
+  /** romp's home, where the index is (`index.db`). */
+  rompHome?: string;
+  /** `false` (`--no-index`): read every transcript, not what the index holds of them. */
+  index?: boolean;
 }
 
 /**
@@ -42,7 +49,10 @@ export interface UsageCliOptions {
  * `unknownModels`); with one, `{report, timeZone, rows, total}`. Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
  * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`. A file
- * that cannot be read is named on stderr after the report, exit 2: the totals leave it out.
+ * that cannot be read is named on stderr after the report, exit 2: the totals leave it out. The
+ * diagnostics are printed in the files' order. With romp's index (`romp index`), a file that still has
+ * the stamp its usage was read from is not read again (`storedUsage`, and `storedListings` for the
+ * session report's titles); any other file is read as without the index: the same output.
  * @param args the report's name (optional), then transcript paths
  * @param options projects folder, zone, days, breakdown, price file, json
  * @param io where to write
@@ -74,18 +84,24 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   bar?.start(paths.length, 0);
   let report: UsageReport;
   const diagnostics: Diagnostic[] = [];
+  const db = options.index === false ? undefined : await readIndex(options.rompHome);
+  let sessions: Map<string, SessionLabel> | undefined;
   try {
     report = await countUsage(paths, {
       prices,
       workers: availableParallelism(),
       ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
-      onFile: (_, done) => bar?.update(done),
+      ...(db === undefined ? {} : { stored: storedUsage(db) }),
+      onFile: () => bar?.increment(),
       onDiagnostic: (d) => diagnostics.push(d),
     });
+    if (kind === 'session' && options.json !== true)
+      sessions = await sessionLabels(paths, db === undefined ? undefined : storedListings(db));
   } finally {
     bar?.stop();
+    db?.close();
   }
-  reportDiagnostics(diagnostics, io);
+  reportDiagnostics(inFileOrder(diagnostics, paths), io);
   // what could not be read is not counted: the totals are printed, and the exit code says they are short
   const code = (): number =>
     reportUnreadable(
@@ -113,7 +129,6 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     return code();
   }
   const time = timeFormat(options.timezone);
-  const sessions = kind === 'session' ? await sessionLabels(paths) : undefined;
   const columns = io.stdout.columns;
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
   io.stdout.write(
@@ -156,16 +171,31 @@ function addTotals(into: Totals, t: Totals): void {
   into.lowerBound ||= t.lowerBound;
 }
 
-/** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them. */
-async function sessionLabels(paths: string[]): Promise<Map<string, SessionLabel>> {
+/** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them (with the
+ * index's listings of files that did not change, `stored`). */
+async function sessionLabels(
+  paths: string[],
+  stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
+): Promise<Map<string, SessionLabel>> {
   const labels = new Map<string, SessionLabel>();
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
-    for (const s of await listClaudeSessions({ projectsDir: dirname(folder), project: basename(folder) })) {
+    for (const s of await listClaudeSessions({
+      projectsDir: dirname(folder),
+      project: basename(folder),
+      ...(stored === undefined ? {} : { stored }),
+    })) {
       if (s.orphan !== true && !labels.has(s.id)) labels.set(s.id, { title: s.title || s.firstPrompt, last: s.last });
     }
   }
   return labels;
+}
+
+/** The diagnostics in the order of their files (a file's own in the order met), however the files were read. */
+function inFileOrder(diagnostics: Diagnostic[], paths: string[]): Diagnostic[] {
+  const position = new Map(paths.map((p, i) => [p, i]));
+  const at = (d: Diagnostic): number => position.get(d.file) ?? paths.length;
+  return [...diagnostics].sort((a, b) => at(a) - at(b));
 }
 
 /** Says on stderr what the counting met: lines that could not be read (not counted) apart from lines read with a

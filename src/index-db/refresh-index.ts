@@ -10,6 +10,7 @@ import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
 import { removeSessionRows, writeSessionRows } from './write-rows.ts';
 import { refreshListings } from './listings.ts';
+import { refreshUsageFiles } from './usage-files.ts';
 
 /** Progress of a refresh, after each file read. */
 export interface RefreshProgress {
@@ -84,7 +85,9 @@ const COMMIT_EVERY = 200;
  * else (replaced, rewritten, shrunk, another parser version: read again once). Freshness never rests on
  * mtime alone. Only the turns whose atoms, end or `ended` changed are rewritten. A file gone from the folder
  * has its rows removed. Subagent transcripts (`<id>/subagents/**`, 2.0.x `agent-*.jsonl`) are sessions of
- * their own, keyed `<parent key>/<agent file name>`, linked both ways. The caller holds the write lock.
+ * their own, keyed `<parent key>/<agent file name>`, linked both ways. Then what `romp ls` lists and what
+ * `romp usage` reads of each file are brought up to date (`refreshListings`, `refreshUsageFiles`: only for
+ * files whose stored stamp differs). The caller holds the write lock.
  * @param db the index (opened by `openIndexForWrite`)
  * @param options projects folder, progress, watcher cache
  * @returns what was done
@@ -183,6 +186,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       }
     }
     await refreshListings(db, stamps);
+    await refreshUsageFiles(db, stamps);
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -26,6 +26,12 @@ const LISTINGS = `CREATE TABLE listings (
   path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, listing_json TEXT NOT NULL);`;
 
+/** What `romp usage` reads of a file (its response groups and diagnostics, JSON), and the stamp of the bytes it was
+ * read from. */
+const USAGE_FILES = `CREATE TABLE usage_files (
+  path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
+  head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, usage_json TEXT NOT NULL);`;
+
 /** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,6 +41,7 @@ CREATE TABLE files (
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, bytes_read INTEGER NOT NULL, parser_version TEXT NOT NULL, indexed_at INTEGER NOT NULL);
 CREATE INDEX files_session ON files(session_key);
 ${LISTINGS}
+${USAGE_FILES}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -89,7 +96,10 @@ CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', co
  * - 1 → 2: `sessions.git_branch`, and `listings` (what `romp ls` lists). Only the transcripts know a
  *   branch, so every file is marked for reading again (`parser_version` emptied): the next refresh fills
  *   the column, file by file, as a new parser would, and the listings.
+ * - 2 → 3: `usage_files` (what `romp usage` reads). Nothing else changed: the next refresh fills it for every file,
+ *   as it fills a missing listing, without parsing any file again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
+  2: USAGE_FILES,
 };

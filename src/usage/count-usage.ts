@@ -64,7 +64,18 @@ export interface UsageOptions {
   onFile?: (path: string, done: number, total: number) => void;
   /** Threads reading files in parallel, this one among them (default: 1, this thread alone). */
   workers?: number;
+  /** What is already known of a file (romp's index: `storedUsage`), else `undefined`: the file is read. */
+  stored?: (path: string) => Promise<FileUsage | undefined>;
 }
+
+/** One file's responses before the cross-file merge (`collectFileResponses`), and the diagnostics its reader gave. */
+export interface FileUsage {
+  groups: Map<string, Response>;
+  diagnostics: Diagnostic[];
+}
+
+/** Files looked up in `stored` at once (each lookup stamps its file). */
+const LOOKUPS_AT_ONCE = 32;
 
 const zero = (): Totals => ({
   input_tokens: 0,
@@ -106,14 +117,43 @@ const CACHE_FIELDS = ['ephemeral_5m_input_tokens', 'ephemeral_1h_input_tokens'] 
  *    too; 2.1.63–2.1.96 when the last line was written before its final values). From 2.1.112 the writer
  *    holds lines back until the final values, and writes `null` only on an interrupted response, whose
  *    usage is final as written.
+ * A file `options.stored` knows (romp's index, while the file has the stamp it was read from) is not
+ * read: its groups and diagnostics are merged as a read would give them.
  * @param files transcript paths (a session's, or a whole projects folder's)
  * @param options zone, prices, diagnostics, progress
  * @returns totals, by session, day and model, the unknown models, and the responses counted
  */
 export async function countUsage(files: string[], options: UsageOptions = {}): Promise<UsageReport> {
-  const workers = Math.min(options.workers ?? 1, files.length);
-  const groups = workers > 1 ? await inWorkers(files, workers, options) : await collectResponses(files, options);
+  const known = await storedFiles(files, options);
+  const toRead = known.size === 0 ? files : files.filter((f) => !known.has(f));
+  const workers = Math.min(options.workers ?? 1, toRead.length);
+  const read = workers > 1 ? await inWorkers(toRead, workers, options) : await collectResponses(toRead, options);
+  if (known.size === 0) return reportGroups(read, options);
+  // a file's groups fold in as its worker's would: the same merge, whichever way they were had
+  const groups = new Map<string, Response>();
+  for (const usage of known.values()) for (const [key, response] of usage.groups) merge(groups, key, response);
+  for (const [key, response] of read) merge(groups, key, response);
   return reportGroups(groups, options);
+}
+
+/** The files `options.stored` knows, in the files' order, their diagnostics passed on and each counted as done. */
+async function storedFiles(files: string[], options: UsageOptions): Promise<Map<string, FileUsage>> {
+  const known = new Map<string, FileUsage>();
+  if (options.stored === undefined) return known;
+  for (let i = 0; i < files.length; i += LOOKUPS_AT_ONCE) {
+    const batch = files.slice(i, i + LOOKUPS_AT_ONCE);
+    const found = await Promise.all(batch.map((f) => (options.stored as NonNullable<UsageOptions['stored']>)(f)));
+    batch.forEach((file, j) => {
+      const usage = found[j];
+      if (usage !== undefined) known.set(file, usage);
+    });
+  }
+  let done = 0;
+  for (const [file, usage] of known) {
+    for (const d of usage.diagnostics) options.onDiagnostic?.(d);
+    options.onFile?.(file, ++done, files.length);
+  }
+  return known;
 }
 
 /**

@@ -55,19 +55,30 @@ test('sessions.git_branch: the last gitBranch on the path, null when no line nam
   ]);
 });
 
-test('a version 1 index is migrated to version 2 in place, and the next refresh fills git_branch', async () => {
-  const dir = projects();
+/**
+ * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since, and
+ * `meta.schema_version` says `version`.
+ */
+async function olderIndex(dir: string, older: string, version: number): Promise<string> {
   const path = join(tempDir('romp-home-'), 'index.db');
   const db = openIndexForWrite(path, () => assert.fail('no diagnostic for a new index'));
   await refreshIndex(db, { projectsDir: dir });
   db.close();
-  // make it what romp 1's schema wrote: no git_branch column, no listings, schema_version 1
   const old = openDatabase(path);
-  old.exec(
-    "ALTER TABLE sessions DROP COLUMN git_branch; DROP TABLE listings; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
-  );
+  old.exec(`${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`);
   old.close();
-  assert.equal(openIndexForRead(path), `schema version 1, this romp reads ${SCHEMA_VERSION}`);
+  assert.equal(openIndexForRead(path), `schema version ${version}, this romp reads ${SCHEMA_VERSION}`);
+  return path;
+}
+
+test('a version 1 index is migrated in place (to 2, then 3), and the next refresh fills git_branch', async () => {
+  const dir = projects();
+  // what romp 1's schema wrote: no git_branch column, no listings, no usage_files
+  const path = await olderIndex(
+    dir,
+    'ALTER TABLE sessions DROP COLUMN git_branch; DROP TABLE listings; DROP TABLE usage_files',
+    1,
+  );
 
   const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
   const version = migrated.all("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.['value'];
@@ -97,4 +108,29 @@ test('a version 1 index is migrated to version 2 in place, and the next refresh 
     { key: 's1', git_branch: 'fix/otter' },
     { key: 's2', git_branch: null },
   ]);
+});
+
+test('a version 2 index is migrated to version 3, and the next refresh fills usage_files without parsing', async () => {
+  const dir = projects();
+  // what romp 2's schema wrote: no usage_files
+  const path = await olderIndex(dir, 'DROP TABLE usage_files', 2);
+
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  assert.equal(migrated.all('SELECT count(*) AS n FROM usage_files')[0]?.['n'], 0);
+  assert.equal(migrated.all('SELECT count(*) AS n FROM sessions')[0]?.['n'], 2, 'the rows are kept');
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.reread, report.bytesRead], [2, 0, 0], 'no file is parsed again');
+  // each session: m1 and m2, 10 input tokens each (the fixture builder's usage)
+  assert.deepEqual(
+    migrated
+      .all(
+        "SELECT path, json_array_length(usage_json, '$.groups') AS responses, json_extract(usage_json, '$.groups[0][1].usage.input_tokens') AS input FROM usage_files ORDER BY path",
+      )
+      .map((r) => [String(r['path']).slice(dir.length), r['responses'], r['input']]),
+    [
+      ['/-work-demo/s1.jsonl', 2, 10],
+      ['/-work-demo/s2.jsonl', 2, 10],
+    ],
+  );
+  migrated.close();
 });

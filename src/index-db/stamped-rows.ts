@@ -1,0 +1,80 @@
+/**
+ * Rows the index keeps per transcript with the stamp of the bytes they were read from (`listings`,
+ * `usage_files`: docs/index.md): written by a refresh for a file whose row is missing or stale, taken by
+ * a reader only while the file still has that stamp.
+ */
+import type { Database, SqlValue } from './database.ts';
+import { stampFile, type FileStamp } from './file-stamp.ts';
+
+const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
+
+/** The columns of a stamped table: `path`, the stamp's, and one of what was read (`listing_json`, `usage_json`). */
+export interface StampedTable {
+  table: 'listings' | 'usage_files';
+  column: 'listing_json' | 'usage_json';
+}
+
+/**
+ * Brings a stamped table in step with the files, in the caller's transaction: rows of files gone from
+ * `files` are removed; for each of `paths` whose row is missing or has another stamp than the file has
+ * now (a touched file counts), `read(path)` is stored with the stamp taken just before it read, and
+ * only when the file still has that stamp after: a file written meanwhile is left to the next refresh.
+ * @param db the index, inside a write transaction
+ * @param at the table and its value column
+ * @param paths the files to keep a row of (among `files`)
+ * @param stamps each file's stamp, as the refresh just took it
+ * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read)
+ * @returns how many rows were written
+ */
+export async function refreshStamped(
+  db: Database,
+  { table, column }: StampedTable,
+  paths: readonly string[],
+  stamps: ReadonlyMap<string, FileStamp>,
+  read: (path: string) => Promise<string | undefined>,
+): Promise<number> {
+  db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
+  const kept = new Map(db.all(`SELECT path, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]));
+  let written = 0;
+  for (const path of paths) {
+    const now = stamps.get(path);
+    if (now === undefined || sameStamp(now, kept.get(path))) continue;
+    const before = await stampFile(path);
+    if (before === undefined) continue;
+    const value = await read(path);
+    const after = await stampFile(path);
+    if (value === undefined || after === undefined || !sameStamp(after, before)) continue;
+    db.run(
+      `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?)`,
+      [path, ...STAMP.map((c) => before[c] as SqlValue), value],
+    );
+    written++;
+  }
+  return written;
+}
+
+/** Whether a stamp is the one a row (a stored row's, another stamp) holds. */
+function sameStamp(stamp: FileStamp, row: Readonly<Record<string, unknown>> | FileStamp | undefined): boolean {
+  return row !== undefined && STAMP.every((c) => stamp[c] === (row as Record<string, unknown>)[c]);
+}
+
+/**
+ * A stamped table as a lookup: a file's stored text when the file has, now, the stamp it was read from
+ * (device, inode, size, mtime, hashes of its first 4 KiB and last 64 bytes: `stampFile`), else
+ * `undefined` (read the file). One query, then a stamp per file asked for.
+ * @param db the index (read-only is enough)
+ * @param at the table and its value column
+ * @returns the lookup
+ */
+export function storedText(
+  db: Database,
+  { table, column }: StampedTable,
+): (path: string) => Promise<string | undefined> {
+  const rows = new Map(db.all(`SELECT * FROM ${table}`).map((r) => [String(r['path']), r]));
+  return async (path) => {
+    const row = rows.get(path);
+    if (row === undefined) return undefined;
+    const stamp = await stampFile(path);
+    return stamp === undefined || !sameStamp(stamp, row) ? undefined : String(row[column]);
+  };
+}

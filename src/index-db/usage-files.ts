@@ -1,0 +1,57 @@
+/**
+ * What `romp usage` reads of each transcript, kept in the index (`usage_files`, docs/index.md) with the
+ * stamp of the bytes it was read from: the file's response groups before the cross-file merge
+ * (`collectFileResponses`) and the diagnostics that reader gave. `romp usage` takes them from there only
+ * while the file still has that stamp, and reads any other file the usual way.
+ */
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { collectFileResponses, type FileUsage, type Response } from '../usage/count-usage.ts';
+import type { Database } from './database.ts';
+import type { FileStamp } from './file-stamp.ts';
+import { refreshStamped, storedText, type StampedTable } from './stamped-rows.ts';
+
+const USAGE_FILES: StampedTable = { table: 'usage_files', column: 'usage_json' };
+
+/** `usage_json`: the groups as `[key, response]` pairs, in the order the reader made them, and its diagnostics. */
+interface StoredUsage {
+  groups: Array<[string, Response]>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Brings `usage_files` in step with the files, in the caller's transaction (`refreshStamped`): every
+ * transcript in `files` whose row is missing or was read from another stamp is read again with the
+ * byte-level usage reader; a file that could not be read (`FILE_UNREADABLE`) or was written while it
+ * was read keeps no row (`romp usage` reads it, and says so).
+ * @param db the index, inside a write transaction
+ * @param stamps each file's stamp, as the refresh just took it
+ * @returns how many rows were written
+ */
+export async function refreshUsageFiles(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
+  const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
+  return refreshStamped(db, USAGE_FILES, paths, stamps, async (path) => {
+    const groups = new Map<string, Response>();
+    const diagnostics: Diagnostic[] = [];
+    await collectFileResponses(path, groups, (d) => diagnostics.push(d));
+    if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
+    return JSON.stringify({ groups: [...groups], diagnostics } satisfies StoredUsage);
+  });
+}
+
+/**
+ * The index's usage rows as `countUsage`'s `stored`: a file's groups and diagnostics when the file has,
+ * now, the stamp it was read from (`storedText`), else `undefined` (read it).
+ * @param db the index (read-only is enough)
+ * @returns the lookup
+ */
+export function storedUsage(db: Database): (path: string) => Promise<FileUsage | undefined> {
+  const stored = storedText(db, USAGE_FILES);
+  return async (path) => {
+    const text = await stored(path);
+    if (text === undefined) return undefined;
+    const { groups, diagnostics } = JSON.parse(text) as StoredUsage;
+    // JSON has no NaN: a time not known was written as null
+    for (const [, r] of groups) r.t = (r.t as number | null) ?? Number.NaN;
+    return { groups: new Map(groups), diagnostics };
+  };
+}
