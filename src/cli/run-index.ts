@@ -17,6 +17,7 @@ import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { plural } from '../text/format-count.ts';
 import { fitLines } from './fit-width.ts';
+import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
 export interface IndexCliOptions {
@@ -166,6 +167,13 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
   try {
     let result;
     try {
+      const statements = countStatements(sql);
+      if (statements === 'none')
+        throw new UserError('romp sql: give a query, e.g. romp sql "SELECT count(*) FROM sessions"');
+      if (statements === 'many')
+        throw new UserError(
+          'romp sql runs one statement at a time: the text holds more than one (a ";" before more SQL)',
+        );
       if (!db.readsOnly(sql))
         throw new UserError(
           'romp sql runs read-only queries (SELECT, WITH … SELECT): the index is rebuilt by romp index only',

@@ -17,6 +17,7 @@ import { storedListings } from '../index-db/listings.ts';
 import { storedUsage } from '../index-db/usage-files.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -206,13 +207,13 @@ function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
   writeDiagnostics(
     io,
     errors,
-    `${errors.length} assistant lines could not be read and are not counted (romp doctor FILE lists them all):`,
+    `${plural(errors.length, 'assistant line')} could not be read and ${errors.length === 1 ? 'is' : 'are'} not counted (romp doctor FILE lists them all):`,
     5,
   );
   writeDiagnostics(
     io,
     warnings,
-    `${warnings.length} assistant lines were read with a warning and are counted (romp doctor FILE lists them all):`,
+    `${plural(warnings.length, 'assistant line')} ${warnings.length === 1 ? 'was' : 'were'} read with a warning and ${warnings.length === 1 ? 'is' : 'are'} counted (romp doctor FILE lists them all):`,
     5,
   );
 }

@@ -1,3 +1,4 @@
+import { plural } from '../text/format-count.ts';
 /** The longest label `toolLabel` gives, in characters (UTF-16 units), an ellipsis included. */
 export const TOOL_LABEL_MAX = 160;
 
@@ -75,8 +76,8 @@ const LABELS: ReadonlyMap<string, (input: Input) => string | undefined> = new Ma
   ['WebSearch', (i) => (str(i, 'query') === undefined ? undefined : JSON.stringify(str(i, 'query')))],
   ['Task', (i) => taskLabel(i)],
   ['Agent', (i) => taskLabel(i)],
-  ['TodoWrite', (i) => (Array.isArray(i['todos']) ? `${i['todos'].length} todos` : undefined)],
-  ['AskUserQuestion', (i) => (Array.isArray(i['questions']) ? `${i['questions'].length} questions` : undefined)],
+  ['TodoWrite', (i) => (Array.isArray(i['todos']) ? plural(i['todos'].length, 'todo') : undefined)],
+  ['AskUserQuestion', (i) => (Array.isArray(i['questions']) ? plural(i['questions'].length, 'question') : undefined)],
   ['ExitPlanMode', () => 'plan'],
 ]);
 

@@ -68,3 +68,16 @@ test('romp sql prints 64-bit integers exactly, in the table and as JSON numbers'
   const table = await runCli(['sql', sql, '--romp-home', home]);
   assert.match(table.out, /9007199254740993 .*-9223372036854775808 .* 42 .* 1\.5/);
 });
+
+test('romp sql refuses a second statement and an empty query, never dropping one silently', async () => {
+  const { db, home } = await indexed();
+  db.close();
+  const two = await runCli(['sql', 'select 1; delete from sessions', '--romp-home', home]);
+  assert.deepEqual([two.code, two.out], [2, '']);
+  assert.match(two.err, /one statement at a time/);
+  const empty = await runCli(['sql', '  -- nothing\n', '--romp-home', home]);
+  assert.deepEqual([empty.code, /give a query/.test(empty.err)], [2, true]);
+  // a `;` inside a literal, a quoted name or a comment, and one at the end, leave one statement
+  const one = await runCli(['sql', `select 'a;b' as "x;y" /* ; */ ; -- done`, '--romp-home', home, '--json']);
+  assert.deepEqual([one.code, one.out], [0, '[{"x;y":"a;b"}]\n']);
+});

@@ -220,6 +220,12 @@ test('lines that cannot be read reach onDiagnostic, from worker threads too, and
   await cli(['usage', ...files], { stdout: { write: () => true }, stderr: { write: (t: string) => (err += t) } });
   assert.match(err, /^2 assistant lines could not be read and are not counted/);
   assert.match(err, /one\.jsonl:2: error INVALID_JSON/);
+  err = '';
+  await cli(['usage', files[0] as string], {
+    stdout: { write: () => true },
+    stderr: { write: (t: string) => (err += t) },
+  });
+  assert.match(err, /^1 assistant line could not be read and is not counted/);
 });
 
 test("romp usage FILE counts the session's subagent transcripts too, unless --no-subagents", async () => {

@@ -28,6 +28,8 @@ test('toolLabel tells each built-in tool by its key input', () => {
     ],
     ['Agent', { prompt: 'look around' }, 'Agent: look around'],
     ['TodoWrite', { todos: [{}, {}, {}] }, 'TodoWrite: 3 todos'],
+    ['TodoWrite', { todos: [{}] }, 'TodoWrite: 1 todo'],
+    ['AskUserQuestion', { questions: [{}] }, 'AskUserQuestion: 1 question'],
     ['mcp__github__create_issue', { owner: 'me', title: 'Bug' }, 'mcp__github__create_issue: me'],
     ['Bash', 'not an object', 'Bash'],
     ['Read', { file_path: 42 }, 'Read'],
