@@ -35,7 +35,8 @@ export interface SearchHit {
   project: string;
   /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
   git_branch: string | null;
-  /** The session's transcript file, and the Claude session id to resume (the leaf's file). */
+  /** The session's transcript file, and the Claude session id to resume (the leaf's file; for a subagent's
+   * transcript its parent session's: Claude Code resumes sessions, not a subagent's file). */
   path: string;
   resume_id: string;
   on_path: boolean;
@@ -70,8 +71,8 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, s.leaf_fsid, s.paths_json`;
-  const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, s.leaf_fsid) AS resume_fsid, s.paths_json`;
+  const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
   // rank in the full-text index alone, then filter the best few: a common word matches many blocks
   const ranked = (pool: number | undefined): Array<Record<string, SqlValue>> =>
     db.all(
@@ -136,7 +137,7 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
     project: String(r['project']),
     git_branch: r['git_branch'] === null ? null : String(r['git_branch']),
     path: paths[0] ?? '',
-    resume_id: String(r['leaf_fsid']),
+    resume_id: String(r['resume_fsid']),
     on_path: r['on_path'] === 1,
     snippet: snippet.replace(/\s+/g, ' ').replaceAll('\u0002', MARK_OPEN).replaceAll('\u0003', MARK_CLOSE).trim(),
     matched,

@@ -10,7 +10,8 @@ import { NO_INDEX, type SessionSearch } from './session-search.ts';
  * The search of `romp serve`'s box: `romp search --no-refresh` over romp's index (`searchIndex` on
  * `$ROMP_HOME/index.db`, opened read-only: the viewer writes nothing, so it never refreshes the index;
  * `romp index` does). A hit's page is the session's leaf file (`resume_id`, the Claude session id the
- * viewer lists); its author is the block's author, else its role, with the tool's name.
+ * viewer lists; a subagent's hit opens its parent session, where the subagent shows under its call); its
+ * author is the block's author, else its role, with the tool's name.
  * @param home romp's home (default `rompHome()`)
  * @returns the search; without a usable index it answers "search needs `romp index`"
  */

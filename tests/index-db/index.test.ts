@@ -151,9 +151,10 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
     searchIndex(db, 'zebra missing').map((h) => [h.uuid, h.role, h.tool]),
     [['r1', 'tool_result', 'Bash']],
   );
+  // a subagent's hit resumes its parent session: Claude Code resumes sessions, not a subagent's file
   assert.deepEqual(
-    searchIndex(db, 'pelican').map((h) => [h.session_id, h.uuid]),
-    [['s1/agent-x1', 'x2']],
+    searchIndex(db, 'pelican').map((h) => [h.session_id, h.uuid, h.resume_id]),
+    [['s1/agent-x1', 'x2', 's1']],
   );
   assert.deepEqual(
     searchIndex(db, 'zebra', { author: 'human' }).map((h) => h.uuid),
