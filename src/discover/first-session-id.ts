@@ -1,4 +1,4 @@
-import { readEdges } from './read-edges.ts';
+import { headRecords } from './head-records.ts';
 
 /**
  * The `sessionId` of a file's first line that carries one: the Claude session the file's lines were
@@ -8,19 +8,9 @@ import { readEdges } from './read-edges.ts';
  * @returns the id, or undefined when no complete line there is JSON with a string `sessionId`
  */
 export async function firstSessionId(path: string): Promise<string | undefined> {
-  let head: string[];
-  try {
-    head = (await readEdges(path, 16 * 1024, 0)).head;
-  } catch {
-    return undefined;
-  }
-  for (const line of head) {
-    try {
-      const id = (JSON.parse(line) as { sessionId?: unknown } | null)?.sessionId;
-      if (typeof id === 'string') return id;
-    } catch {
-      // not JSON: the next line may be
-    }
+  for (const record of await headRecords(path)) {
+    const id = record['sessionId'];
+    if (typeof id === 'string') return id;
   }
   return undefined;
 }

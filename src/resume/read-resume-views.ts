@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import { readEdges } from '../discover/read-edges.ts';
+import { headRecords } from '../discover/head-records.ts';
 import { listSessions } from '../romp-home/registry.ts';
 import { buildSessionState } from '../session/build-session.ts';
 import { collectFiles } from '../session/collect-files.ts';
@@ -84,20 +84,7 @@ async function otherFiles(
 
 /** Whether the head of `path` carries `sessionId` or names one of `uuids` (as its own uuid or a parent). */
 async function related(path: string, sessionId: string | undefined, uuids: ReadonlySet<string>): Promise<boolean> {
-  let head: string[];
-  try {
-    head = (await readEdges(path, 16 * 1024, 0)).head;
-  } catch {
-    return false;
-  }
-  for (const line of head) {
-    let record: Record<string, unknown>;
-    try {
-      record = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
-    if (typeof record !== 'object' || record === null) continue;
+  for (const record of await headRecords(path)) {
     if (sessionId !== undefined && record['sessionId'] === sessionId) return true;
     for (const key of ['uuid', 'parentUuid', 'logicalParentUuid']) {
       const value = record[key];

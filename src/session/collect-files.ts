@@ -1,5 +1,5 @@
 import { fsidOf } from '../model/fsid-of.ts';
-import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { CHAIN_TYPES, messageIdOf, type Entry } from '../graph/entry.ts';
 import type { Checkpoint } from '../graph/pick-leaf.ts';
 import type { RecordRef, SessionFile } from '../model/types.ts';
@@ -98,13 +98,7 @@ export async function collectFiles(
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
   // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
   const readOptions: ReadOptions = { skipUnread: true, ...options };
-  for (const path of paths.slice(maxFiles)) {
-    onDiagnostic(
-      diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, {
-        file: path,
-      }),
-    );
-  }
+  for (const path of paths.slice(maxFiles)) onDiagnostic(tooManyFiles(path, maxFiles));
   for (const path of paths.slice(0, maxFiles)) {
     const fsid = uniqueFsid(path, fsids, onDiagnostic);
     const read = newFileRead({ fsid, path });
@@ -117,6 +111,18 @@ export async function collectFiles(
     reads.push(read);
   }
   return assemble(reads);
+}
+
+/**
+ * The diagnostic of a file past the session's `maxFiles`, which is not read (`TOO_MANY_FILES`, error).
+ * @param path the refused file
+ * @param maxFiles the cap it is past
+ * @returns the diagnostic
+ */
+export function tooManyFiles(path: string, maxFiles: number): Diagnostic {
+  return diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, {
+    file: path,
+  });
 }
 
 /**

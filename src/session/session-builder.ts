@@ -1,4 +1,4 @@
-import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Entry } from '../graph/entry.ts';
 import { extendPath } from '../graph/extend-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
@@ -22,6 +22,7 @@ import {
   DEFAULT_MAX_FILES,
   newFileRead,
   takeRecord,
+  tooManyFiles,
   uniqueFsid,
   type FileRead,
   type QueueOperation,
@@ -141,12 +142,7 @@ export class SessionBuilder {
     if (this.#feeds.has(path)) return true;
     const maxFiles = this.#options.maxFiles ?? DEFAULT_MAX_FILES;
     if (this.#feeds.size >= maxFiles) {
-      if (!this.#refused.has(path))
-        onDiagnostic(
-          diagnostic('TOO_MANY_FILES', `more than ${maxFiles} files given for one session; this one is not read`, {
-            file: path,
-          }),
-        );
+      if (!this.#refused.has(path)) onDiagnostic(tooManyFiles(path, maxFiles));
       this.#refused.add(path);
       return false;
     }
