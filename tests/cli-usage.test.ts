@@ -12,31 +12,40 @@ const run = runCli;
  * Two sessions in two projects. Session A (sonnet 4.5, $3/$15/MTok, cache read $0.30): m1 on 2026-03-01
  * 10:00 UTC, 1,200,000 in / 10,000 out / 2,000,000 cache read; m2 on 03-02 09:00, 1,000 in / 500 out.
  * Session B (haiku 4.5, $1/$5): m3 on 03-02 12:00, 4,000 in / 1,000 out.
+ * Session A's lines say it ran in `/work/app` (its folder `-work-app`); no line of session B has a cwd.
  */
 function folder(): string {
   const root = tempDir('romp-usage-cli-');
-  const write = (project: string, id: string, lines: unknown[]): void => {
+  const write = (project: string, id: string, lines: unknown[], cwd?: string): void => {
     mkdirSync(join(root, project), { recursive: true });
-    writeFileSync(join(root, project, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    writeFileSync(
+      join(root, project, `${id}.jsonl`),
+      `${lines.map((l) => JSON.stringify({ ...(l as object), cwd })).join('\n')}\n`,
+    );
   };
   const sec = (iso: string): number => (Date.parse(iso) - Date.parse('2026-03-01T10:00:00Z')) / 1000;
-  write('-work-app', 'aaaa0000-0000-4000-8000-000000000001', [
-    user('u1', null, 'first', sec('2026-03-01T09:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
-    assistant('a1', 'u1', text('ok'), 0, {
-      mid: 'm1',
-      stop: 'end_turn',
-      usage: { input_tokens: 1_200_000, output_tokens: 10_000, cache_read_input_tokens: 2_000_000 },
-      extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
-    }),
-    user('u2', 'a1', 'second', sec('2026-03-02T08:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
-    assistant('a2', 'u2', text('ok'), sec('2026-03-02T09:00:00Z'), {
-      mid: 'm2',
-      stop: 'end_turn',
-      usage: { input_tokens: 1000, output_tokens: 500 },
-      extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
-    }),
-    { type: 'custom-title', customTitle: 'Parser work', sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
-  ]);
+  write(
+    '-work-app',
+    'aaaa0000-0000-4000-8000-000000000001',
+    [
+      user('u1', null, 'first', sec('2026-03-01T09:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
+      assistant('a1', 'u1', text('ok'), 0, {
+        mid: 'm1',
+        stop: 'end_turn',
+        usage: { input_tokens: 1_200_000, output_tokens: 10_000, cache_read_input_tokens: 2_000_000 },
+        extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
+      }),
+      user('u2', 'a1', 'second', sec('2026-03-02T08:59:00Z'), { sessionId: 'aaaa0000-0000-4000-8000-000000000001' }),
+      assistant('a2', 'u2', text('ok'), sec('2026-03-02T09:00:00Z'), {
+        mid: 'm2',
+        stop: 'end_turn',
+        usage: { input_tokens: 1000, output_tokens: 500 },
+        extra: { sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
+      }),
+      { type: 'custom-title', customTitle: 'Parser work', sessionId: 'aaaa0000-0000-4000-8000-000000000001' },
+    ],
+    '/work/app',
+  );
   write('-work-site', 'bbbb0000-0000-4000-8000-000000000002', [
     user('v1', null, 'third', sec('2026-03-02T11:59:00Z'), { sessionId: 'bbbb0000-0000-4000-8000-000000000002' }),
     {
@@ -78,7 +87,7 @@ test('romp usage: a daily table with a header, thousands separators, models and 
 test('romp usage session / project / weekly, --breakdown, --since/--until, --json rows', async () => {
   const root = folder();
   const session = (await run(['usage', 'session', '--projects', root, '--timezone', 'UTC'])).out;
-  assert.match(session, /│ aaaa0000 +│ -work-app +│ 2026-03-02 09:00 │/);
+  assert.match(session, /│ aaaa0000 +│ \/work\/app +│ 2026-03-02 09:00 │/);
   assert.match(session, /│ Parser work/);
   const breakdown = (await run(['usage', 'weekly', '--projects', root, '--timezone', 'UTC', '--breakdown'])).out;
   assert.match(breakdown, /│ 2026-W09 +│ - sonnet-4-5 │ 1,200,000 │/);
@@ -102,6 +111,32 @@ test('romp usage session / project / weekly, --breakdown, --since/--until, --jso
   const bad = await run(['usage', '--projects', root, '--until', '2026-02-30']);
   assert.equal(bad.code, 2);
   assert.equal(bad.err, 'romp: --until 2026-02-30: give a day as YYYY-MM-DD or YYYYMMDD\n');
+});
+
+test('romp usage session / project name a project by its cwd as romp ls does, the folder when no line has one', async () => {
+  const root = folder();
+  const session = (await run(['usage', 'session', '--projects', root, '--timezone', 'UTC'])).out;
+  assert.match(session, /│ aaaa0000 +│ \/work\/app +│ 2026-03-02 09:00 │/);
+  assert.match(session, /│ bbbb0000 +│ -work-site +│ 2026-03-02 12:00 │/);
+  const project = (await run(['usage', 'project', '--projects', root, '--timezone', 'UTC'])).out;
+  assert.match(project, /│ \/work\/app +│ - sonnet-4-5 │ 1,201,000 │/);
+  assert.match(project, /│ -work-site +│ - haiku-4-5 +│ +4,000 │/);
+  // romp ls names them the same way
+  const ls = (await run(['ls', '--projects', root, '--timezone', 'UTC'])).out;
+  assert.match(ls, /\/work\/app +aaaa0000-/);
+  assert.match(ls, /-work-site +bbbb0000-/);
+  // --json keeps the folder (`key`, `project`) and adds `cwd`
+  type Rows = { rows: Array<{ key: string; project?: string; cwd: string }> };
+  const pick = (out: string): Array<[string, string | undefined, string]> =>
+    (JSON.parse(out) as Rows).rows.map((r) => [r.key, r.project, r.cwd]);
+  assert.deepEqual(pick((await run(['usage', 'project', '--projects', root, '--json'])).out), [
+    ['-work-app', undefined, '/work/app'],
+    ['-work-site', undefined, ''],
+  ]);
+  assert.deepEqual(pick((await run(['usage', 'session', '--projects', root, '--json'])).out), [
+    ['aaaa0000-0000-4000-8000-000000000001', '-work-app', '/work/app'],
+    ['bbbb0000-0000-4000-8000-000000000002', '-work-site', ''],
+  ]);
 });
 
 test('romp usage leaves out the cache columns when the terminal is too narrow; --prices overrides one field', async () => {

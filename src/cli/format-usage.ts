@@ -9,6 +9,14 @@ import { safeText } from './safe-text.ts';
 export interface SessionLabel {
   title: string;
   last: number;
+  /** The session's cwd (`""` when no prompt line has one). */
+  cwd: string;
+}
+
+/** A report's row as the CLI prints it: `groupUsage`'s, and for the session and project reports the project's real
+ * folder (`cwd`, as `romp ls` shows it; `""` when no line has one). */
+export interface ReportRow extends UsageRow {
+  cwd?: string;
 }
 
 /** Options of {@link formatUsageTable}. */
@@ -45,7 +53,8 @@ const HEADS: Record<UsageReportKind, string[]> = {
  * day / week / month / session / project / 5-hour block, the models of each row, and a total row:
  * `Input | Output | Cache Create | Cache Read | Total Tokens | Cost (USD)`, as ccusage prints them.
  * An output count that is a lower bound (lines written before Claude Code 2.1.112) is marked `≥`. Every
- * text from a transcript (session titles, project folders, model names) goes through `safeText`.
+ * text from a transcript (session titles, projects, model names) goes through `safeText`. A project is named by
+ * its real folder (`cwd`), by its folder's name only when no line has a cwd, as `romp ls` names it.
  * @param kind the report
  * @param rows its rows (`groupUsage`)
  * @param total the total over all rows
@@ -54,7 +63,7 @@ const HEADS: Record<UsageReportKind, string[]> = {
  */
 export function formatUsageTable(
   kind: UsageReportKind,
-  rows: readonly UsageRow[],
+  rows: readonly ReportRow[],
   total: Totals,
   options: UsageTableOptions,
 ): string {
@@ -100,7 +109,7 @@ export function formatUsageTable(
   return options.columns !== undefined && width > options.columns ? build(false) : full;
 }
 
-function label(kind: UsageReportKind, row: UsageRow, options: UsageTableOptions): string[] {
+function label(kind: UsageReportKind, row: ReportRow, options: UsageTableOptions): string[] {
   if (kind === 'session') {
     const known = options.sessions?.get(row.key);
     const title =
@@ -109,12 +118,12 @@ function label(kind: UsageReportKind, row: UsageRow, options: UsageTableOptions)
         : `\n${safeText(known.title.replace(/\s+/g, ' ').slice(0, 40))}`;
     return [
       `${safeText(row.key.slice(0, 8))}${title}`,
-      safeText(row.project ?? ''),
+      safeText(row.cwd || (row.project ?? '')),
       Number.isNaN(row.last) ? 'time unknown' : options.time(row.last),
     ];
   }
   if (kind === 'blocks')
     return row.end === undefined ? ['time unknown', ''] : [options.time(Date.parse(row.key)), options.time(row.end)];
-  if (kind === 'project') return [safeText(row.key)];
+  if (kind === 'project') return [safeText(row.cwd || row.key)];
   return [row.key === 'unknown' ? 'time unknown' : row.key];
 }

@@ -5,7 +5,7 @@ import { basename, dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-usage.ts';
-import { formatUsageTable, type SessionLabel } from './format-usage.ts';
+import { formatUsageTable, type ReportRow, type SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
@@ -47,7 +47,9 @@ export interface UsageCliOptions {
  * `project`, `blocks`: `groupUsage`) in `--timezone` (default the machine's), `--since`/`--until`
  * days, `--breakdown` per model; a progress bar on a terminal for a whole projects folder. `--json`
  * without a report prints `countUsage`'s totals (`total`, `bySession`, `byDay`, `byModel`,
- * `unknownModels`); with one, `{report, timeZone, rows, total}`. Given files bring their sessions' subagent
+ * `unknownModels`); with one, `{report, timeZone, rows, total}`. The session and project reports
+ * name a project as `romp ls` does, by its real folder (`cwd` in their `--json` rows, beside the
+ * folder's name: `project`, `key`). Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
  * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`. A file
  * that cannot be read is named on stderr after the report, exit 2: the totals leave it out. The
@@ -86,7 +88,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   let report: UsageReport;
   const diagnostics: Diagnostic[] = [];
   const db = options.index === false ? undefined : await readIndex(options.rompHome);
-  let sessions: Map<string, SessionLabel> | undefined;
+  let labels: UsageLabels | undefined;
   try {
     report = await countUsage(paths, {
       prices,
@@ -96,8 +98,8 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
       onFile: () => bar?.increment(),
       onDiagnostic: (d) => diagnostics.push(d),
     });
-    if (kind === 'session' && options.json !== true)
-      sessions = await sessionLabels(paths, db === undefined ? undefined : storedListings(db));
+    if (kind === 'session' || kind === 'project')
+      labels = await usageLabels(paths, db === undefined ? undefined : storedListings(db));
   } finally {
     bar?.stop();
     db?.close();
@@ -115,7 +117,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     ...(since === undefined ? {} : { since }),
     ...(until === undefined ? {} : { until }),
   };
-  const rows = groupUsage(report.responses, kind, group);
+  const rows = withCwd(groupUsage(report.responses, kind, group), kind, labels);
   const total = emptyTotals();
   for (const row of rows) for (const m of row.models) addTotals(total, m.totals);
   if (options.json === true) {
@@ -133,7 +135,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const columns = io.stdout.columns;
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
   io.stdout.write(
-    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(sessions === undefined ? {} : { sessions }) })}\n`,
+    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,
   );
   if (report.unknownModels.length > 0)
     io.stdout.write(
@@ -172,13 +174,20 @@ function addTotals(into: Totals, t: Totals): void {
   into.lowerBound ||= t.lowerBound;
 }
 
-/** Titles and last activity of the sessions the files belong to, by session id, as `romp ls` lists them (with the
- * index's listings of files that did not change, `stored`). */
-async function sessionLabels(
+/** What the session and project reports name beside their numbers, from `romp ls`'s listings: each session's title,
+ * last activity and cwd by session id, and each project folder's cwd (its newest session's that has one). */
+interface UsageLabels {
+  sessions: Map<string, SessionLabel>;
+  folders: Map<string, string>;
+}
+
+/** The labels of the sessions and project folders the files belong to, as `romp ls` lists them (with the index's
+ * listings of files that did not change, `stored`). */
+async function usageLabels(
   paths: string[],
   stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
-): Promise<Map<string, SessionLabel>> {
-  const labels = new Map<string, SessionLabel>();
+): Promise<UsageLabels> {
+  const labels: UsageLabels = { sessions: new Map(), folders: new Map() };
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
     for (const s of await listClaudeSessions({
@@ -186,10 +195,26 @@ async function sessionLabels(
       project: basename(folder),
       ...(stored === undefined ? {} : { stored }),
     })) {
-      if (s.orphan !== true && !labels.has(s.id)) labels.set(s.id, { title: s.title || s.firstPrompt, last: s.last });
+      if (s.cwd !== '' && !labels.folders.has(s.project)) labels.folders.set(s.project, s.cwd);
+      if (s.orphan !== true && !labels.sessions.has(s.id))
+        labels.sessions.set(s.id, { title: s.title || s.firstPrompt, last: s.last, cwd: s.cwd });
     }
   }
   return labels;
+}
+
+/**
+ * The rows of the session and project reports with `cwd`, the project's real folder as `romp ls` shows it: a
+ * session's own cwd, else its project folder's; `""` when no line of the folder has one (the folder's name, `project`
+ * or `key`, is kept beside it). Other reports' rows are unchanged.
+ */
+function withCwd(rows: ReportRow[], kind: UsageReportKind, labels: UsageLabels | undefined): ReportRow[] {
+  if (labels === undefined) return rows;
+  return rows.map((row) => {
+    const folder = kind === 'project' ? row.key : (row.project ?? '');
+    const own = kind === 'session' ? labels.sessions.get(row.key)?.cwd : undefined;
+    return { ...row, cwd: own || (labels.folders.get(folder) ?? '') };
+  });
 }
 
 /** The diagnostics in the order of their files (a file's own in the order met), however the files were read. */
