@@ -377,7 +377,10 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .addOption(projectsOption())
     .addOption(home())
     .addOption(zone())
-    .option('--json', 'print the hits as a JSON array')
+    .option(
+      '--json',
+      'print the hits as a JSON array: each snippet as plain text, its matches as [start, end] in UTF-16 code units',
+    )
     .action(async (query: string[], options: SearchCliOptions) =>
       done(await (await import('./run-index.ts')).runSearch(query, options, io)),
     );

@@ -6,7 +6,8 @@ import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
 import { openIndexForRead } from '../index-db/open-index.ts';
 import type { RefreshReport } from '../index-db/refresh-index.ts';
-import { MARK_CLOSE, MARK_OPEN, searchIndex, type SearchFilter } from '../index-db/search-index.ts';
+import { searchIndex, type SearchFilter } from '../index-db/search-index.ts';
+import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHome } from '../romp-home/romp-home.ts';
 import { UserError, type CliIO } from './cli-io.ts';
@@ -77,7 +78,8 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
  * `romp search QUERY...`: refreshes the index (unless `--no-refresh`; when another process is writing it,
  * searches it as it is) and prints the hits (`searchIndex`), best first: time, project, title, turn,
  * who wrote it, the snippet with each match marked (bold on a terminal, else `«…»`; every transcript
- * character escaped), and the commands that open it. `--json`: an array of `SearchHit`.
+ * character escaped), and the commands that open it. `--json`: an array of `SearchHit`, its `snippet` plain
+ * text and `matches` the `[start, end)` of each match in it (UTF-16 code units).
  * @param words the query's words
  * @param options filters, refresh, romp home, json
  * @param io where to write
@@ -130,15 +132,16 @@ export async function runSearch(
       const [head, snippet, ...rest] = fitLines(
         [
           `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}`,
-          `  ${safeText(h.snippet)}`,
+          // each match between \u0002 and \u0003 (no escaped text holds them), made bold or «…» once cut to the width
+          `  ${markMatches({ text: h.snippet, matches: h.matches }, '\u0002', '\u0003', safeText)}`,
           // the two commands on a line of their own each when together they would not fit
           ...(columns === undefined || commands.length < columns ? [commands] : [`  ${show}`, `  ${resume}`]),
         ],
         columns,
       );
       const marked = (snippet ?? '')
-        .replaceAll(MARK_OPEN, bold ? '\u001b[1m' : MARK_OPEN)
-        .replaceAll(MARK_CLOSE, bold ? '\u001b[22m' : MARK_CLOSE);
+        .replaceAll('\u0002', bold ? '\u001b[1m' : '«')
+        .replaceAll('\u0003', bold ? '\u001b[22m' : '»');
       // a match cut at the width closes its bold at the end of the line
       out(
         `${[head, `${marked}${bold && marked.lastIndexOf('\u001b[1m') > marked.lastIndexOf('\u001b[22m') ? '\u001b[22m' : ''}`, ...rest].join('\n')}\n`,

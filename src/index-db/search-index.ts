@@ -1,3 +1,4 @@
+import { unmark } from '../text/match-marks.ts';
 import type { Database, SqlValue } from './database.ts';
 
 /** Filters of `searchIndex`. */
@@ -40,17 +41,15 @@ export interface SearchHit {
   path: string;
   resume_id: string;
   on_path: boolean;
-  /** Up to about 12 words around the match, each match between `«` and `»`, whitespace runs as one space. Transcript
-   * text: escape it before printing. */
+  /** Up to about 12 words around the match, whitespace runs as one space, without marks (`matches` says where the
+   * matches are; `markMatches` puts marks back). Transcript text: escape it before printing. */
   snippet: string;
+  /** Each match in `snippet`: `[start, end)` in UTF-16 code units (JavaScript's `slice`), in order. */
+  matches: Array<[number, number]>;
   /** Which index matched: `words` (unicode61 tokens, bm25 typed 10 : assistant 5 : tools 1), or `substring` (trigram).
    * */
   matched: 'words' | 'substring';
 }
-
-/** The marks around a match in a snippet. */
-export const MARK_OPEN = '«';
-export const MARK_CLOSE = '»';
 
 /**
  * Full-text search over the index's blocks (docs/index.md, "Search"): every word of the query must be
@@ -139,14 +138,21 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
     path: paths[0] ?? '',
     resume_id: String(r['resume_fsid']),
     on_path: r['on_path'] === 1,
-    snippet: snippet.replace(/\s+/g, ' ').replaceAll('\u0002', MARK_OPEN).replaceAll('\u0003', MARK_CLOSE).trim(),
+    ...snippetOf(snippet),
     matched,
   };
 }
 
+/** A snippet whose matches are between \u0002 and \u0003 as plain text (whitespace runs as one space) and its
+ * matches' offsets. */
+function snippetOf(marked: string): Pick<SearchHit, 'snippet' | 'matches'> {
+  const { text, matches } = unmark(marked.replace(/\s+/g, ' ').trim(), '\u0002', '\u0003');
+  return { snippet: text, matches };
+}
+
 /**
  * About 40 characters either side of the first case-insensitive occurrence of `word` in `text`, the
- * match between \u0002 and \u0003 (`hit` turns them into marks). The match is found in the lowercased
+ * match between \u0002 and \u0003 (`hit` takes them out, keeping where they were). The match is found in the lowercased
  * text and marked in the text itself: lowercasing can change a text's length (`İ` becomes two code
  * units), so each lowercased code unit keeps the index of the character it came from.
  * @param text a block's text

@@ -29,6 +29,7 @@ export function indexSearch(home?: string): SessionSearch {
         t: h.t,
         author: [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' '),
         snippet: h.snippet,
+        matches: h.matches,
         title: h.title,
         project: h.project,
       }));

@@ -1,13 +1,13 @@
 import { escapeHtml } from '../html/escape-html.ts';
 import { utcTime } from '../html/format-numbers.ts';
-import { MARK_CLOSE, MARK_OPEN } from '../index-db/search-index.ts';
+import { markMatches } from '../text/match-marks.ts';
 import type { SearchAnswer } from './session-search.ts';
 import { renderViewerPage } from './render-viewer-page.ts';
 
 /**
  * The results page of `romp serve` (`/search?q=…`): each hit a link to `/s/<session id>#<atom uuid>`
  * (the session's page at the atom), with the session's title (else its id's first 8 characters), the
- * project, turn, time, author and snippet (its matches, between `«` and `»`, marked), everything from
+ * project, turn, time, author and snippet (its matches in `<mark>`), everything from
  * the index escaped; or, when the search
  * cannot run, why (`search needs \`romp index\``).
  * @param query what was searched
@@ -26,7 +26,7 @@ export function renderSearchResults(query: string, answer: SearchAnswer): string
   const rows = answer.hits.map((hit) => {
     const name = hit.title === undefined || hit.title === '' ? hit.session_id.slice(0, 8) : hit.title;
     const href = `/s/${encodeURIComponent(hit.session_id)}#${encodeURIComponent(hit.uuid)}`;
-    return `<li class="hit-row"><a href="${escapeHtml(href)}">${escapeHtml(name.replace(/\s+/g, ' ').slice(0, 120))}</a> <span class="meta">${escapeHtml(hit.project ?? '')} · ${hit.turn === null ? 'rewound' : `turn ${hit.turn}`} · ${utcTime(hit.t)} · ${escapeHtml(hit.author)}</span><div class="snippet">${escapeHtml(hit.snippet).replaceAll(MARK_OPEN, '<mark>').replaceAll(MARK_CLOSE, '</mark>')}</div></li>`;
+    return `<li class="hit-row"><a href="${escapeHtml(href)}">${escapeHtml(name.replace(/\s+/g, ' ').slice(0, 120))}</a> <span class="meta">${escapeHtml(hit.project ?? '')} · ${hit.turn === null ? 'rewound' : `turn ${hit.turn}`} · ${utcTime(hit.t)} · ${escapeHtml(hit.author)}</span><div class="snippet">${markMatches({ text: hit.snippet, matches: hit.matches ?? [] }, '<mark>', '</mark>', escapeHtml)}</div></li>`;
   });
   const count = `<p id="search-count">${answer.hits.length} hit${answer.hits.length === 1 ? '' : 's'} for “${escapeHtml(query)}”</p>`;
   return renderViewerPage(`search: ${query}`, heading, query, `${count}<ol class="hits">${rows.join('')}</ol>`);

@@ -10,8 +10,10 @@ export interface SearchHit {
   t: number;
   /** Who wrote it: `human`, `sdk`, `peer`, `system`, `assistant`, `tool`, … */
   author: string;
-  /** The text around the match (plain text; the viewer escapes it), matches between `«` and `»`. */
+  /** The text around the match (plain text; the viewer escapes it). */
   snippet: string;
+  /** Each match in `snippet`, `[start, end)` in UTF-16 code units; none marked when absent. */
+  matches?: Array<[number, number]>;
   /** The session's title, when it has one. */
   title?: string;
   /** The session's project. */

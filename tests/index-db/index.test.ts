@@ -146,7 +146,7 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
       ['s1', 'a1', 'tool_use', 1, null],
     ],
   );
-  assert.equal(typed[0]!.snippet, 'why does the «flamingo» build fail');
+  assert.deepEqual([typed[0]!.snippet, typed[0]!.matches], ['why does the flamingo build fail', [[13, 21]]]);
   assert.deepEqual(
     searchIndex(db, 'zebra missing').map((h) => [h.uuid, h.role, h.tool]),
     [['r1', 'tool_result', 'Bash']],
@@ -355,8 +355,20 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(search.code, 0, search.err);
   const hits = JSON.parse(search.out) as Array<Record<string, unknown>>;
   assert.deepEqual(
-    hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet']]),
-    [['s1', 'r1', 1, null, 'error: «zebra» «missing»']],
+    hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet'], h['matches']]),
+    [
+      [
+        's1',
+        'r1',
+        1,
+        null,
+        'error: zebra missing',
+        [
+          [7, 12],
+          [13, 20],
+        ],
+      ],
+    ],
   );
   const plain = await runCli([
     'search',

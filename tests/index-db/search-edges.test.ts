@@ -5,9 +5,14 @@ import { test } from 'node:test';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
 import { around, searchIndex } from '../../src/index-db/search-index.ts';
+import { markMatches } from '../../src/text/match-marks.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
+
+/** A hit's snippet with `«` and `»` around its matches. */
+const marked = (h: { snippet: string; matches: Array<[number, number]> }): string =>
+  markMatches({ text: h.snippet, matches: h.matches }, '«', '»');
 
 /** One session: a Turkish prompt (`İ` lowercases to two code units), Japanese text, a two-letter word inside words. */
 async function indexed(): Promise<{ db: ReturnType<typeof openIndexForWrite>; dir: string; home: string }> {
@@ -37,11 +42,11 @@ test('substring search: a two-character word is found (LIKE), alone or beside a 
     // "日本" and "js" are parts of words: the word index has no such token, the trigram index needs 3 characters
     const cjk = searchIndex(db, '日本');
     assert.deepEqual(
-      cjk.map((h) => [h.uuid, h.matched, h.snippet, h.git_branch]),
+      cjk.map((h) => [h.uuid, h.matched, marked(h), h.git_branch]),
       [['a1', 'substring', '«日本»語 のテスト is in nodejs land', 'main']],
     );
     assert.deepEqual(
-      searchIndex(db, 'js').map((h) => [h.uuid, h.snippet]),
+      searchIndex(db, 'js').map((h) => [h.uuid, marked(h)]),
       [['a1', '日本語 のテスト is in node«js» land']],
     );
     assert.deepEqual(
@@ -50,8 +55,8 @@ test('substring search: a two-character word is found (LIKE), alone or beside a 
     );
     assert.deepEqual(searchIndex(db, 'テス zq'), []);
     assert.deepEqual(
-      searchIndex(db, 'deploy').map((h) => [h.uuid, h.matched, h.snippet]),
-      [['u1', 'words', 'İİİİ İstanbul «deploy» fails']],
+      searchIndex(db, 'deploy').map((h) => [h.uuid, h.matched, h.snippet, h.matches]),
+      [['u1', 'words', 'İİİİ İstanbul deploy fails', [[14, 20]]]],
     );
   } finally {
     db.close();
