@@ -2,33 +2,76 @@
 const WIDE =
   /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
 
+/** An SGR sequence (a colour or style code romp adds itself): no column on a terminal, never cut inside. */
+const SGR = /\u001b\[[0-9;]*m/y;
+
 /**
- * Cuts a line to at most `width` terminal columns (wide characters count two), ending it with `…` when cut.
- * @param line a line without control characters (already `safeText`)
- * @param width the columns it may take
+ * Cuts a line to at most `width` terminal columns (wide characters count two, romp's own colour codes
+ * none and are never cut inside), ending it with `…` when cut (and a reset when it held a colour code).
+ * @param line a line without control characters (already `safeText`) but SGR colour codes
+ * @param width the columns it may take (`Infinity`: the line whole)
  * @returns the line, whole or cut
  */
 export function fitWidth(line: string, width: number): string {
-  const chars = [...line];
-  const columns = (char: string): number => (WIDE.test(char) ? 2 : 1);
-  if (chars.reduce((n, c) => n + columns(c), 0) <= width) return line;
+  const pieces: string[] = [];
+  for (let i = 0; i < line.length;) {
+    SGR.lastIndex = i;
+    const piece = (line.charCodeAt(i) === 0x1b ? SGR.exec(line)?.[0] : undefined) ?? charAt(line, i);
+    pieces.push(piece);
+    i += piece.length;
+  }
+  const columns = (piece: string): number => (piece.startsWith('\u001b') ? 0 : WIDE.test(piece) ? 2 : 1);
+  if (pieces.reduce((n, p) => n + columns(p), 0) <= width) return line;
   let used = 1;
   let out = '';
-  for (const char of chars) {
-    if (used + columns(char) > width) break;
-    used += columns(char);
-    out += char;
+  for (const piece of pieces) {
+    if (used + columns(piece) > width) break;
+    used += columns(piece);
+    out += piece;
   }
-  return `${out}…`;
+  return `${out}…${out.includes('\u001b') ? '\u001b[0m' : ''}`;
+}
+
+function charAt(text: string, i: number): string {
+  return String.fromCodePoint(text.codePointAt(i) as number);
 }
 
 /**
- * Lines cut to a terminal's width, as every printer of the CLI does on a terminal: each line at most
- * `columns - 1` columns (the last column left free, so no terminal wraps), ending with `…` when cut.
+ * The width every printer of the CLI fits its lines to, decided here once: `COLUMNS` when it is set to a
+ * positive integer (POSIX: the user's chosen width, over the terminal's), else the terminal's width when
+ * stdout is one (Node gives a pipe's or a file's stream no `columns`), else none: in a pipe or a file the
+ * lines are kept whole, as ccusage, `gh`, `glab`, `git log` and `ls -l` keep them, for `grep` and `cut`
+ * to read (a pipe has no width; `COLUMNS=100 romp ls | less` asks for one).
+ * @param out stdout (its `columns`, set on a terminal)
+ * @param env where `COLUMNS` is read (default `process.env`)
+ * @returns the width in columns, or undefined: keep lines whole
+ */
+export function outputWidth(
+  out: { columns?: number | undefined },
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): number | undefined {
+  const asked = env['COLUMNS'];
+  if (asked !== undefined && /^[1-9]\d{0,4}$/.test(asked.trim())) return Number(asked.trim());
+  return typeof out.columns === 'number' && out.columns > 0 ? out.columns : undefined;
+}
+
+/**
+ * Lines cut to the output's width (`outputWidth`), as every printer of the CLI cuts them: each line at
+ * most `columns - 1` columns (the last column left free, so no terminal wraps), ending with `…` when cut.
  * @param lines lines without control characters (already `safeText`)
- * @param columns the terminal's width (`process.stdout.columns`); undefined (not a terminal): kept whole
+ * @param columns the width (`outputWidth(io.stdout)`); undefined (a pipe, no `COLUMNS`): kept whole
  * @returns the lines, whole or cut
  */
 export function fitLines(lines: readonly string[], columns: number | undefined): string[] {
   return columns === undefined ? [...lines] : lines.map((line) => fitWidth(line, Math.max(10, columns - 1)));
+}
+
+/**
+ * A multi-line text cut to the output's width: `fitLines` on each of its lines, a final newline kept.
+ * @param text lines joined with `\n` (already `safeText`)
+ * @param columns the width (`outputWidth(io.stdout)`); undefined: unchanged
+ * @returns the text, its lines whole or cut
+ */
+export function fitText(text: string, columns: number | undefined): string {
+  return columns === undefined ? text : fitLines(text.split('\n'), columns).join('\n');
 }

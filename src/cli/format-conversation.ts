@@ -8,6 +8,7 @@ import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-cost.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
+import { fitWidth } from './fit-width.ts';
 
 /** A subagent as shown under the call that started it. */
 export interface SubagentNote {
@@ -71,8 +72,11 @@ const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
  * @returns the text, lines ending with `\n`
  */
 export function formatConversation(session: Session, options: ConversationOptions): string {
-  const paint = (style: Style, text: string): string =>
-    options.color ? `\u001b[${SGR[style]}m${text}\u001b[0m` : text;
+  // a painted line (a head, a tool call, a note) is one line: cut to the width before its colour is added
+  const paint = (style: Style, text: string): string => {
+    const line = fitWidth(text, Math.max(40, options.width));
+    return options.color ? `\u001b[${SGR[style]}m${line}\u001b[0m` : line;
+  };
   const out: string[] = [];
   const rewound = session.records.filter(
     (r) => r.onPath === false && (r.type === 'user' || r.type === 'assistant'),

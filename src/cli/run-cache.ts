@@ -9,7 +9,7 @@ import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { fitLines } from './fit-width.ts';
+import { fitLines, outputWidth } from './fit-width.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
@@ -90,7 +90,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       `by day${options.timezone === undefined ? '' : ` (${options.timezone})`}:`,
       ...Object.entries(report.byDay).map(([day, g]) => line(day, g)),
     );
-    io.stdout.write(`${fitLines(out.join('\n').split('\n'), io.stdout.columns).join('\n')}\n`);
+    io.stdout.write(`${fitLines(out.join('\n').split('\n'), outputWidth(io.stdout)).join('\n')}\n`);
     if (usage.unknownModels.length > 0)
       io.stdout.write(
         `no price for: ${usage.unknownModels.join(', ')} (their tokens are counted, their cost is not)\n`,

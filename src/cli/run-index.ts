@@ -17,7 +17,7 @@ import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { plural } from '../text/format-count.ts';
-import { fitLines } from './fit-width.ts';
+import { fitLines, outputWidth } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
@@ -122,7 +122,7 @@ export async function runSearch(
       io.stdout.styled !== undefined;
     const out = (text: string): unknown =>
       bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text);
-    const columns = io.stdout.columns;
+    const columns = outputWidth(io.stdout);
     for (const h of hits) {
       const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
       const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;

@@ -6,6 +6,7 @@ import { timeFormat, type TimeFormat } from './format-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
+import { fitLines, fitWidth, outputWidth } from './fit-width.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -22,17 +23,15 @@ export interface LsOptions {
   index?: boolean;
 }
 
-/** Width of the title column when the terminal's width is not known. */
-const TITLE_WIDTH = 70;
-/** The project column keeps the end of a longer path (`…/app/server`). */
+/** On a width, the project column keeps the end of a longer path (`…/app/server`). */
 const PROJECT_WIDTH = 32;
 
 /**
  * `romp ls`: Claude Code's sessions, newest first, as aligned columns under a header: last activity
  * (in `--timezone`, else local; `*` when it is the file's mtime, no line near the end having a time),
  * prompts, subagents, the project's real folder (its `cwd`; the folder's name when no line has one),
- * id, title or first prompt, cut to fit the terminal's width. `--limit N` keeps the newest N;
- * `--json` prints the list (`ClaudeSessionInfo`, times in epoch ms). Entries left out (a FIFO, a link
+ * id, title or first prompt, cut to fit the width (`outputWidth`: `COLUMNS`, the terminal's; whole
+ * in a pipe). `--limit N` keeps the newest N; `--json` prints the list (`ClaudeSessionInfo`, times in epoch ms). Entries left out (a FIFO, a link
  * out of the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr,
  * exit 2. With romp's index (`romp index`), a file that still has the stamp its listing was read from
  * is not read again (`storedListings`); any other file is read as without the index: the same output.
@@ -68,7 +67,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   const list = options.limit === undefined ? all : all.slice(0, options.limit);
   if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
   else if (list.length === 0) io.stdout.write('no sessions\n');
-  else io.stdout.write(formatLs(list, timeFormat(options.timezone), io.stdout.columns));
+  else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout)));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
     io,
@@ -77,10 +76,11 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
 
 /**
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
- * transcript text made safe (`safeText`) before it is measured, the last column cut to `columns`.
+ * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
+ * its last 32 characters and the title to what is left of the line, else (a pipe) every value whole.
  * @param list the sessions
  * @param time the time printer
- * @param columns the terminal's width, when known
+ * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
  * @returns the text, a line per row
  */
 export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, columns?: number): string {
@@ -88,7 +88,7 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     `${time.format(s.last)}${s.lastFrom === 'mtime' ? '*' : ''}`,
     String(s.prompts),
     s.subagents.length > 0 ? `+${s.subagents.length}` : '',
-    tail(safeText(s.cwd || s.project), PROJECT_WIDTH),
+    columns === undefined ? safeText(s.cwd || s.project) : tail(safeText(s.cwd || s.project), PROJECT_WIDTH),
     s.id,
     safeText(
       `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(
@@ -101,13 +101,13 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const widths = head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const used = widths.reduce((n, w) => n + w + 2, 0);
   // a line ends a column short of the width: a terminal wraps a line that fills it on some emulators
-  const room = Math.max(10, columns === undefined ? TITLE_WIDTH : columns - 1 - used);
+  const room = columns === undefined ? Infinity : Math.max(10, columns - 1 - used);
   const right = new Set([1, 2]);
   const line = (cells: string[]): string =>
     cells
       .map((c, i) =>
         i === cells.length - 1
-          ? cut(c, room)
+          ? fitWidth(c, room)
           : right.has(i)
             ? c.padStart(widths[i] as number)
             : c.padEnd(widths[i] as number),
@@ -117,11 +117,10 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const note = list.some((s) => s.lastFrom === 'mtime')
     ? ["* no line near the end has a time: the file's modification time"]
     : [];
-  return [line(head), ...rows.map(line), ...note].map((l) => `${l}\n`).join('');
-}
-
-function cut(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  // a terminal too narrow for the columns before the title: the line itself is cut
+  return fitLines([line(head), ...rows.map(line), ...note], columns)
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 function tail(text: string, width: number): string {

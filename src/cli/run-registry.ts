@@ -13,6 +13,8 @@ import {
 import { rompHome } from '../romp-home/romp-home.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { plural } from '../text/format-count.ts';
+import { fitLines, outputWidth } from './fit-width.ts';
+import { safeText } from './safe-text.ts';
 
 /** Options shared by the registry commands. */
 export interface RegistryOptions {
@@ -101,9 +103,15 @@ export async function runSessions(options: RegistryOptions, io: CliIO): Promise<
   if (options.json === true) io.stdout.write(`${JSON.stringify(entries)}\n`);
   else if (entries.length === 0) io.stdout.write('no registered sessions\n');
   else
-    for (const e of entries)
-      io.stdout.write(
-        `${e.rompUuid}  ${e.name || '(unnamed)'}  ${plural(e.files.length, 'file')}  leaf ${e.leafFsid}  ${e.dir}\n`,
-      );
+    io.stdout.write(
+      `${fitLines(
+        entries.map((e) =>
+          safeText(
+            `${e.rompUuid}  ${e.name || '(unnamed)'}  ${plural(e.files.length, 'file')}  leaf ${e.leafFsid}  ${e.dir}`,
+          ),
+        ),
+        outputWidth(io.stdout),
+      ).join('\n')}\n`,
+    );
   return 0;
 }

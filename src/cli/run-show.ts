@@ -10,6 +10,7 @@ import { timeFormat } from './format-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { plural } from '../text/format-count.ts';
+import { fitText, outputWidth } from './fit-width.ts';
 
 /** Options of `romp show` and `romp json`. */
 export interface ShowOptions extends SessionArgs {
@@ -48,7 +49,9 @@ export async function runShow(files: string[], options: ShowOptions, io: CliIO):
     const tty = io.stdout.isTTY === true;
     const color = tty && options.color !== false && process.env['NO_COLOR'] === undefined;
     const text = formatConversation(result.session, {
-      width: io.stdout.columns ?? 100,
+      // the last column left free, as fitLines leaves it; no width (a pipe, no COLUMNS): each paragraph on one
+      // line, each tool line whole
+      width: (outputWidth(io.stdout) ?? Infinity) - 1,
       color,
       time: time.format,
       zone: time.zone,
@@ -58,7 +61,7 @@ export async function runShow(files: string[], options: ShowOptions, io: CliIO):
     if (tty && options.pager !== false) await page(text, io);
     else writeStyled(io, text);
   } else {
-    io.stdout.write(formatOutline(result.session, timeFormat(options.timezone), only));
+    io.stdout.write(fitText(formatOutline(result.session, timeFormat(options.timezone), only), outputWidth(io.stdout)));
   }
   writeDiagnostics(io, result.diagnostics);
   return 0;

@@ -8,6 +8,7 @@ import { decodeStream } from '../stream/decode-stream.ts';
 import { fromStream, type StreamSnapshot } from '../stream/from-stream.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { formatOutline, formatTurn } from './format-outline.ts';
+import { fitLines, fitText, outputWidth } from './fit-width.ts';
 
 /** Options of `romp stream`. */
 export interface StreamCliOptions {
@@ -45,7 +46,7 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
         io.stdout.write(
           options.json === true
             ? `${JSON.stringify(turn)}\n`
-            : `${formatTurn(turn, printed + 1, timeFormat(options.timezone)).join('\n')}\n`,
+            : `${fitLines(formatTurn(turn, printed + 1, timeFormat(options.timezone)), outputWidth(io.stdout)).join('\n')}\n`,
         );
       }
     }
@@ -55,7 +56,9 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
   const session = (last as StreamSnapshot).session;
   if (options.follow !== true)
     io.stdout.write(
-      options.json === true ? `${JSON.stringify(session)}\n` : formatOutline(session, timeFormat(options.timezone)),
+      options.json === true
+        ? `${JSON.stringify(session)}\n`
+        : fitText(formatOutline(session, timeFormat(options.timezone)), outputWidth(io.stdout)),
     );
   writeDiagnostics(io, diagnostics);
   return 0;

@@ -18,6 +18,7 @@ import { storedUsage } from '../index-db/usage-files.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
+import { outputWidth } from './fit-width.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -132,7 +133,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     return code();
   }
   const time = timeFormat(options.timezone);
-  const columns = io.stdout.columns;
+  const columns = outputWidth(io.stdout);
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
   io.stdout.write(
     `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,

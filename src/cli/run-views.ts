@@ -10,6 +10,7 @@ import { loadSession, type SessionArgs } from './load-session.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
+import { fitLines, outputWidth } from './fit-width.ts';
 
 /** Options of `romp turns`, `romp segments`, `romp tools`. */
 export interface ViewCliOptions extends SessionArgs {
@@ -37,7 +38,9 @@ export async function runView(
   const write = (value: unknown[], text: () => string[]): void => {
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
     io.stdout.write(
-      options.json === true ? `${JSON.stringify(value)}\n` : `${value.length === 0 ? none : text().join('\n')}\n`,
+      options.json === true
+        ? `${JSON.stringify(value)}\n`
+        : `${value.length === 0 ? none : fitLines(text(), outputWidth(io.stdout)).join('\n')}\n`,
     );
   };
   if (view === 'turns')

@@ -5,7 +5,7 @@ import { formatTurn, turnHead } from './format-outline.ts';
 import type { TimeFormat } from './format-time.ts';
 import { safeText } from './safe-text.ts';
 import { plural } from '../text/format-count.ts';
-import { fitWidth } from './fit-width.ts';
+import { fitLines, fitWidth, outputWidth } from './fit-width.ts';
 
 /** What the screen is given at each change of the watched session. */
 export interface ScreenUpdate {
@@ -106,7 +106,7 @@ export class WatchScreen {
   }
 
   #width(): number {
-    return Math.max(20, this.#out.columns ?? 80);
+    return Math.max(20, outputWidth(this.#out) ?? 80);
   }
 
   #mark(text: string): void {
@@ -122,7 +122,7 @@ export class WatchScreen {
       if (first || changed.includes(turn.id)) lines.push(...formatTurn(turn, i + 1, this.#time));
     });
     if (clock !== undefined) lines.push(clock);
-    if (lines.length > 0) this.#out.write(`${lines.join('\n')}\n`);
+    if (lines.length > 0) this.#out.write(`${fitLines(lines, outputWidth(this.#out)).join('\n')}\n`);
   }
 
   #redraw(update: ScreenUpdate): void {

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fitWidth, outputWidth } from '../src/cli/fit-width.ts';
+import { runCli } from './helpers/run-cli.ts';
+import { tempDir } from './helpers/temp-dir.ts';
+import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
+
+test('outputWidth: COLUMNS when a positive integer, else the terminal width, else none (a pipe)', () => {
+  assert.equal(outputWidth({}, {}), undefined);
+  assert.equal(outputWidth({ columns: 120 }, {}), 120);
+  assert.equal(outputWidth({ columns: 120 }, { COLUMNS: '60' }), 60);
+  assert.equal(outputWidth({}, { COLUMNS: ' 90 ' }), 90);
+  for (const bad of ['0', '-5', 'wide', '', '1e3'])
+    assert.equal(outputWidth({ columns: 100 }, { COLUMNS: bad }), 100, `COLUMNS=${bad}`);
+});
+
+test('fitWidth: wide characters take two columns, colour codes none and are never cut inside', () => {
+  assert.equal(fitWidth('abcdef', 6), 'abcdef');
+  assert.equal(fitWidth('abcdef', 4), 'abc…');
+  assert.equal(fitWidth('日本語のテスト', 7), '日本語…');
+  // 6 visible columns: whole at 6; at 4 the colour is closed after the ellipsis
+  assert.equal(fitWidth('\u001b[1mabc\u001b[0mdef', 6), '\u001b[1mabc\u001b[0mdef');
+  assert.equal(fitWidth('\u001b[1mabcdef\u001b[0m', 4), '\u001b[1mabc…\u001b[0m');
+  assert.equal(fitWidth('ab\u001b[32mcdef', 3), 'ab\u001b[32m…\u001b[0m');
+});
+
+const SID = 'cccc0000-0000-4000-8000-000000000003';
+const PROMPT = `please look at ${'the long prompt '.repeat(12)}end`;
+const COMMAND = `npm test -- ${'--grep slow-suite '.repeat(6)}`.trim();
+
+/** One session whose prompt (208 characters) and Bash command (119) each make a line longer than 80 columns. */
+function projects(): { dir: string; file: string } {
+  const dir = tempDir('romp-fit-width-');
+  const folder = join(dir, '-work-a-project-folder-with-a-rather-long-name');
+  mkdirSync(folder);
+  const file = join(folder, `${SID}.jsonl`);
+  const lines = [
+    user('u1', null, PROMPT, 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: COMMAND }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'ok')], 2),
+    assistant('a2', 'r1', text('done'), 3, { mid: 'm2', stop: 'end_turn' }),
+  ].map((l) => JSON.stringify({ ...l, sessionId: SID, cwd: '/work/a/project/folder/with/a/rather/long/name' }));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return { dir, file };
+}
+
+/** Each command on the fixture: its output, with `COLUMNS` set to `columns` (or unset) for the run. */
+async function outputs(columns: string | undefined): Promise<Map<string, string>> {
+  const { dir, file } = projects();
+  const home = tempDir('romp-home-');
+  const saved = process.env['COLUMNS'];
+  if (columns === undefined) delete process.env['COLUMNS'];
+  else process.env['COLUMNS'] = columns;
+  try {
+    const runs: Array<[string, string[]]> = [
+      ['ls', ['ls', '--projects', dir, '--timezone', 'UTC']],
+      ['show', ['show', file, '--timezone', 'UTC']],
+      ['full', ['show', '--full', file, '--timezone', 'UTC']],
+      ['tools', ['tools', file]],
+      ['turns', ['turns', file, '--timezone', 'UTC']],
+      ['search', ['search', 'slow-suite', '--projects', dir, '--romp-home', home, '--no-progress']],
+    ];
+    const out = new Map<string, string>();
+    for (const [name, argv] of runs) {
+      const r = await runCli(argv);
+      assert.equal(r.code, 0, `${name}: ${r.err}`);
+      out.set(name, r.out);
+    }
+    return out;
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+}
+
+test('in a pipe every command keeps its lines whole; with COLUMNS=60 each line fits 59 columns', async () => {
+  const whole = await outputs(undefined);
+  for (const [name, out] of whole) {
+    assert.ok(
+      out.split('\n').some((l) => l.length > 80),
+      `${name} has a line over 80 columns in a pipe:\n${out}`,
+    );
+  }
+  // the values that make the lines long are there in full (show's outline quotes a prompt's first 100 characters)
+  assert.ok(whole.get('ls')?.includes(`/work/a/project/folder/with/a/rather/long/name  ${SID}  ${PROMPT}`));
+  assert.ok(whole.get('tools')?.includes(`Bash: ${COMMAND}`));
+  assert.ok(whole.get('full')?.includes(PROMPT));
+  const cut = await outputs('60');
+  for (const [name, out] of cut) {
+    const long = out.split('\n').filter((l) => [...l].length > 59);
+    assert.deepEqual(long, [], `${name} fits 59 columns with COLUMNS=60`);
+  }
+  assert.match(cut.get('tools') ?? '', /^#1 {2}Bash: npm test -- --grep slow-suite .*…$/m);
+});
+
+test('romp usage: COLUMNS too narrow for the table leaves out the cache columns, as a narrow terminal does', async () => {
+  const { dir } = projects();
+  const saved = process.env['COLUMNS'];
+  try {
+    delete process.env['COLUMNS'];
+    assert.match((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
+    process.env['COLUMNS'] = '80';
+    assert.doesNotMatch((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+});
