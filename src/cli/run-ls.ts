@@ -31,10 +31,11 @@ const PROJECT_WIDTH = 32;
  * (in `--timezone`, else local; `*` when it is the file's mtime, no line near the end having a time),
  * prompts, subagents, the project's real folder (its `cwd`; the folder's name when no line has one),
  * id, title or first prompt, cut to fit the width (`outputWidth`: `COLUMNS`, the terminal's; whole
- * in a pipe). `--limit N` keeps the newest N; `--json` prints the list (`ClaudeSessionInfo`, times in epoch ms). Entries left out (a FIFO, a link
- * out of the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr,
- * exit 2. With romp's index (`romp index`), a file that still has the stamp its listing was read from
- * is not read again (`storedListings`); any other file is read as without the index: the same output.
+ * in a pipe). `--limit N` keeps the newest N; `--json` prints the list (`ClaudeSessionInfo`, times
+ * in epoch ms). Entries left out (a FIFO, a link out of the folder) are named on stderr; a transcript
+ * that cannot be read is listed, named on stderr, exit 2. With romp's index (`romp index`), a file
+ * that still has the stamp its listing was read from is not read again (`storedListings`); any other
+ * file is read as without the index: the same output.
  * @param options projects folder, project (real path or folder name), limit, zone, json
  * @param io where to write (the width of stdout fits the table)
  * @param cwd what `--project .` means
