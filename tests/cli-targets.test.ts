@@ -10,13 +10,14 @@ import { tempDir } from './helpers/temp-dir.ts';
 
 const noStdin = { stdout: { write: () => true }, stderr: { write: () => true } };
 
-/** Three sessions in two projects; times: b newest, then c, then a. */
+/** Three sessions in two projects (`/work/app`, `/home/user/my-site`); times: b newest, then c, then a. */
 function projects(): { root: string; a: string; b: string; c: string } {
   const root = tempDir('romp-targets-');
   const write = (project: string, id: string, sec: number): string => {
     const path = join(root, project, `${id}.jsonl`);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(user('u1', null, `prompt of ${id}`, sec, { sessionId: id }))}\n`);
+    const cwd = project === '-work-app' ? '/work/app' : '/home/user/my-site';
+    writeFileSync(path, `${JSON.stringify(user('u1', null, `prompt of ${id}`, sec, { sessionId: id, cwd }))}\n`);
     return path;
   };
   return {
@@ -47,9 +48,9 @@ test('resolveTargets: a path stays, an id or a unique prefix finds its file, an 
     assert.ok(error instanceof UserError);
     assert.match(
       error.message,
-      /^03e matches 2 sessions \(last activity in Asia\/Tokyo\); give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}-work-app {2}2026-03-01 19:05 {2}prompt of 03ec0000/,
+      /^03e matches 2 sessions \(last activity in Asia\/Tokyo\); give more of the id:\n {2}03ec0000-bbbb-4000-8000-000000000002 {2}\/work\/app {2}2026-03-01 19:05 {2}prompt of 03ec0000/,
     );
-    assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}-work-app {2}2026-03-01 19:00 /);
+    assert.match(error.message, /\n {2}03eb5929-aaaa-4000-8000-000000000001 {2}\/work\/app {2}2026-03-01 19:00 /);
     return true;
   });
   await assert.rejects(

@@ -107,7 +107,7 @@ function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string
     .slice(0, 10)
     .map(
       (s) =>
-        `  ${s.id}  ${s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`,
+        `  ${s.id}  ${s.cwd || s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`,
     );
   const more = found.length > 10 ? [`  … and ${found.length - 10} more`] : [];
   throw new UserError(
