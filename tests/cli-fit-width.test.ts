@@ -95,6 +95,20 @@ test('in a pipe every command keeps its lines whole; with COLUMNS=60 each line f
   assert.match(cut.get('tools') ?? '', /^#1 {2}Bash: npm test -- --grep slow-suite .*…$/m);
 });
 
+test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
+  const { dir } = projects();
+  const saved = process.env['COLUMNS'];
+  try {
+    process.env['COLUMNS'] = '100';
+    const row = (await runCli(['ls', '--projects', dir, '--timezone', 'UTC'])).out.split('\n')[1] ?? '';
+    // 16 + 7 + 6 + 36 columns and their gaps leave the project 12 and the title 99 - 87 = 12
+    assert.equal(row, `2026-03-01 10:00        1          …r/long/name  ${SID}  please look…`);
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+});
+
 test('romp usage: COLUMNS too narrow for the table leaves out the cache columns, as a narrow terminal does', async () => {
   const { dir } = projects();
   const saved = process.env['COLUMNS'];

@@ -23,7 +23,7 @@ export interface LsOptions {
   index?: boolean;
 }
 
-/** On a width, the project column keeps the end of a longer path (`…/app/server`). */
+/** On a width, the project column keeps the end of a longer path (`…/app/server`), this long at most. */
 const PROJECT_WIDTH = 32;
 
 /**
@@ -78,7 +78,8 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
 /**
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
  * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
- * its last 32 characters and the title to what is left of the line, else (a pipe) every value whole.
+ * its last 32 characters (down to 12 to leave the title 20), the title to what is left of the line, else (a
+ * pipe) every value whole.
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
@@ -89,7 +90,7 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     `${time.format(s.last)}${s.lastFrom === 'mtime' ? '*' : ''}`,
     String(s.prompts),
     s.subagents.length > 0 ? `+${s.subagents.length}` : '',
-    columns === undefined ? safeText(s.cwd || s.project) : tail(safeText(s.cwd || s.project), PROJECT_WIDTH),
+    safeText(s.cwd || s.project),
     s.id,
     safeText(
       `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(
@@ -99,7 +100,16 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     ),
   ]);
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
-  const widths = head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const measure = (): number[] =>
+    head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  if (columns !== undefined) {
+    // the project keeps the end of its path, 32 characters at most, fewer (12 at the least) when the terminal
+    // would leave the title under 20 columns
+    const others = measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
+    const project = Math.min(PROJECT_WIDTH, Math.max(12, columns - 1 - others - 20));
+    for (const row of rows) row[3] = tail(row[3] as string, project);
+  }
+  const widths = measure();
   const used = widths.reduce((n, w) => n + w + 2, 0);
   // a line ends a column short of the width: a terminal wraps a line that fills it on some emulators
   const room = columns === undefined ? Infinity : Math.max(10, columns - 1 - used);
