@@ -20,8 +20,10 @@ export interface PromptCount {
   sessionId?: string;
 }
 
-/** Only lines holding one of these bytes can be a `user` line (compact or spaced JSON). */
-const USER = [Buffer.from('"type":"user"'), Buffer.from('"type": "user"')];
+/** Only lines holding `"type":"user"` or `"type": "user"` can be a `user` line (compact or spaced JSON): found as
+ * `"user"` after `"type":` or `"type": ` (one search of the bytes, not one per form). */
+const USER = Buffer.from('"user"');
+const TYPE = Buffer.from('"type":');
 
 /** Bytes read at a time. */
 const CHUNK = 256 * 1024;
@@ -30,31 +32,38 @@ const CHUNK = 256 * 1024;
 const spare: Buffer[] = [];
 
 /**
- * The next place of a needle in a chunk, found once for all the chunk's lines: each search starts where
- * the line asking starts and its answer serves every line before it, so a chunk is scanned once per
- * needle however many lines it holds (a search per line would rescan the rest of the chunk).
+ * The next `"type":"user"` (or `"type": "user"`) in a chunk, found once for all the chunk's lines: each
+ * search starts where the line asking starts and its answer serves every line before it, so a chunk is
+ * scanned once however many lines it holds (a search per line would rescan the rest of the chunk).
  */
-class NextMatch {
-  readonly #needle: Buffer;
+class NextUser {
   #buf: Buffer | undefined;
   #at = -1;
-  constructor(needle: Buffer) {
-    this.#needle = needle;
-  }
   /** Forget the chunk (its buffer is about to hold other bytes). */
   reset(): void {
     this.#buf = undefined;
   }
-  /** Whether the needle is in `buf[start, end)` (lines are asked for in order). */
+  /** Whether a `user` type is in `buf[start, end)` (lines are asked for in order). */
   within(buf: Buffer, start: number, end: number): boolean {
     if (buf !== this.#buf || (this.#at !== -1 && this.#at < start)) {
       this.#buf = buf;
-      this.#at = buf.indexOf(this.#needle, start);
+      this.#at = nextUser(buf, start);
     }
-    // a needle holds no newline: one starting in the line ends in it
+    // `"type":` and `"user"` hold no newline: a match starting in the line ends in it
     return this.#at !== -1 && this.#at < end;
   }
 }
+
+/** Where the next `"type":"user"` or `"type": "user"` starts in `buf` from `from`, or -1. */
+function nextUser(buf: Buffer, from: number): number {
+  for (let at = buf.indexOf(USER, from + TYPE.length); at !== -1; at = buf.indexOf(USER, at + 1)) {
+    const spaced = buf[at - 1] === 0x20 ? 1 : 0;
+    const key = at - spaced - TYPE.length;
+    if (key >= from && buf.compare(TYPE, 0, TYPE.length, key, key + TYPE.length) === 0) return key;
+  }
+  return -1;
+}
+
 /**
  * Lines holding one of these are never a prompt: a tool result (the key occurs as bytes only as JSON,
  * never inside a string, where the quotes are escaped), a subagent's line, harness lines.
@@ -78,16 +87,46 @@ export async function countPrompts(path: string | OpenedFile): Promise<PromptCou
   return withRegular(path, ({ handle }) => count(handle));
 }
 
+/**
+ * `countPrompts` over a whole file's bytes already read (`fileListing` reads a small file at once).
+ * @param bytes the file's bytes
+ * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
+ */
+export function countPromptsIn(bytes: Buffer): PromptCount {
+  const counter = promptCounter();
+  counter.decoder.push(bytes);
+  return counter.done();
+}
+
 async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
+  const counter = promptCounter();
+  const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
+  try {
+    for (let position = 0; ;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      counter.users.reset();
+      // the decoder copies what it holds of a line across chunks: the buffer is free again after push
+      counter.decoder.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+    }
+  } finally {
+    spare.push(chunk);
+  }
+  return counter.done();
+}
+
+/** The line decoder that counts, the search it asks, and `done()` to flush it and get the count. */
+function promptCounter(): { decoder: LineDecoder; users: NextUser; done: () => PromptCount } {
   const found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
-  const users = USER.map((needle) => new NextMatch(needle));
+  const users = new NextUser();
   const decoder = new LineDecoder(
     (buf, start, end, line) => {
       if (line === 1) {
         const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
         if (typeof id === 'string') found.sessionId = id;
       }
-      if (!users.some((u) => u.within(buf, start, end))) return;
+      if (!users.within(buf, start, end)) return;
       const bytes = buf.subarray(start, end);
       if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
       const record = parseRecord(buf.toString('utf8', start, end));
@@ -99,22 +138,12 @@ async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
     },
     () => undefined,
   );
-  const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
-  try {
-    for (let position = 0; ;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      for (const u of users) u.reset();
-      // the decoder copies what it holds of a line across chunks: the buffer is free again after push
-      decoder.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    }
+  const done = (): PromptCount => {
     decoder.flush();
-  } finally {
-    spare.push(chunk);
-  }
-  found.lines = decoder.lineCount;
-  return found;
+    found.lines = decoder.lineCount;
+    return found;
+  };
+  return { decoder, users, done };
 }
 
 /** What was typed in a user line of a person or an SDK host; `""` for any other line. */

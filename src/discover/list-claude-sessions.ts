@@ -3,12 +3,13 @@ import { fsidOf } from '../model/fsid-of.ts';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
-import { countPrompts } from './count-prompts.ts';
+import { countPrompts, countPromptsIn, type PromptCount } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
-import { lastTime, timestampText } from './last-time.ts';
+import { lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
-import { readEdges } from './read-edges.ts';
+import { edgesIn, readEdges, type Edges } from './read-edges.ts';
+import { readWholeSync } from './read-whole-sync.ts';
 import { withRegular } from '../read/with-regular.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
@@ -157,35 +158,44 @@ function withoutParent(info: Working): ClaudeSessionInfo {
   return rest;
 }
 
+/** A file at most this large is read whole, at once (`readWholeSync`); a larger one by parts. As `lastTime`'s limit:
+ * its last activity is looked for in the same bytes either way. */
+const WHOLE = 4 * 1024 * 1024;
+
 /**
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
  * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
- * read backwards from the end (`lastTime`), and its first line's `sessionId`, through one open of the file.
+ * read backwards from the end (`lastTime`), and its first line's `sessionId`. A file of up to 4 MiB is
+ * read whole in one synchronous read, and all of that is taken from its bytes (`edgesIn`,
+ * `countPromptsIn`, `lastTimeIn`); a larger one through one open of the file, by parts.
  * @param path the transcript
  * @returns its listing
  * @throws NotRegularFile, or the system error when it cannot be read
  */
 export async function fileListing(path: string): Promise<FileListing> {
-  return withRegular(path, async (file) => {
-    const edges = await readEdges(file);
-    const all = [...edges.head, ...edges.tail];
-    const counted = await countPrompts(file);
-    const last = await lastTime(file);
-    const branch = branchIn(edges.tail) ?? branchIn(edges.head);
-    return {
-      size: edges.size,
-      first: timeIn(all),
-      title: titleOf(all),
-      lines: counted.lines,
-      prompts: counted.prompts,
-      firstPrompt: counted.firstPrompt,
-      cwd: counted.cwd ?? '',
-      ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
-      last: last.time,
-      lastFrom: last.from,
-      ...(branch === undefined ? {} : { gitBranch: branch }),
-    };
-  });
+  const { info, bytes } = readWholeSync(path, WHOLE);
+  if (bytes !== undefined) return listing(edgesIn(bytes), countPromptsIn(bytes), lastTimeIn(bytes, info.mtimeMs));
+  return withRegular(path, async (file) =>
+    listing(await readEdges(file), await countPrompts(file), await lastTime(file)),
+  );
+}
+
+function listing(edges: Edges, counted: PromptCount, last: LastTime): FileListing {
+  const all = [...edges.head, ...edges.tail];
+  const branch = branchIn(edges.tail) ?? branchIn(edges.head);
+  return {
+    size: edges.size,
+    first: timeIn(all),
+    title: titleOf(all),
+    lines: counted.lines,
+    prompts: counted.prompts,
+    firstPrompt: counted.firstPrompt,
+    cwd: counted.cwd ?? '',
+    ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
+    last: last.time,
+    lastFrom: last.from,
+    ...(branch === undefined ? {} : { gitBranch: branch }),
+  };
 }
 
 /** The first timestamp found in the lines (a byte scan, no JSON.parse). */

@@ -28,12 +28,35 @@ export async function readEdges(
     const headLength = whole ? size : headBytes;
     const head = Buffer.alloc(headLength);
     await handle.read(head, 0, headLength, 0);
-    const tail = whole ? Buffer.alloc(0) : Buffer.alloc(tailBytes);
-    if (!whole) await handle.read(tail, 0, tailBytes, size - tailBytes);
-    const headLines = splitLines(head, false, whole);
-    const tailLines = whole ? [] : splitLines(tail, true, true);
-    return { head: headLines, tail: tailLines, size };
+    const tail = whole ? undefined : Buffer.alloc(tailBytes);
+    if (tail !== undefined) await handle.read(tail, 0, tailBytes, size - tailBytes);
+    return edgeLines(head, tail, size);
   });
+}
+
+/**
+ * `readEdges` over a whole file's bytes already read (`fileListing` reads a small file at once).
+ * @param bytes the file's bytes
+ * @param headBytes bytes of the start
+ * @param tailBytes bytes of the end
+ * @returns the lines of both edges and the file's size
+ */
+export function edgesIn(bytes: Buffer, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Edges {
+  const whole = bytes.length <= headBytes + tailBytes;
+  return edgeLines(
+    whole ? bytes : bytes.subarray(0, headBytes),
+    whole ? undefined : bytes.subarray(bytes.length - tailBytes),
+    bytes.length,
+  );
+}
+
+/** The complete lines of a head and a tail (none: the head is the whole file, its last line kept). */
+function edgeLines(head: Buffer, tail: Buffer | undefined, size: number): Edges {
+  return {
+    head: splitLines(head, false, tail === undefined),
+    tail: tail === undefined ? [] : splitLines(tail, true, true),
+    size,
+  };
 }
 
 function splitLines(buf: Buffer, dropFirst: boolean, keepLast: boolean): string[] {
