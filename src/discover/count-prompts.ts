@@ -1,7 +1,7 @@
 import type { RawRecord } from '../read/parse-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
-import { withRegular, type OpenedFile } from '../read/with-regular.ts';
 import { parseRecord } from './parse-record.ts';
+import { readWholeSync } from './read-whole-sync.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
 import { typedText } from '../views/prompt-text.ts';
@@ -24,12 +24,6 @@ export interface PromptCount {
  * `"user"` after `"type":` or `"type": ` (one search of the bytes, not one per form). */
 const USER = Buffer.from('"user"');
 const TYPE = Buffer.from('"type":');
-
-/** Bytes read at a time. */
-const CHUNK = 256 * 1024;
-/** Read buffers no reader is using: a file takes one and gives it back (a fresh buffer per file costs its allocation
- * and its collection). */
-const spare: Buffer[] = [];
 
 /**
  * The next `"type":"user"` (or `"type": "user"`) in a chunk, found once for all the chunk's lines: each
@@ -79,71 +73,55 @@ const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"is
  * `human` or `sdk`, so not task notifications, command output, interrupts) and something was typed
  * (`typedText` not empty). Lines of rewound branches count too: this is what the file holds, not the
  * active path (`romp show` counts turns). The pre-filter reads each byte a bounded number of times.
- * @param path the transcript, or the caller's open file (`withRegular`)
+ * The file is read on this thread in 64 KiB parts (`readWholeSync`).
+ * @param path the transcript
  * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
  * @throws NotRegularFile, or the system error when the file cannot be opened or read
  */
-export async function countPrompts(path: string | OpenedFile): Promise<PromptCount> {
-  return withRegular(path, ({ handle }) => count(handle));
+export async function countPrompts(path: string): Promise<PromptCount> {
+  const counter = new PromptCounter();
+  readWholeSync(path, (part) => counter.push(part));
+  return Promise.resolve(counter.done());
 }
 
-/**
- * `countPrompts` over a whole file's bytes already read (`fileListing` reads a small file at once).
- * @param bytes the file's bytes
- * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
- */
-export function countPromptsIn(bytes: Buffer): PromptCount {
-  const counter = promptCounter();
-  counter.decoder.push(bytes);
-  return counter.done();
-}
-
-async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
-  const counter = promptCounter();
-  const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
-  try {
-    for (let position = 0; ;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      counter.users.reset();
-      // the decoder copies what it holds of a line across chunks: the buffer is free again after push
-      counter.decoder.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    }
-  } finally {
-    spare.push(chunk);
-  }
-  return counter.done();
-}
-
-/** The line decoder that counts, the search it asks, and `done()` to flush it and get the count. */
-function promptCounter(): { decoder: LineDecoder; users: NextUser; done: () => PromptCount } {
-  const found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
-  const users = new NextUser();
-  const decoder = new LineDecoder(
-    (buf, start, end, line) => {
-      if (line === 1) {
-        const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
-        if (typeof id === 'string') found.sessionId = id;
-      }
-      if (!users.within(buf, start, end)) return;
-      const bytes = buf.subarray(start, end);
-      if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
-      const record = parseRecord(buf.toString('utf8', start, end));
-      const typed = record === undefined ? '' : promptOf(record);
-      if (typed === '' || record === undefined) return;
-      found.prompts++;
-      if (found.prompts === 1) found.firstPrompt = typed;
-      if (found.cwd === undefined && typeof record['cwd'] === 'string') found.cwd = record['cwd'];
-    },
+/** `countPrompts` fed part after part by the caller, who reads the file (`fileListing` reads it once for all). */
+export class PromptCounter {
+  readonly #found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
+  readonly #users = new NextUser();
+  readonly #decoder = new LineDecoder(
+    (buf, start, end, line) => this.#line(buf, start, end, line),
     () => undefined,
   );
-  const done = (): PromptCount => {
-    decoder.flush();
-    found.lines = decoder.lineCount;
-    return found;
-  };
-  return { decoder, users, done };
+
+  /** The file's next bytes (not kept: the caller may reuse the buffer). */
+  push(bytes: Buffer): void {
+    this.#users.reset();
+    this.#decoder.push(bytes);
+  }
+
+  /** The count, once every byte was pushed (a last line without a newline counted). */
+  done(): PromptCount {
+    this.#decoder.flush();
+    this.#found.lines = this.#decoder.lineCount;
+    return this.#found;
+  }
+
+  #line(buf: Buffer, start: number, end: number, line: number): void {
+    const found = this.#found;
+    if (line === 1) {
+      const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
+      if (typeof id === 'string') found.sessionId = id;
+    }
+    if (!this.#users.within(buf, start, end)) return;
+    const bytes = buf.subarray(start, end);
+    if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
+    const record = parseRecord(buf.toString('utf8', start, end));
+    const typed = record === undefined ? '' : promptOf(record);
+    if (typed === '' || record === undefined) return;
+    found.prompts++;
+    if (found.prompts === 1) found.firstPrompt = typed;
+    if (found.cwd === undefined && typeof record['cwd'] === 'string') found.cwd = record['cwd'];
+  }
 }
 
 /** What was typed in a user line of a person or an SDK host; `""` for any other line. */

@@ -43,15 +43,17 @@ export async function lastTime(path: string | OpenedFile, limit: number = 4 * 10
 }
 
 /**
- * `lastTime` over a whole file's bytes already read (`fileListing` reads a small file at once).
- * @param bytes the file's bytes
+ * `lastTime` from a file's last bytes already read (`fileListing` reads it once for all), when they
+ * hold the answer: a line with a timestamp after their first newline, or the whole file.
+ * @param last the file's last bytes
+ * @param size the file's size
  * @param mtimeMs its modification time, for a file with no timestamp
- * @returns the time (epoch ms) and where it came from
+ * @returns the time (epoch ms) and where it came from; undefined when earlier bytes must be read (`lastTime`)
  */
-export function lastTimeIn(bytes: Buffer, mtimeMs: number): LastTime {
-  const found = lastStamp(bytes, []);
+export function lastTimeIn(last: Buffer, size: number, mtimeMs: number): LastTime | undefined {
+  const found = lastStamp(last, []);
   if (!Number.isNaN(found.time)) return { time: found.time, from: 'timestamp' };
-  return firstLineTime(bytes.subarray(0, found.cut), mtimeMs);
+  return last.length < size ? undefined : firstLineTime(last.subarray(0, found.cut), mtimeMs);
 }
 
 /**

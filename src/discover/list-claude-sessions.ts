@@ -3,14 +3,13 @@ import { fsidOf } from '../model/fsid-of.ts';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
-import { countPrompts, countPromptsIn, type PromptCount } from './count-prompts.ts';
+import { PromptCounter, type PromptCount } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
 import { lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
-import { edgesIn, readEdges, type Edges } from './read-edges.ts';
+import { edgesIn, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
-import { withRegular } from '../read/with-regular.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -158,26 +157,22 @@ function withoutParent(info: Working): ClaudeSessionInfo {
   return rest;
 }
 
-/** A file at most this large is read whole, at once (`readWholeSync`); a larger one by parts. As `lastTime`'s limit:
- * its last activity is looked for in the same bytes either way. */
-const WHOLE = 4 * 1024 * 1024;
-
 /**
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
- * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
- * read backwards from the end (`lastTime`), and its first line's `sessionId`. A file of up to 4 MiB is
- * read whole in one synchronous read, and all of that is taken from its bytes (`edgesIn`,
- * `countPromptsIn`, `lastTimeIn`); a larger one through one open of the file, by parts.
+ * (`edgesIn`), lines, prompts, first prompt and cwd from one pass (`PromptCounter`), last activity read
+ * backwards from the end (`lastTimeIn`), and its first line's `sessionId`. The file is read once, in
+ * 64 KiB parts on this thread (`readWholeSync`); only a file whose last 64 KiB hold no timestamped line
+ * is read again, backwards, for its last activity (`lastTime`).
  * @param path the transcript
  * @returns its listing
  * @throws NotRegularFile, or the system error when it cannot be read
  */
 export async function fileListing(path: string): Promise<FileListing> {
-  const { info, bytes } = readWholeSync(path, WHOLE);
-  if (bytes !== undefined) return listing(edgesIn(bytes), countPromptsIn(bytes), lastTimeIn(bytes, info.mtimeMs));
-  return withRegular(path, async (file) =>
-    listing(await readEdges(file), await countPrompts(file), await lastTime(file)),
-  );
+  const counter = new PromptCounter();
+  const { info, head, tail } = readWholeSync(path, (part) => counter.push(part));
+  const edges = edgesIn(head, tail, info.size);
+  const last = lastTimeIn(tail, info.size, info.mtimeMs);
+  return listing(edges, counter.done(), last ?? (await lastTime(path)));
 }
 
 function listing(edges: Edges, counted: PromptCount, last: LastTime): FileListing {

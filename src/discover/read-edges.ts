@@ -35,18 +35,26 @@ export async function readEdges(
 }
 
 /**
- * `readEdges` over a whole file's bytes already read (`fileListing` reads a small file at once).
- * @param bytes the file's bytes
+ * `readEdges` over the first and last bytes of a file already read (`fileListing` reads it once for all).
+ * @param first at least the file's first `headBytes` (all of it when smaller)
+ * @param last at least its last `tailBytes` (all of it when smaller)
+ * @param size the file's size
  * @param headBytes bytes of the start
  * @param tailBytes bytes of the end
  * @returns the lines of both edges and the file's size
  */
-export function edgesIn(bytes: Buffer, headBytes: number = 8 * 1024, tailBytes: number = 8 * 1024): Edges {
-  const whole = bytes.length <= headBytes + tailBytes;
+export function edgesIn(
+  first: Buffer,
+  last: Buffer,
+  size: number,
+  headBytes: number = 8 * 1024,
+  tailBytes: number = 8 * 1024,
+): Edges {
+  const whole = size <= headBytes + tailBytes;
   return edgeLines(
-    whole ? bytes : bytes.subarray(0, headBytes),
-    whole ? undefined : bytes.subarray(bytes.length - tailBytes),
-    bytes.length,
+    whole ? first.subarray(0, size) : first.subarray(0, headBytes),
+    whole ? undefined : last.subarray(last.length - tailBytes),
+    size,
   );
 }
 
