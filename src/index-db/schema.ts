@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -31,6 +31,25 @@ const LISTINGS = `CREATE TABLE listings (
 const USAGE_FILES = `CREATE TABLE usage_files (
   path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, usage_json TEXT NOT NULL);`;
+
+/** Characters of a tool output (`tool_result` block) the trigram index holds: its start, where a command's outcome or
+ * an error usually is. The rest of the output is found by its words (`blocks_fts`) only. */
+export const TRIGRAM_TOOL_OUTPUT_CHARS = 1024;
+
+/** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
+ * and `trigram_text`, what the trigram index holds (a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS}
+ * characters, every other text whole). */
+const SEARCH_SQL = `CREATE VIEW blocks_search AS SELECT id,
+  CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
+  CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
+  CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
+  CASE WHEN role = 'tool_result' THEN substr(text, 1, ${TRIGRAM_TOOL_OUTPUT_CHARS}) ELSE text END AS trigram_text,
+  text
+  FROM blocks;`;
+
+/** The trigram index (substrings, text without spaces): no positions (`detail=none`), no column sizes (`columnsize=0`:
+ * nothing ranks its hits), the text stored once, in `blocks`. */
+const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);`;
 
 /** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
@@ -78,14 +97,9 @@ CREATE INDEX subagents_path ON subagents(path);
 CREATE TABLE diagnostics (
   key TEXT NOT NULL, session_key TEXT NOT NULL, code TEXT NOT NULL, severity TEXT NOT NULL, message TEXT NOT NULL,
   file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key));
-CREATE VIEW blocks_search AS SELECT id,
-  CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
-  CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
-  CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
-  text
-  FROM blocks;
+${SEARCH_SQL}
 CREATE VIRTUAL TABLE blocks_fts USING fts5(typed, assistant, tools, content='blocks_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none');
+${TRIGRAM_SQL}
 `;
 
 /**
@@ -98,8 +112,13 @@ CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', co
  *   the column, file by file, as a new parser would, and the listings.
  * - 2 → 3: `usage_files` (what `romp usage` reads). Nothing else changed: the next refresh fills it for every file,
  *   as it fills a missing listing, without parsing any file again.
+ * - 3 → 4: the trigram index holds a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS} characters only, without
+ *   column sizes: `blocks_search` gains `trigram_text`, and `blocks_trigram` is made again from the blocks
+ *   (`rebuild`), in SQLite; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
   2: USAGE_FILES,
+  3: `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`,
 };

@@ -57,7 +57,7 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
   }
   for (const fts of [
     'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
-    'blocks_trigram(rowid, text) SELECT id, text',
+    'blocks_trigram(rowid, trigram_text) SELECT id, trigram_text',
   ]) {
     db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
   }
@@ -83,7 +83,7 @@ function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
     params,
   );
   db.run(
-    `INSERT INTO blocks_trigram(blocks_trigram, rowid, text) SELECT 'delete', id, text FROM blocks_search WHERE id IN (${ids})`,
+    `INSERT INTO blocks_trigram(blocks_trigram, rowid, trigram_text) SELECT 'delete', id, trigram_text FROM blocks_search WHERE id IN (${ids})`,
     params,
   );
 }
