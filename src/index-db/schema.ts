@@ -51,6 +51,10 @@ const SEARCH_SQL = `CREATE VIEW blocks_search AS SELECT id,
  * nothing ranks its hits), the text stored once, in `blocks`. */
 const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);`;
 
+/** The row tables keyed by (`session_key`, `key`): stored in their key's b-tree (`WITHOUT ROWID`), one b-tree per row
+ * written, not a table and an index of it. */
+const KEYED = ['turns', 'atoms', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics'] as const;
+
 /** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,12 +75,12 @@ CREATE TABLE turns (
   prompt TEXT NOT NULL, outcome TEXT NOT NULL, t INTEGER NOT NULL, "end" INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
   ended INTEGER NOT NULL, atoms INTEGER NOT NULL, tools_json TEXT NOT NULL, ${TOKENS}, responses INTEGER NOT NULL,
   cost_usd REAL NOT NULL, unpriced INTEGER NOT NULL, lower_bound INTEGER NOT NULL, subagents INTEGER NOT NULL,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE atoms (
   key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT, turn_index INTEGER, seq INTEGER NOT NULL, fsid TEXT,
   line INTEGER, byte_offset INTEGER, type TEXT NOT NULL, subtype TEXT, t INTEGER NOT NULL, parent_uuid TEXT, message_id TEXT,
   request_id TEXT, model TEXT, stop_reason TEXT, author TEXT, peer TEXT, on_path INTEGER NOT NULL, subagent_of TEXT,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY, key TEXT NOT NULL, session_key TEXT NOT NULL, atom_key TEXT NOT NULL, turn_key TEXT,
   "index" INTEGER NOT NULL, type TEXT NOT NULL, role TEXT NOT NULL, author TEXT, tool_name TEXT, tool_use_id TEXT,
@@ -85,18 +89,18 @@ CREATE TABLE blocks (
 CREATE TABLE tool_calls (
   key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT NOT NULL, tool_use_id TEXT NOT NULL, name TEXT NOT NULL,
   input_summary TEXT NOT NULL, use_key TEXT, result_key TEXT, t INTEGER, "end" INTEGER, duration_ms INTEGER,
-  is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key));
+  is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE usage_facts (
   key TEXT NOT NULL, session_key TEXT NOT NULL, message_id TEXT NOT NULL, request_id TEXT, atom_key TEXT NOT NULL,
   turn_key TEXT, model TEXT NOT NULL, t INTEGER NOT NULL, is_sidechain INTEGER NOT NULL, lower_bound INTEGER NOT NULL,
-  ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key));
+  ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE subagents (
   key TEXT NOT NULL, session_key TEXT NOT NULL, subagent_key TEXT, path TEXT, linked_by TEXT NOT NULL, atoms INTEGER NOT NULL,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE INDEX subagents_path ON subagents(path);
 CREATE TABLE diagnostics (
   key TEXT NOT NULL, session_key TEXT NOT NULL, code TEXT NOT NULL, severity TEXT NOT NULL, message TEXT NOT NULL,
-  file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key));
+  file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 ${SEARCH_SQL}
 CREATE VIRTUAL TABLE blocks_fts USING fts5(typed, assistant, tools, content='blocks_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
 ${TRIGRAM_SQL}
@@ -114,11 +118,20 @@ ${TRIGRAM_SQL}
  *   as it fills a missing listing, without parsing any file again.
  * - 3 → 4: the trigram index holds a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS} characters only, without
  *   column sizes: `blocks_search` gains `trigram_text`, and `blocks_trigram` is made again from the blocks
- *   (`rebuild`), in SQLite; no file is read again.
+ *   (`rebuild`), in SQLite; the tables keyed by (`session_key`, `key`) are made again `WITHOUT ROWID`, rows copied;
+ *   no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
   2: USAGE_FILES,
   3: `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
-    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`,
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild'); ${KEYED.map(inKeyOrder).join(' ')}
+    CREATE INDEX subagents_path ON subagents(path);`,
 };
+
+/** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */
+function inKeyOrder(table: string): string {
+  const create = (SCHEMA_SQL.match(new RegExp(`CREATE TABLE ${table} \\([^;]*WITHOUT ROWID;`)) as RegExpMatchArray)[0];
+  return `${create.replace(`CREATE TABLE ${table} (`, `CREATE TABLE ${table}_v4 (`)} INSERT INTO ${table}_v4 SELECT * FROM ${table};
+    DROP TABLE ${table}; ALTER TABLE ${table}_v4 RENAME TO ${table};`;
+}

@@ -136,7 +136,7 @@ test('a version 2 index is migrated to version 3, and the next refresh fills usa
   migrated.close();
 });
 
-test('a version 3 index is migrated to version 4: the trigram index is made again in SQLite, no file read', async () => {
+test('a version 3 index is migrated to version 4: trigram index and keyed tables made again in SQLite, no file read', async () => {
   const dir = projects();
   // what romp 3's schema wrote: a trigram index over every block's whole text, with column sizes
   const path = await olderIndex(
@@ -146,7 +146,8 @@ test('a version 3 index is migrated to version 4: the trigram index is made agai
       CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
       CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools, text FROM blocks;
     CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none');
-    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild')`,
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');
+    CREATE TABLE atoms_v3 AS SELECT * FROM atoms; DROP TABLE atoms; ALTER TABLE atoms_v3 RENAME TO atoms`,
     3,
   );
   const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
@@ -154,6 +155,12 @@ test('a version 3 index is migrated to version 4: the trigram index is made agai
     String(migrated.all("SELECT sql FROM sqlite_master WHERE name = 'blocks_trigram'")[0]?.['sql']),
     /fts5\(trigram_text, .*columnsize=0\)/,
   );
+  // the keyed tables are stored in their key's b-tree, their rows kept (2 sessions of 4 atoms)
+  assert.match(
+    String(migrated.all("SELECT sql FROM sqlite_master WHERE name = 'atoms'")[0]?.['sql']),
+    /WITHOUT ROWID$/,
+  );
+  assert.equal(migrated.all('SELECT count(*) AS n FROM atoms')[0]?.['n'], 8);
   // "tte" is a part of "otter": found through the trigram index made again, in both sessions' first prompt
   assert.deepEqual(
     searchIndex(migrated, 'tte').map((h) => [h.session_id, h.uuid, h.matched]),
