@@ -50,7 +50,8 @@ function projects(): string {
     { type: 'custom-title', customTitle: 'Parser\u001b]0;pwned\u0007 fix', sessionId: 's1' },
   ]);
   const s2 = write('-work-my-app', 's2.jsonl', [{ type: 'summary', summary: 'no time here', leafUuid: 'x' }]);
-  utimesSync(s2, new Date('2026-03-02T00:00:00Z'), new Date('2026-03-02T00:00:00Z'));
+  // 2026-03-02T00:00:00.0007Z: a file system keeps the fraction of a ms that `ls --json` must not show
+  utimesSync(s2, 1772409600.0007, 1772409600.0007);
   write('-work-other', 's3.jsonl', [user('v1', null, 'hello', 7200, { cwd: '/work/other' })]);
   return root;
 }
@@ -71,6 +72,10 @@ test('romp ls --json: last is the last time in the file (not the head), else the
   const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
   const list = JSON.parse(out) as Listed[];
   assert.equal(code, 0);
+  assert.deepEqual(
+    list.filter((s) => !Number.isInteger(s.last)),
+    [],
+  );
   assert.deepEqual(
     list.map((s) => [s.id, s.cwd, iso(s.first), iso(s.last), s.lastFrom, s.prompts, s.lines, s.firstPrompt]),
     [

@@ -38,7 +38,7 @@ export async function lastTime(path: string | OpenedFile, limit: number = 4 * 10
       pending.unshift(chunk.subarray(0, found.cut));
     }
     // the first line of the file (or of the window, cut at `limit`: then not a whole line)
-    return stop === 0 ? firstLineTime(Buffer.concat(pending), info.mtimeMs) : { time: info.mtimeMs, from: 'mtime' };
+    return stop === 0 ? firstLineTime(Buffer.concat(pending), info.mtimeMs) : modified(info.mtimeMs);
   });
 }
 
@@ -77,7 +77,12 @@ function lastStamp(chunk: Buffer, pending: Buffer[]): { time: number; cut: numbe
 
 function firstLineTime(line: Buffer, mtimeMs: number): LastTime {
   const t = parseTimestamp(timestampText(line.toString('utf8')));
-  return Number.isNaN(t) ? { time: mtimeMs, from: 'mtime' } : { time: t, from: 'timestamp' };
+  return Number.isNaN(t) ? modified(mtimeMs) : { time: t, from: 'timestamp' };
+}
+
+/** The file's modification time in whole ms, as timestamps have: `fs.Stats.mtimeMs` carries a fraction. */
+function modified(mtimeMs: number): LastTime {
+  return { time: Math.floor(mtimeMs), from: 'mtime' };
 }
 
 /**
