@@ -70,20 +70,26 @@ const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"is
  * `human` or `sdk`, so not task notifications, command output, interrupts) and something was typed
  * (`typedText` not empty). Lines of rewound branches count too: this is what the file holds, not the
  * active path (`romp show` counts turns). The pre-filter reads each byte a bounded number of times.
+ * With `from`, only the bytes from `from.position` on are read, continuing `from.count` (what this gave for the
+ * bytes before it, which end with a `\n`): the count of bytes appended since.
  * @param path the transcript, or the caller's open file (`withRegular`)
+ * @param from where to start and what was counted before it (default: the start, nothing)
  * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
  * @throws NotRegularFile, or the system error when the file cannot be opened or read
  */
-export async function countPrompts(path: string | OpenedFile): Promise<PromptCount> {
-  return withRegular(path, ({ handle }) => count(handle));
+export async function countPrompts(
+  path: string | OpenedFile,
+  from: { position: number; count: PromptCount } = { position: 0, count: { lines: 0, prompts: 0, firstPrompt: '' } },
+): Promise<PromptCount> {
+  return withRegular(path, ({ handle }) => count(handle, from.position, { ...from.count }));
 }
 
-async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
-  const found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
+async function count(handle: OpenedFile['handle'], start: number, found: PromptCount): Promise<PromptCount> {
+  const before = found.lines;
   const users = USER.map((needle) => new NextMatch(needle));
   const decoder = new LineDecoder(
     (buf, start, end, line) => {
-      if (line === 1) {
+      if (line === 1 && before === 0) {
         const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
         if (typeof id === 'string') found.sessionId = id;
       }
@@ -101,7 +107,7 @@ async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
   );
   const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
-    for (let position = 0; ;) {
+    for (let position = start; ;) {
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
       if (bytesRead === 0) break;
       position += bytesRead;
@@ -113,7 +119,7 @@ async function count(handle: OpenedFile['handle']): Promise<PromptCount> {
   } finally {
     spare.push(chunk);
   }
-  found.lines = decoder.lineCount;
+  found.lines = before + decoder.lineCount;
   return found;
 }
 

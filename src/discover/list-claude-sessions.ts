@@ -161,15 +161,33 @@ function withoutParent(info: Working): ClaudeSessionInfo {
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
  * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
  * read backwards from the end (`lastTime`), and its first line's `sessionId`, through one open of the file.
+ * With `before`, the listing of the file's first `before.size` bytes (ending with a `\n`: the file grew since),
+ * the pass reads only the bytes after them.
  * @param path the transcript
+ * @param before the listing of the file before it grew, if known
  * @returns its listing
  * @throws NotRegularFile, or the system error when it cannot be read
  */
-export async function fileListing(path: string): Promise<FileListing> {
+export async function fileListing(path: string, before?: FileListing): Promise<FileListing> {
   return withRegular(path, async (file) => {
     const edges = await readEdges(file);
     const all = [...edges.head, ...edges.tail];
-    const counted = await countPrompts(file);
+    const counted = await countPrompts(
+      file,
+      // a prompt's cwd of "" and none at all are both listed as "": only the second lets a later prompt's count
+      before === undefined || (before.cwd === '' && before.prompts > 0)
+        ? undefined
+        : {
+            position: before.size,
+            count: {
+              lines: before.lines,
+              prompts: before.prompts,
+              firstPrompt: before.firstPrompt,
+              ...(before.cwd === '' ? {} : { cwd: before.cwd }),
+              ...(before.parentSessionId === undefined ? {} : { sessionId: before.parentSessionId }),
+            },
+          },
+    );
     const last = await lastTime(file);
     const branch = branchIn(edges.tail) ?? branchIn(edges.head);
     return {

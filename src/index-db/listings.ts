@@ -27,9 +27,10 @@ export async function refreshListings(db: Database, stamps: ReadonlyMap<string, 
     .all('SELECT path, project FROM files')
     .filter((row) => basename(dirname(String(row['path']))) === row['project'])
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, async (path) => {
+  return refreshStamped(db, LISTINGS, paths, stamps, async (path, prior) => {
     try {
-      return JSON.stringify(await fileListing(path));
+      // a file that only grew: its prompts are counted on from its listing (the bytes before are not read)
+      return JSON.stringify(await fileListing(path, prior === undefined ? undefined : parseListing(prior.text)));
     } catch {
       return undefined; // unreadable now: romp ls reads it, and says so
     }
@@ -46,9 +47,12 @@ export function storedListings(db: Database): (path: string) => Promise<FileList
   const stored = storedText(db, LISTINGS);
   return async (path) => {
     const text = await stored(path);
-    if (text === undefined) return undefined;
-    const listing = JSON.parse(text) as FileListing;
-    // JSON has no NaN: a time not known was written as null
-    return { ...listing, first: listing.first ?? Number.NaN, last: listing.last ?? Number.NaN };
+    return text === undefined ? undefined : parseListing(text);
   };
+}
+
+/** A `listing_json` text as a listing (JSON has no NaN: a time not known was written as null). */
+function parseListing(text: string): FileListing {
+  const listing = JSON.parse(text) as FileListing;
+  return { ...listing, first: listing.first ?? Number.NaN, last: listing.last ?? Number.NaN };
 }
