@@ -36,9 +36,7 @@ export async function refreshStamped(
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
 ): Promise<number> {
   db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
-  const kept = new Map(
-    db.all(`SELECT path, ${STAMP.join(', ')}, ${column} FROM ${table}`).map((r) => [String(r['path']), r]),
-  );
+  const kept = new Map(db.all(`SELECT path, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]));
   let written = 0;
   for (const path of paths) {
     const now = stamps.get(path);
@@ -49,7 +47,12 @@ export async function refreshStamped(
     const was =
       row === undefined ? undefined : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
     const grew = was !== undefined && (await grewFrom(path, was, before));
-    const value = await read(path, grew ? { text: String(row?.[column]), size: was.size } : undefined);
+    // the stored text only of a file that grew (the others' would be read for nothing)
+    const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
+    const value = await read(
+      path,
+      text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size },
+    );
     const after = await stampFile(path);
     if (value === undefined || after === undefined || !sameStamp(after, before)) continue;
     db.run(
