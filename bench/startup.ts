@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- --startup [ROUNDS]`: what `romp show examples/session.jsonl` costs over starting Node
  * at all (`node -e 0`), in CPU time (user + system, the whole process from its start: `process.cpuUsage()`
- * read at its `exit`, through a preloaded module given to both commands alike). The two run in
+ * read at its `exit`, through a preloaded CommonJS module given to both commands alike: `--import` would start
+ * the ES module loader, which the `romp` bin, dist/src/cli/romp.cjs, does not). The two run in
  * alternating rounds (default 15), so a change in the machine's load hits both; the medians, their
  * difference (target <= 40 ms) and ratio are printed, with the load average.
  */
@@ -18,13 +19,13 @@ export function benchStartup(rounds = 15): void {
   const dir = mkdtempSync(join(tmpdir(), 'romp-bench-startup-'));
   try {
     const out = join(dir, 'cpu');
-    const preload = join(dir, 'cpu.mjs');
+    const preload = join(dir, 'cpu.cjs');
     writeFileSync(
       preload,
-      `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, String((u.user + u.system) / 1000)); });\n`,
+      `const { writeFileSync } = require('node:fs');\nprocess.on('exit', () => { const u = process.cpuUsage(); writeFileSync(${JSON.stringify(out)}, String((u.user + u.system) / 1000)); });\n`,
     );
     const cpu = (args: string[]): number => {
-      execFileSync(process.execPath, ['--import', preload, ...args], {
+      execFileSync(process.execPath, ['--require', preload, ...args], {
         cwd: ROOT,
         stdio: ['ignore', 'ignore', 'inherit'],
       });
@@ -35,7 +36,7 @@ export function benchStartup(rounds = 15): void {
     const load = loadavg()[0] ?? 0;
     for (let i = 0; i < rounds; i++) {
       node.push(cpu(['-e', '0']));
-      romp.push(cpu([join(ROOT, 'dist/src/cli/romp.js'), 'show', join(ROOT, 'examples/session.jsonl')]));
+      romp.push(cpu([join(ROOT, 'dist/src/cli/romp.cjs'), 'show', join(ROOT, 'examples/session.jsonl')]));
     }
     const a = median(node);
     const b = median(romp);

@@ -1,23 +1,30 @@
 /**
- * `npm run build`'s second step: the command line's common path as one ES module,
- * `dist/src/cli/romp.js` (package.json `bin`), bundled by esbuild from what tsc wrote. Loading ~30 small
- * modules costs Node's ESM loader more CPU than running `romp show` on a small file; one file does not.
+ * `npm run build`'s second step: the command line's common path as one CommonJS file with V8's code
+ * cache, and the `romp` bin that runs them (package.json `bin`), bundled by esbuild from what tsc wrote:
+ * - `dist/src/cli/cli-bundle.cjs`: `cli.js` and what it imports. Loading ~30 small modules costs Node's
+ *   ES module loader more CPU than running `romp show` on a small file; one CommonJS file does not start
+ *   that loader at all.
+ * - `dist/src/cli/cli-bundle.cache`: V8's code cache of the bundle after it ran `romp show` on the example
+ *   (src/cli/code-cache.ts: used only for these very bytes, by the same V8 with the same flags).
+ * - `dist/src/cli/romp.cjs`: src/cli/romp.ts, which runs the bundle with its cache.
  *
  * What stays outside the bundle, loaded from tsc's `dist/` when a command needs it:
  * - every `run-*.js` command module but `run-show.js` (`romp usage`, `watch`, `index`, … are imported
- *   when they run, as `cli.ts` does), with what they import;
- * - `cli-io.js`: its `UserError` must be one class for the bundle and the command modules alike
- *   (`cli` tells a usage error from a crash with `instanceof`);
+ *   when they run, as `cli.ts` does), with what they import; their `UserError` is told from the bundle's
+ *   by a mark (cli-io.ts), not by class;
  * - a module outside `dist/src/cli/` that reads `import.meta.url` (`count-usage.js` finds its worker
  *   script beside itself): in the bundle that URL would be the bundle's;
  * - every package but commander (plain JS, always used): libsql, markdown-it, highlight.js, … load only
- *   where used.
+ *   where used. commander's `node:child_process` (for executable subcommands, which romp has none of) is
+ *   required when first called, not at start-up.
  * The library's `dist/` stays as tsc builds it; `dist/src/cli/bin.js` is the same program unbundled.
  */
 import { build, type Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { cli as Cli } from '../src/cli/cli.ts';
+import { BUNDLE_FILE, BUNDLE_IMPORT, CACHE_FILE, codeCacheFile, runBundle } from '../src/cli/code-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'src', 'cli');
@@ -25,7 +32,7 @@ const BUNDLED_PACKAGES = new Set(['commander']);
 
 /** Whether an absolute module path is loaded from `dist/` instead of being bundled (see above). */
 function outside(path: string): boolean {
-  if (dirname(path) === CLI) return /^(run-(?!show\.js$).*|cli-io\.js)$/.test(path.slice(CLI.length + 1));
+  if (dirname(path) === CLI) return /^run-(?!show\.js$)/.test(path.slice(CLI.length + 1));
   const source = readFileSync(path, 'utf8');
   // `new URL('../usage/x.js', import.meta.url)` names the same file from dist/src/usage/ and dist/src/cli/
   const urls = [...source.matchAll(/import\.meta\.url/g)].length;
@@ -33,14 +40,27 @@ function outside(path: string): boolean {
   return urls > portable;
 }
 
+/** What the bundle `import()`s (from `dist/`, a package, Node), as the split plugin meets them. */
+const dynamicImports = new Set<string>();
+
 const split: Plugin = {
   name: 'romp-split',
   setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: args.path, namespace: 'romp-lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'romp-lazy' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       if (!args.path.startsWith('.')) {
         const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
-        return BUNDLED_PACKAGES.has(name ?? '') || args.path.startsWith('node:')
+        if (args.kind === 'dynamic-import') dynamicImports.add(args.path);
+        return BUNDLED_PACKAGES.has(name ?? '') || (args.path.startsWith('node:') && args.kind !== 'dynamic-import')
           ? undefined
           : { path: args.path, external: true };
       }
@@ -48,25 +68,61 @@ const split: Plugin = {
       const path = resolve(args.resolveDir, args.path);
       if (!outside(path)) return undefined;
       const from = relative(CLI, path).split(sep).join('/');
-      return { path: from.startsWith('.') ? from : `./${from}`, external: true };
+      const specifier = from.startsWith('.') ? from : `./${from}`;
+      if (args.kind === 'dynamic-import') dynamicImports.add(specifier);
+      return { path: specifier, external: true };
     });
   },
 };
 
-await build({
-  entryPoints: [join(CLI, 'bin.js')],
-  outfile: join(CLI, 'romp.js'),
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
-  plugins: [split],
-  // commander is CommonJS: its require() of Node's modules needs a real require in an ES module
-  banner: {
-    js: "import { createRequire as __rompRequire } from 'node:module';\nconst require = __rompRequire(import.meta.url);",
-  },
+  format: 'cjs',
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
-});
+  write: false,
+} as const;
+
+const bundlePath = join(CLI, BUNDLE_FILE);
+const [bundle] = (
+  await build({
+    ...common,
+    entryPoints: [join(CLI, 'cli.js')],
+    outfile: bundlePath,
+    plugins: [split],
+    define: { 'import.meta.url': '__rompUrl' },
+    banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
+  })
+).outputFiles;
+writeFileSync(bundlePath, withBundleImports(bundle?.text ?? ''));
+
+const binPath = join(CLI, 'romp.cjs');
+const [bin] = (
+  await build({ ...common, entryPoints: [join(CLI, 'romp.js')], define: { 'import.meta.dirname': '__dirname' } })
+).outputFiles;
+writeFileSync(binPath, bin?.text ?? '');
+chmodSync(binPath, 0o755);
+
+// V8's cache of the bundle once it has run the common path, so that it holds the functions compiled then
+const ran = runBundle(bundlePath, undefined);
+const discard = { write: (): boolean => true };
+const show = (ran.exports as { cli: typeof Cli }).cli;
+if ((await show(['show', join(ROOT, 'examples', 'session.jsonl')], { stdout: discard, stderr: discard })) !== 0) {
+  throw new Error('romp show examples/session.jsonl failed in the bundle');
+}
+writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
+
+/** The bundle with its every `import("…")` calling {@link BUNDLE_IMPORT} instead (src/cli/code-cache.ts). */
+function withBundleImports(text: string): string {
+  let out = text;
+  for (const specifier of dynamicImports) {
+    // (one the bundle does not use is not in it: tree-shaken)
+    out = out.replaceAll(`import(${JSON.stringify(specifier)})`, `${BUNDLE_IMPORT}(${JSON.stringify(specifier)})`);
+  }
+  if (/\bimport\(/.test(out)) throw new Error('bundle-cli: an import() is left in the bundle');
+  return out;
+}

@@ -15,7 +15,7 @@ import { tempDir } from './helpers/temp-dir.ts';
 
 const NOBODY = 65534;
 // the bundled command line, as package.json's bin ships it: its command modules load from dist/ (build/bundle-cli.ts)
-const bin = new URL('../src/cli/romp.js', import.meta.url).pathname;
+const bin = new URL('../src/cli/romp.cjs', import.meta.url).pathname;
 
 async function romp(argv: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
   const asRoot = process.getuid?.() === 0;

@@ -10,7 +10,7 @@ import { tempDir } from './helpers/temp-dir.ts';
 // `romp watch` and the pager on a real pseudo-terminal: util-linux `script` (in Debian's essential
 // bsdutils) runs the CLI on a pty and copies what the terminal received to its stdout
 // the bundled command line, as package.json's bin ships it (build/bundle-cli.ts)
-const BIN = fileURLToPath(new URL('../src/cli/romp.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../src/cli/romp.cjs', import.meta.url));
 const installed = (command: string): boolean => {
   try {
     execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });

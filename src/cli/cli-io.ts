@@ -27,8 +27,24 @@ export interface CliIO {
   stdin?: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 }
 
+/**
+ * Marks a {@link UserError} whichever copy of this module made it: the bundled command line
+ * (build/bundle-cli.ts) has its own, the command modules it loads from `dist/` share tsc's.
+ */
+const USER_ERROR = Symbol.for('romp.UserError');
+
 /** An error for the person at the terminal: printed as one line, exit code 2. */
-export class UserError extends Error {}
+export class UserError extends Error {
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, USER_ERROR, { value: true });
+  }
+
+  /** `instanceof UserError` by the mark: true for a UserError of either copy. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && USER_ERROR in value;
+  }
+}
 
 /**
  * The one line to print for an error of the system rather than of romp (it carries an errno code:

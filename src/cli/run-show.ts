@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type { Session } from '../model/types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
@@ -83,6 +82,7 @@ async function subagentNotes(session: Session): Promise<Map<string, SubagentNote
  * */
 async function page(text: string, io: CliIO): Promise<void> {
   const [command = 'less', ...args] = (process.env['PAGER'] ?? 'less -FRX').split(/\s+/).filter((w) => w !== '');
+  const { spawn } = await import('node:child_process'); // only here: `romp show` starts faster without it
   const written = await new Promise<boolean>((resolve) => {
     const child = spawn(command, args, { stdio: ['pipe', 'inherit', 'inherit'] });
     child.on('error', () => resolve(false));

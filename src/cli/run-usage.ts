@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import { readFile } from 'node:fs/promises';
-import { availableParallelism, homedir } from 'node:os';
+import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage/count-usage.ts';
@@ -8,6 +8,7 @@ import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-
 import { formatUsageTable, type SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
+import { usageThreads } from '../usage/usage-threads.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
@@ -90,7 +91,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   try {
     report = await countUsage(paths, {
       prices,
-      workers: availableParallelism(),
+      workers: usageThreads(),
       ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
       ...(db === undefined ? {} : { stored: storedUsage(db) }),
       onFile: () => bar?.increment(),
@@ -115,18 +116,18 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     ...(since === undefined ? {} : { since }),
     ...(until === undefined ? {} : { until }),
   };
+  if (options.json === true && !named && since === undefined && until === undefined) {
+    const { responses: _responses, ...rest } = report;
+    io.stdout.write(`${JSON.stringify(rest)}\n`);
+    return code();
+  }
   const rows = groupUsage(report.responses, kind, group);
   const total = emptyTotals();
   for (const row of rows) for (const m of row.models) addTotals(total, m.totals);
   if (options.json === true) {
-    if (!named && since === undefined && until === undefined) {
-      const { responses: _responses, ...rest } = report;
-      io.stdout.write(`${JSON.stringify(rest)}\n`);
-    } else {
-      io.stdout.write(
-        `${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`,
-      );
-    }
+    io.stdout.write(
+      `${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`,
+    );
     return code();
   }
   const time = timeFormat(options.timezone);

@@ -1,7 +1,7 @@
 import type { RawRecord } from '../read/parse-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
-import { withRegular, type OpenedFile } from '../read/with-regular.ts';
 import { parseRecord } from './parse-record.ts';
+import { readWholeSync } from './read-whole-sync.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
 import { typedText } from '../views/prompt-text.ts';
@@ -20,41 +20,44 @@ export interface PromptCount {
   sessionId?: string;
 }
 
-/** Only lines holding one of these bytes can be a `user` line (compact or spaced JSON). */
-const USER = [Buffer.from('"type":"user"'), Buffer.from('"type": "user"')];
-
-/** Bytes read at a time. */
-const CHUNK = 256 * 1024;
-/** Read buffers no reader is using: a file takes one and gives it back (a fresh buffer per file costs its allocation
- * and its collection). */
-const spare: Buffer[] = [];
+/** Only lines holding `"type":"user"` or `"type": "user"` can be a `user` line (compact or spaced JSON): found as
+ * `"user"` after `"type":` or `"type": ` (one search of the bytes, not one per form). */
+const USER = Buffer.from('"user"');
+const TYPE = Buffer.from('"type":');
 
 /**
- * The next place of a needle in a chunk, found once for all the chunk's lines: each search starts where
- * the line asking starts and its answer serves every line before it, so a chunk is scanned once per
- * needle however many lines it holds (a search per line would rescan the rest of the chunk).
+ * The next `"type":"user"` (or `"type": "user"`) in a chunk, found once for all the chunk's lines: each
+ * search starts where the line asking starts and its answer serves every line before it, so a chunk is
+ * scanned once however many lines it holds (a search per line would rescan the rest of the chunk).
  */
-class NextMatch {
-  readonly #needle: Buffer;
+class NextUser {
   #buf: Buffer | undefined;
   #at = -1;
-  constructor(needle: Buffer) {
-    this.#needle = needle;
-  }
   /** Forget the chunk (its buffer is about to hold other bytes). */
   reset(): void {
     this.#buf = undefined;
   }
-  /** Whether the needle is in `buf[start, end)` (lines are asked for in order). */
+  /** Whether a `user` type is in `buf[start, end)` (lines are asked for in order). */
   within(buf: Buffer, start: number, end: number): boolean {
     if (buf !== this.#buf || (this.#at !== -1 && this.#at < start)) {
       this.#buf = buf;
-      this.#at = buf.indexOf(this.#needle, start);
+      this.#at = nextUser(buf, start);
     }
-    // a needle holds no newline: one starting in the line ends in it
+    // `"type":` and `"user"` hold no newline: a match starting in the line ends in it
     return this.#at !== -1 && this.#at < end;
   }
 }
+
+/** Where the next `"type":"user"` or `"type": "user"` starts in `buf` from `from`, or -1. */
+function nextUser(buf: Buffer, from: number): number {
+  for (let at = buf.indexOf(USER, from + TYPE.length); at !== -1; at = buf.indexOf(USER, at + 1)) {
+    const spaced = buf[at - 1] === 0x20 ? 1 : 0;
+    const key = at - spaced - TYPE.length;
+    if (key >= from && buf.compare(TYPE, 0, TYPE.length, key, key + TYPE.length) === 0) return key;
+  }
+  return -1;
+}
+
 /**
  * Lines holding one of these are never a prompt: a tool result (the key occurs as bytes only as JSON,
  * never inside a string, where the quotes are escaped), a subagent's line, harness lines.
@@ -70,57 +73,55 @@ const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"is
  * `human` or `sdk`, so not task notifications, command output, interrupts) and something was typed
  * (`typedText` not empty). Lines of rewound branches count too: this is what the file holds, not the
  * active path (`romp show` counts turns). The pre-filter reads each byte a bounded number of times.
- * With `from`, only the bytes from `from.position` on are read, continuing `from.count` (what this gave for the
- * bytes before it, which end with a `\n`): the count of bytes appended since.
- * @param path the transcript, or the caller's open file (`withRegular`)
- * @param from where to start and what was counted before it (default: the start, nothing)
+ * The file is read on this thread in 64 KiB parts (`readWholeSync`).
+ * @param path the transcript
  * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
  * @throws NotRegularFile, or the system error when the file cannot be opened or read
  */
-export async function countPrompts(
-  path: string | OpenedFile,
-  from: { position: number; count: PromptCount } = { position: 0, count: { lines: 0, prompts: 0, firstPrompt: '' } },
-): Promise<PromptCount> {
-  return withRegular(path, ({ handle }) => count(handle, from.position, { ...from.count }));
+export async function countPrompts(path: string): Promise<PromptCount> {
+  const counter = new PromptCounter();
+  readWholeSync(path, (part) => counter.push(part));
+  return Promise.resolve(counter.done());
 }
 
-async function count(handle: OpenedFile['handle'], start: number, found: PromptCount): Promise<PromptCount> {
-  const before = found.lines;
-  const users = USER.map((needle) => new NextMatch(needle));
-  const decoder = new LineDecoder(
-    (buf, start, end, line) => {
-      if (line === 1 && before === 0) {
-        const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
-        if (typeof id === 'string') found.sessionId = id;
-      }
-      if (!users.some((u) => u.within(buf, start, end))) return;
-      const bytes = buf.subarray(start, end);
-      if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
-      const record = parseRecord(buf.toString('utf8', start, end));
-      const typed = record === undefined ? '' : promptOf(record);
-      if (typed === '' || record === undefined) return;
-      found.prompts++;
-      if (found.prompts === 1) found.firstPrompt = typed;
-      if (found.cwd === undefined && typeof record['cwd'] === 'string') found.cwd = record['cwd'];
-    },
+/** `countPrompts` fed part after part by the caller, who reads the file (`fileListing` reads it once for all). */
+export class PromptCounter {
+  readonly #found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
+  readonly #users = new NextUser();
+  readonly #decoder = new LineDecoder(
+    (buf, start, end, line) => this.#line(buf, start, end, line),
     () => undefined,
   );
-  const chunk = spare.pop() ?? Buffer.allocUnsafe(CHUNK);
-  try {
-    for (let position = start; ;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) break;
-      position += bytesRead;
-      for (const u of users) u.reset();
-      // the decoder copies what it holds of a line across chunks: the buffer is free again after push
-      decoder.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
-    }
-    decoder.flush();
-  } finally {
-    spare.push(chunk);
+
+  /** The file's next bytes (not kept: the caller may reuse the buffer). */
+  push(bytes: Buffer): void {
+    this.#users.reset();
+    this.#decoder.push(bytes);
   }
-  found.lines = before + decoder.lineCount;
-  return found;
+
+  /** The count, once every byte was pushed (a last line without a newline counted). */
+  done(): PromptCount {
+    this.#decoder.flush();
+    this.#found.lines = this.#decoder.lineCount;
+    return this.#found;
+  }
+
+  #line(buf: Buffer, start: number, end: number, line: number): void {
+    const found = this.#found;
+    if (line === 1) {
+      const id = parseRecord(buf.toString('utf8', start, end))?.['sessionId'];
+      if (typeof id === 'string') found.sessionId = id;
+    }
+    if (!this.#users.within(buf, start, end)) return;
+    const bytes = buf.subarray(start, end);
+    if (NOT_PROMPT.some((needle) => bytes.indexOf(needle) !== -1)) return;
+    const record = parseRecord(buf.toString('utf8', start, end));
+    const typed = record === undefined ? '' : promptOf(record);
+    if (typed === '' || record === undefined) return;
+    found.prompts++;
+    if (found.prompts === 1) found.firstPrompt = typed;
+    if (found.cwd === undefined && typeof record['cwd'] === 'string') found.cwd = record['cwd'];
+  }
 }
 
 /** What was typed in a user line of a person or an SDK host; `""` for any other line. */

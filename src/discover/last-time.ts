@@ -32,23 +32,52 @@ export async function lastTime(path: string | OpenedFile, limit: number = 4 * 10
       const chunk = Buffer.alloc(end - start);
       await handle.read(chunk, 0, chunk.length, start);
       end = start;
-      let cut = chunk.length;
-      for (let nl = chunk.lastIndexOf(10, cut - 1); nl !== -1; nl = cut === 0 ? -1 : chunk.lastIndexOf(10, cut - 1)) {
-        const line = Buffer.concat([chunk.subarray(nl + 1, cut), ...pending]);
-        pending = [];
-        const t = parseTimestamp(timestampText(line.toString('utf8')));
-        if (!Number.isNaN(t)) return { time: t, from: 'timestamp' };
-        cut = nl;
-      }
-      pending.unshift(chunk.subarray(0, cut));
+      const found = lastStamp(chunk, pending);
+      if (!Number.isNaN(found.time)) return { time: found.time, from: 'timestamp' };
+      pending = found.cut === chunk.length ? pending : [];
+      pending.unshift(chunk.subarray(0, found.cut));
     }
     // the first line of the file (or of the window, cut at `limit`: then not a whole line)
-    if (stop === 0) {
-      const t = parseTimestamp(timestampText(Buffer.concat(pending).toString('utf8')));
-      if (!Number.isNaN(t)) return { time: t, from: 'timestamp' };
-    }
-    return { time: info.mtimeMs, from: 'mtime' };
+    return stop === 0 ? firstLineTime(Buffer.concat(pending), info.mtimeMs) : { time: info.mtimeMs, from: 'mtime' };
   });
+}
+
+/**
+ * `lastTime` from a file's last bytes already read (`fileListing` reads it once for all), when they
+ * hold the answer: a line with a timestamp after their first newline, or the whole file.
+ * @param last the file's last bytes
+ * @param size the file's size
+ * @param mtimeMs its modification time, for a file with no timestamp
+ * @returns the time (epoch ms) and where it came from; undefined when earlier bytes must be read (`lastTime`)
+ */
+export function lastTimeIn(last: Buffer, size: number, mtimeMs: number): LastTime | undefined {
+  const found = lastStamp(last, []);
+  if (!Number.isNaN(found.time)) return { time: found.time, from: 'timestamp' };
+  return last.length < size ? undefined : firstLineTime(last.subarray(0, found.cut), mtimeMs);
+}
+
+/**
+ * The time of the last line ending in `chunk` that has one, reading its lines from the end (the line
+ * after the chunk's last newline continued by `pending`); else NaN, and where the chunk's first,
+ * unfinished line ends (`cut`).
+ */
+function lastStamp(chunk: Buffer, pending: Buffer[]): { time: number; cut: number } {
+  let cut = chunk.length;
+  let rest = pending;
+  for (let nl = chunk.lastIndexOf(10, cut - 1); nl !== -1; nl = cut === 0 ? -1 : chunk.lastIndexOf(10, cut - 1)) {
+    const line =
+      rest.length === 0 ? chunk.subarray(nl + 1, cut) : Buffer.concat([chunk.subarray(nl + 1, cut), ...rest]);
+    rest = [];
+    const t = parseTimestamp(timestampText(line.toString('utf8')));
+    if (!Number.isNaN(t)) return { time: t, cut: nl };
+    cut = nl;
+  }
+  return { time: Number.NaN, cut };
+}
+
+function firstLineTime(line: Buffer, mtimeMs: number): LastTime {
+  const t = parseTimestamp(timestampText(line.toString('utf8')));
+  return Number.isNaN(t) ? { time: mtimeMs, from: 'mtime' } : { time: t, from: 'timestamp' };
 }
 
 /**

@@ -3,13 +3,13 @@ import { fsidOf } from '../model/fsid-of.ts';
 import { basename, dirname, join } from 'node:path';
 import type { RawRecord } from '../read/parse-line.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
-import { countPrompts } from './count-prompts.ts';
+import { PromptCounter, type PromptCount } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
-import { lastTime, timestampText } from './last-time.ts';
+import { lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
-import { readEdges } from './read-edges.ts';
-import { withRegular } from '../read/with-regular.ts';
+import { edgesIn, type Edges } from './read-edges.ts';
+import { readWholeSync } from './read-whole-sync.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -159,51 +159,38 @@ function withoutParent(info: Working): ClaudeSessionInfo {
 
 /**
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
- * (`readEdges`), lines, prompts, first prompt and cwd from one pass (`countPrompts`), last activity
- * read backwards from the end (`lastTime`), and its first line's `sessionId`, through one open of the file.
- * With `before`, the listing of the file's first `before.size` bytes (ending with a `\n`: the file grew since),
- * the pass reads only the bytes after them.
+ * (`edgesIn`), lines, prompts, first prompt and cwd from one pass (`PromptCounter`), last activity read
+ * backwards from the end (`lastTimeIn`), and its first line's `sessionId`. The file is read once, in
+ * 64 KiB parts on this thread (`readWholeSync`); only a file whose last 64 KiB hold no timestamped line
+ * is read again, backwards, for its last activity (`lastTime`).
  * @param path the transcript
- * @param before the listing of the file before it grew, if known
  * @returns its listing
  * @throws NotRegularFile, or the system error when it cannot be read
  */
-export async function fileListing(path: string, before?: FileListing): Promise<FileListing> {
-  return withRegular(path, async (file) => {
-    const edges = await readEdges(file);
-    const all = [...edges.head, ...edges.tail];
-    const counted = await countPrompts(
-      file,
-      // a prompt's cwd of "" and none at all are both listed as "": only the second lets a later prompt's count
-      before === undefined || (before.cwd === '' && before.prompts > 0)
-        ? undefined
-        : {
-            position: before.size,
-            count: {
-              lines: before.lines,
-              prompts: before.prompts,
-              firstPrompt: before.firstPrompt,
-              ...(before.cwd === '' ? {} : { cwd: before.cwd }),
-              ...(before.parentSessionId === undefined ? {} : { sessionId: before.parentSessionId }),
-            },
-          },
-    );
-    const last = await lastTime(file);
-    const branch = branchIn(edges.tail) ?? branchIn(edges.head);
-    return {
-      size: edges.size,
-      first: timeIn(all),
-      title: titleOf(all),
-      lines: counted.lines,
-      prompts: counted.prompts,
-      firstPrompt: counted.firstPrompt,
-      cwd: counted.cwd ?? '',
-      ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
-      last: last.time,
-      lastFrom: last.from,
-      ...(branch === undefined ? {} : { gitBranch: branch }),
-    };
-  });
+export async function fileListing(path: string): Promise<FileListing> {
+  const counter = new PromptCounter();
+  const { info, head, tail } = readWholeSync(path, (part) => counter.push(part));
+  const edges = edgesIn(head, tail, info.size);
+  const last = lastTimeIn(tail, info.size, info.mtimeMs);
+  return listing(edges, counter.done(), last ?? (await lastTime(path)));
+}
+
+function listing(edges: Edges, counted: PromptCount, last: LastTime): FileListing {
+  const all = [...edges.head, ...edges.tail];
+  const branch = branchIn(edges.tail) ?? branchIn(edges.head);
+  return {
+    size: edges.size,
+    first: timeIn(all),
+    title: titleOf(all),
+    lines: counted.lines,
+    prompts: counted.prompts,
+    firstPrompt: counted.firstPrompt,
+    cwd: counted.cwd ?? '',
+    ...(counted.sessionId === undefined ? {} : { parentSessionId: counted.sessionId }),
+    last: last.time,
+    lastFrom: last.from,
+    ...(branch === undefined ? {} : { gitBranch: branch }),
+  };
 }
 
 /** The first timestamp found in the lines (a byte scan, no JSON.parse). */

@@ -28,12 +28,43 @@ export async function readEdges(
     const headLength = whole ? size : headBytes;
     const head = Buffer.alloc(headLength);
     await handle.read(head, 0, headLength, 0);
-    const tail = whole ? Buffer.alloc(0) : Buffer.alloc(tailBytes);
-    if (!whole) await handle.read(tail, 0, tailBytes, size - tailBytes);
-    const headLines = splitLines(head, false, whole);
-    const tailLines = whole ? [] : splitLines(tail, true, true);
-    return { head: headLines, tail: tailLines, size };
+    const tail = whole ? undefined : Buffer.alloc(tailBytes);
+    if (tail !== undefined) await handle.read(tail, 0, tailBytes, size - tailBytes);
+    return edgeLines(head, tail, size);
   });
+}
+
+/**
+ * `readEdges` over the first and last bytes of a file already read (`fileListing` reads it once for all).
+ * @param first at least the file's first `headBytes` (all of it when smaller)
+ * @param last at least its last `tailBytes` (all of it when smaller)
+ * @param size the file's size
+ * @param headBytes bytes of the start
+ * @param tailBytes bytes of the end
+ * @returns the lines of both edges and the file's size
+ */
+export function edgesIn(
+  first: Buffer,
+  last: Buffer,
+  size: number,
+  headBytes: number = 8 * 1024,
+  tailBytes: number = 8 * 1024,
+): Edges {
+  const whole = size <= headBytes + tailBytes;
+  return edgeLines(
+    whole ? first.subarray(0, size) : first.subarray(0, headBytes),
+    whole ? undefined : last.subarray(last.length - tailBytes),
+    size,
+  );
+}
+
+/** The complete lines of a head and a tail (none: the head is the whole file, its last line kept). */
+function edgeLines(head: Buffer, tail: Buffer | undefined, size: number): Edges {
+  return {
+    head: splitLines(head, false, tail === undefined),
+    tail: tail === undefined ? [] : splitLines(tail, true, true),
+    size,
+  };
 }
 
 function splitLines(buf: Buffer, dropFirst: boolean, keepLast: boolean): string[] {

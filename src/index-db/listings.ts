@@ -27,10 +27,9 @@ export async function refreshListings(db: Database, stamps: ReadonlyMap<string, 
     .all('SELECT path, project FROM files')
     .filter((row) => basename(dirname(String(row['path']))) === row['project'])
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, async (path, prior) => {
+  return refreshStamped(db, LISTINGS, paths, stamps, async (path) => {
     try {
-      // a file that only grew: its prompts are counted on from its listing (the bytes before are not read)
-      return JSON.stringify(await fileListing(path, prior === undefined ? undefined : parseListing(prior.text)));
+      return JSON.stringify(await fileListing(path));
     } catch {
       return undefined; // unreadable now: romp ls reads it, and says so
     }

@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -32,6 +32,29 @@ const USAGE_FILES = `CREATE TABLE usage_files (
   path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, usage_json TEXT NOT NULL);`;
 
+/** Characters of a tool output (`tool_result` block) the trigram index holds: its start, where a command's outcome or
+ * an error usually is. The rest of the output is found by its words (`blocks_fts`) only. */
+export const TRIGRAM_TOOL_OUTPUT_CHARS = 1024;
+
+/** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
+ * and `trigram_text`, what the trigram index holds (a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS}
+ * characters, every other text whole). */
+const SEARCH_SQL = `CREATE VIEW blocks_search AS SELECT id,
+  CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
+  CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
+  CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
+  CASE WHEN role = 'tool_result' THEN substr(text, 1, ${TRIGRAM_TOOL_OUTPUT_CHARS}) ELSE text END AS trigram_text,
+  text
+  FROM blocks;`;
+
+/** The trigram index (substrings, text without spaces): no positions (`detail=none`), no column sizes (`columnsize=0`:
+ * nothing ranks its hits), the text stored once, in `blocks`. */
+const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);`;
+
+/** The row tables keyed by (`session_key`, `key`): stored in their key's b-tree (`WITHOUT ROWID`), one b-tree per row
+ * written, not a table and an index of it. */
+const KEYED = ['turns', 'atoms', 'tool_calls', 'usage_facts', 'subagents', 'diagnostics'] as const;
+
 /** The statements that create the current version (run in one transaction on an empty database). */
 export const SCHEMA_SQL: string = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,12 +75,12 @@ CREATE TABLE turns (
   prompt TEXT NOT NULL, outcome TEXT NOT NULL, t INTEGER NOT NULL, "end" INTEGER NOT NULL, duration_ms INTEGER NOT NULL,
   ended INTEGER NOT NULL, atoms INTEGER NOT NULL, tools_json TEXT NOT NULL, ${TOKENS}, responses INTEGER NOT NULL,
   cost_usd REAL NOT NULL, unpriced INTEGER NOT NULL, lower_bound INTEGER NOT NULL, subagents INTEGER NOT NULL,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE atoms (
   key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT, turn_index INTEGER, seq INTEGER NOT NULL, fsid TEXT,
   line INTEGER, byte_offset INTEGER, type TEXT NOT NULL, subtype TEXT, t INTEGER NOT NULL, parent_uuid TEXT, message_id TEXT,
   request_id TEXT, model TEXT, stop_reason TEXT, author TEXT, peer TEXT, on_path INTEGER NOT NULL, subagent_of TEXT,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE blocks (
   id INTEGER PRIMARY KEY, key TEXT NOT NULL, session_key TEXT NOT NULL, atom_key TEXT NOT NULL, turn_key TEXT,
   "index" INTEGER NOT NULL, type TEXT NOT NULL, role TEXT NOT NULL, author TEXT, tool_name TEXT, tool_use_id TEXT,
@@ -66,26 +89,21 @@ CREATE TABLE blocks (
 CREATE TABLE tool_calls (
   key TEXT NOT NULL, session_key TEXT NOT NULL, turn_key TEXT NOT NULL, tool_use_id TEXT NOT NULL, name TEXT NOT NULL,
   input_summary TEXT NOT NULL, use_key TEXT, result_key TEXT, t INTEGER, "end" INTEGER, duration_ms INTEGER,
-  is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key));
+  is_error INTEGER NOT NULL, error TEXT, subagent_key TEXT, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE usage_facts (
   key TEXT NOT NULL, session_key TEXT NOT NULL, message_id TEXT NOT NULL, request_id TEXT, atom_key TEXT NOT NULL,
   turn_key TEXT, model TEXT NOT NULL, t INTEGER NOT NULL, is_sidechain INTEGER NOT NULL, lower_bound INTEGER NOT NULL,
-  ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key));
+  ${TOKENS}, cost_usd REAL, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE TABLE subagents (
   key TEXT NOT NULL, session_key TEXT NOT NULL, subagent_key TEXT, path TEXT, linked_by TEXT NOT NULL, atoms INTEGER NOT NULL,
-  PRIMARY KEY (session_key, key));
+  PRIMARY KEY (session_key, key)) WITHOUT ROWID;
 CREATE INDEX subagents_path ON subagents(path);
 CREATE TABLE diagnostics (
   key TEXT NOT NULL, session_key TEXT NOT NULL, code TEXT NOT NULL, severity TEXT NOT NULL, message TEXT NOT NULL,
-  file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key));
-CREATE VIEW blocks_search AS SELECT id,
-  CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
-  CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
-  CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
-  text
-  FROM blocks;
+  file TEXT NOT NULL, line INTEGER, byte_offset INTEGER, uuid TEXT, PRIMARY KEY (session_key, key)) WITHOUT ROWID;
+${SEARCH_SQL}
 CREATE VIRTUAL TABLE blocks_fts USING fts5(typed, assistant, tools, content='blocks_search', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none');
+${TRIGRAM_SQL}
 `;
 
 /**
@@ -98,8 +116,22 @@ CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', co
  *   the column, file by file, as a new parser would, and the listings.
  * - 2 → 3: `usage_files` (what `romp usage` reads). Nothing else changed: the next refresh fills it for every file,
  *   as it fills a missing listing, without parsing any file again.
+ * - 3 → 4: the trigram index holds a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS} characters only, without
+ *   column sizes: `blocks_search` gains `trigram_text`, and `blocks_trigram` is made again from the blocks
+ *   (`rebuild`), in SQLite; the tables keyed by (`session_key`, `key`) are made again `WITHOUT ROWID`, rows copied;
+ *   no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
   2: USAGE_FILES,
+  3: `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild'); ${KEYED.map(inKeyOrder).join(' ')}
+    CREATE INDEX subagents_path ON subagents(path);`,
 };
+
+/** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */
+function inKeyOrder(table: string): string {
+  const create = (SCHEMA_SQL.match(new RegExp(`CREATE TABLE ${table} \\([^;]*WITHOUT ROWID;`)) as RegExpMatchArray)[0];
+  return `${create.replace(`CREATE TABLE ${table} (`, `CREATE TABLE ${table}_v4 (`)} INSERT INTO ${table}_v4 SELECT * FROM ${table};
+    DROP TABLE ${table}; ALTER TABLE ${table}_v4 RENAME TO ${table};`;
+}

@@ -58,7 +58,8 @@ export const MARK_CLOSE = '»';
  * separate words); ranked by bm25 with what a human
  * typed weighted 10, assistant text 5, tool input and output 1, then newest first. When the words find
  * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
- * blocks holding each word of three characters or more as a substring.
+ * blocks holding each word of three characters or more as a substring (in a tool output, in its first
+ * `TRIGRAM_TOOL_OUTPUT_CHARS`, 1,024, characters: the rest of an output is found by its words only).
  * @param db the index
  * @param query the words to find
  * @param filter author, tool, project, time range, limit, branches
@@ -94,11 +95,12 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
     return rows.map((r) => hit(r, snippets.get(r['id'] as SqlValue) ?? '', 'words'));
   }
   // the trigram index answers words of three characters or more (LIKE on a trigram table is answered by
-  // its index; not with an ESCAPE clause: a % or _ in a word matches any characters; detail=none keeps
-  // the index small); a shorter word is a LIKE on the blocks the others found, or on every block
+  // its index, on what it holds, `trigram_text`; not with an ESCAPE clause: a % or _ in a word matches any
+  // characters; detail=none keeps the index small); a shorter word is a LIKE on the blocks the others found,
+  // or on every block
   const long = words.filter((w) => [...w].length >= 3);
   const short = words.filter((w) => [...w].length < 3);
-  const like = [...long.map(() => 'fts.text LIKE ?'), ...short.map(() => 'b.text LIKE ?')].join(' AND ');
+  const like = [...long.map(() => 'fts.trigram_text LIKE ?'), ...short.map(() => 'b.text LIKE ?')].join(' AND ');
   const substring = db.all(
     `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`,
     [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],

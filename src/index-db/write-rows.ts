@@ -63,7 +63,7 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
   }
   for (const fts of [
     'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
-    'blocks_trigram(rowid, text) SELECT id, text',
+    'blocks_trigram(rowid, trigram_text) SELECT id, trigram_text',
   ]) {
     db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
   }
@@ -89,7 +89,7 @@ function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
     params,
   );
   db.run(
-    `INSERT INTO blocks_trigram(blocks_trigram, rowid, text) SELECT 'delete', id, text FROM blocks_search WHERE id IN (${ids})`,
+    `INSERT INTO blocks_trigram(blocks_trigram, rowid, trigram_text) SELECT 'delete', id, trigram_text FROM blocks_search WHERE id IN (${ids})`,
     params,
   );
 }
@@ -97,21 +97,38 @@ function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
 /** Rows per `INSERT` statement: one call into SQLite per batch, not per row (a third of the time). */
 const BATCH_ROWS = 50;
 
-/** Inserts rows (`INSERT OR IGNORE`), batched by their columns: every row of a table has the same ones. */
+/** The text of each batch's `INSERT` by table, columns and rows: one string per statement, so the connection's cache
+ * of prepared statements finds it without hashing a new string of every batch. */
+const INSERTS = new Map<string, string>();
+
+/** Inserts rows (`INSERT OR IGNORE`), batched by their columns: a batch runs while rows have the first one's columns
+ * (every row of a table has the same ones). */
 function insertRows(db: Database, table: string, rows: ReadonlyArray<Record<string, SqlValue>>): void {
   let i = 0;
   while (i < rows.length) {
     const columns = Object.keys(rows[i] as Record<string, SqlValue>);
-    const signature = columns.join('\u0000');
+    const sameColumns = (row: Record<string, SqlValue>): boolean => {
+      let n = 0;
+      for (const c in row) if (columns[n++] !== c) return false;
+      return n === columns.length;
+    };
     let j = i + 1;
-    while (j < rows.length && j - i < BATCH_ROWS && Object.keys(rows[j] as object).join('\u0000') === signature) j++;
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
-    db.run(
-      `INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(j - i)
+    while (j < rows.length && j - i < BATCH_ROWS && sameColumns(rows[j] as Record<string, SqlValue>)) j++;
+    const signature = `${table}\u0000${j - i}\u0000${columns.join('\u0000')}`;
+    let sql = INSERTS.get(signature);
+    if (sql === undefined) {
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      sql = `INSERT OR IGNORE INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array(j - i)
         .fill(tuple)
-        .join(', ')}`,
-      rows.slice(i, j).flatMap((row) => columns.map((c) => row[c] as SqlValue)),
-    );
+        .join(', ')}`;
+      INSERTS.set(signature, sql);
+    }
+    const params: SqlValue[] = [];
+    for (let r = i; r < j; r++) {
+      const row = rows[r] as Record<string, SqlValue>;
+      for (const c of columns) params.push(row[c] as SqlValue);
+    }
+    db.run(sql, params);
     i = j;
   }
 }

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha1Hex } from './sha1-hex.ts';
 
 /**
  * A stable colour for a session: the hue from the SHA-1 of its rompUuid, at 65 % saturation and
@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
  * @returns a `#rrggbb` colour
  */
 export function colorOf(rompUuid: string): string {
-  const hue = hash('sha1', rompUuid, 'buffer').readUInt16BE(0) % 360;
+  const hue = parseInt(sha1Hex(rompUuid).slice(0, 4), 16) % 360;
   const s = 0.65;
   const l = 0.5;
   const a = s * Math.min(l, 1 - l);

@@ -99,8 +99,8 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     } satisfies TurnRow;
   });
   let seq = 0;
-  const add = (atom: Atom, place: Omit<AtomRow, keyof ReturnType<typeof atomCells> | 'seq' | 'session_key'>): void => {
-    atoms.push({ ...atomCells(atom), ...place, session_key: key, seq: seq++ });
+  const add = (atom: Atom, place: AtomPlace): void => {
+    atoms.push(atomRow(atom, place, key, seq++));
     for (const row of blockRows(atom, key, place.turn_key, place.on_path, caps, toolNames)) blocks.push(row);
   };
   session.turns.forEach((turn, i) => {
@@ -225,25 +225,14 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
   };
 }
 
-/** The cells of an atom that come from the atom alone. */
-function atomCells(
-  atom: Atom,
-): Pick<
-  AtomRow,
-  | 'key'
-  | 'type'
-  | 'subtype'
-  | 't'
-  | 'parent_uuid'
-  | 'message_id'
-  | 'request_id'
-  | 'model'
-  | 'stop_reason'
-  | 'author'
-  | 'peer'
-  | 'fsid'
-> {
+/** Where an atom sits: the cells of its row that do not come from the atom itself. */
+type AtomPlace = Pick<AtomRow, 'turn_key' | 'turn_index' | 'on_path' | 'subagent_of' | 'line' | 'byte_offset'>;
+
+/** An atom's row, its cells in the order the rows have always had (the atom's, its place's, the session's); one object
+ * literal: spreading the parts into a row cost a third of `sessionRows`. */
+function atomRow(atom: Atom, place: AtomPlace, sessionKey: string, seq: number): AtomRow {
   const m = atom.message;
+  const { author, peer } = normaliseAuthor(atom.author);
   return {
     key: atom.uuid,
     type: atom.type,
@@ -255,7 +244,16 @@ function atomCells(
     model: m?.model ?? null,
     stop_reason: m?.stop_reason ?? null,
     fsid: atom.fsid ?? null,
-    ...normaliseAuthor(atom.author),
+    author,
+    peer,
+    turn_key: place.turn_key,
+    turn_index: place.turn_index,
+    on_path: place.on_path,
+    subagent_of: place.subagent_of,
+    line: place.line,
+    byte_offset: place.byte_offset,
+    session_key: sessionKey,
+    seq,
   };
 }
 

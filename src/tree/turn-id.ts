@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha1Hex } from '../model/sha1-hex.ts';
 
 /**
  * A turn's id: `${rompUuid}:${t}:${hash}` (seed, "Turn"), where `hash` is the first 12 hex digits of
@@ -11,5 +11,5 @@ import { hash } from 'node:crypto';
  * @returns the id
  */
 export function turnId(rompUuid: string, t: number, anchorUuid: string): string {
-  return `${rompUuid}:${t}:${hash('sha1', anchorUuid).slice(0, 12)}`;
+  return `${rompUuid}:${t}:${sha1Hex(anchorUuid).slice(0, 12)}`;
 }

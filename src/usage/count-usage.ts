@@ -5,7 +5,7 @@ import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { versionBefore } from '../read/claude-version.ts';
 import { keyed } from '../model/keyed.ts';
 import { dayFormatter } from './day-formatter.ts';
-import { PRICES, priceFor, type Price } from './prices.ts';
+import { PRICES, priceFor, pricer, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
 import { readUsageLines, type UsageReadOptions } from './read-usage-lines.ts';
 
@@ -173,8 +173,8 @@ export function reportGroups(
 
 /**
  * The responses counted among grouped lines (`collectResponses`, `takeResponse`): rule 3 (a sidechain
- * copy of a main-chain `message.id` left out), in a fixed order (time, `message.id`, `requestId`,
- * session), so sums (floating-point cost) do not depend on which worker read what first.
+ * copy of a main-chain `message.id` left out), in a fixed order (time, then `message.id`, `requestId`,
+ * session by code units), so sums (floating-point cost) do not depend on which worker read what first.
  * @param groups responses by de-dup key
  * @returns the responses `countUsage` counts, in its order
  */
@@ -186,11 +186,14 @@ export function countedResponses(groups: ReadonlyMap<string, Response>): Respons
     .sort(
       (a, b) =>
         (a.t || 0) - (b.t || 0) ||
-        a.messageId.localeCompare(b.messageId) ||
-        (a.requestId ?? '').localeCompare(b.requestId ?? '') ||
-        a.sessionId.localeCompare(b.sessionId),
+        order(a.messageId, b.messageId) ||
+        order(a.requestId ?? '', b.requestId ?? '') ||
+        order(a.sessionId, b.sessionId),
     );
 }
+
+/** Strings by UTF-16 code units (`localeCompare`'s collation cost 90 ms over the bench's 18,800 responses). */
+const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Reads files and groups their assistant lines into responses (rules 1, 2, 4, 6). Only what usage reads
@@ -415,15 +418,15 @@ function tokens(u: Record<string, unknown>): number {
 }
 
 function report(responses: Response[], options: Pick<UsageOptions, 'timeZone' | 'prices'>): UsageReport {
-  const prices = options.prices ?? PRICES;
   const dayOf = dayFormatter(options.timeZone);
   const total = zero();
   const bySession = keyed<Totals>();
   const byDay = keyed<Totals>();
   const byModel = keyed<Totals>();
   const unknown = new Set<string>();
+  const priceOf = pricer(options.prices);
   for (const r of responses) {
-    const price = priceFor(r.model, prices);
+    const price = priceOf(r.model);
     if (price === undefined) unknown.add(r.model);
     const dayKey = Number.isNaN(r.t) ? 'unknown' : dayOf(r.t);
     for (const bucket of [

@@ -1,6 +1,6 @@
 import { addResponse, emptyTotals, type Response, type Totals } from './count-usage.ts';
 import { dayFormatter } from './day-formatter.ts';
-import { PRICES, priceFor, type Price } from './prices.ts';
+import { pricer, type Price } from './prices.ts';
 
 /** The reports of `romp usage`, as ccusage names them. */
 export const USAGE_REPORTS = ['daily', 'weekly', 'monthly', 'session', 'project', 'blocks'] as const;
@@ -52,7 +52,7 @@ const BLOCK_MS = 5 * 3600_000;
  * Rows are in time order (`session`, `project`: by first response), each with a per-model split.
  * `since`/`until` keep the responses of those days (inclusive, in `timeZone`).
  *
- * Days come from `dayFormatter` (one `Intl` call per quarter hour of time seen, not per response).
+ * Days come from `dayFormatter` (`Intl` asked per UTC day seen, not per response).
  *
  * @param responses `countUsage(...).responses`
  * @param kind which report
@@ -64,7 +64,7 @@ export function groupUsage(
   kind: UsageReportKind,
   options: GroupOptions = {},
 ): UsageRow[] {
-  const prices = options.prices ?? PRICES;
+  const priceOf = pricer(options.prices);
   const dayOf = dayFormatter(options.timeZone);
   const projectOf = options.projectOf ?? folderOf;
   const rows = new Map<string, UsageRow & { byModel: Map<string, Totals> }>();
@@ -96,7 +96,7 @@ export function groupUsage(
       if (kind === 'session') row.project = projectOf(r.file);
       rows.set(key, row);
     }
-    const price = priceFor(r.model, prices);
+    const price = priceOf(r.model);
     addResponse(row.totals, r, price);
     let model = row.byModel.get(r.model);
     if (model === undefined) row.byModel.set(r.model, (model = emptyTotals()));

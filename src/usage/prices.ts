@@ -58,3 +58,18 @@ export function priceFor(model: string, table: Readonly<Record<string, Price>> =
   const own = (id: string): Price | undefined => (Object.hasOwn(table, id) ? table[id] : undefined);
   return own(model) ?? own(model.replace(/\[1m\]$/, '').replace(/-\d{8}$/, ''));
 }
+
+/**
+ * `priceFor` over one table, each model looked up once (a report over a folder prices thousands of
+ * responses of a few models).
+ * @param table the price table (default `PRICES`)
+ * @returns the price of a model, or `undefined` for an unknown one
+ */
+export function pricer(table: Readonly<Record<string, Price>> = PRICES): (model: string) => Price | undefined {
+  const known = new Map<string, Price | undefined>();
+  return (model) => {
+    let price = known.get(model);
+    if (price === undefined && !known.has(model)) known.set(model, (price = priceFor(model, table)));
+    return price;
+  };
+}

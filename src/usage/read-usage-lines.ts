@@ -29,19 +29,24 @@ const ASSISTANT = Buffer.from('"assistant"');
  * One read buffer per thread, reused from file to file (a fresh one per file costs more than the reads:
  * issue 16), grown for a line longer than it.
  */
-let shared = Buffer.allocUnsafe(8 * 1024 * 1024);
+let shared = Buffer.allocUnsafe(1024 * 1024);
+/** Bytes asked of one read: reads into the same 64 KiB stay in the CPU's cache (8 MiB reads cost 2-3x the
+ * system time). */
+const READ_BYTES = 64 * 1024;
 
 /**
  * The assistant lines of a transcript (or of a byte range of it), as `countUsage` reads them: each as a
  * record of just the members usage reads (`usageRecord`), never decoding the other lines. The file is
  * opened and read synchronously (no thread-pool round trips; `collectResponses` yields between files)
- * into one buffer reused across files, and split at `\n` by `Buffer.indexOf`. A line whose top-level
- * `type` is `"assistant"` is checked for UTF-8 and gives its record (through `keep`, so `NUMBER_REPLACED`
- * holds for what is decoded); a line of another type gives nothing, unread past its `type`. A line the
- * walk cannot take (`usageRecord` gives up) is, if it holds `"assistant"`, decoded and parsed whole as
- * the read stage does, with its diagnostics (`INVALID_JSON`, `INVALID_UTF8`, `TOO_DEEP`, …). A line over
- * `maxLineBytes` is `LINE_TOO_LONG`, a file that cannot be read `FILE_UNREADABLE`. A UTF-16 file (Windows
- * copies: `UTF16_FILE`) is left to `readTranscriptLines` with the `"assistant"` pre-filter.
+ * in 64 KiB reads into one buffer reused across files, and split at `\n` by `Buffer.indexOf`. A line whose
+ * top-level `type` is `"assistant"` is checked for UTF-8 and gives its record (through `keep`, so
+ * `NUMBER_REPLACED` holds for what is decoded); a line of another type gives nothing, unread past its
+ * `type` (cheaper than a search of every byte for `"assistant"`: 40 against 57 ms over 91 MB of user and
+ * progress lines). A line the walk cannot take (`usageRecord` gives up) is, if it holds `"assistant"`,
+ * decoded and parsed whole as the read stage does, with its diagnostics (`INVALID_JSON`, `INVALID_UTF8`,
+ * `TOO_DEEP`, …). A line over `maxLineBytes` is `LINE_TOO_LONG`, a file that cannot be read
+ * `FILE_UNREADABLE`. A UTF-16 file (Windows copies: `UTF16_FILE`) is left to `readTranscriptLines` with
+ * the `"assistant"` pre-filter.
  * @param path the file
  * @param onRecord receives each assistant record with its line number and byte offset
  * @param onDiagnostic receives the diagnostics
@@ -108,9 +113,9 @@ export async function readUsageLines(
 }
 
 /**
- * Reads `[start, end)` of an open file into the shared buffer and hands over each line (the last one
- * without its `\n` too). Returns the number of the line after the last one, or `'utf16'`, having read nothing
- * further, when the file starts as UTF-16 does (a byte-order mark, or a first `{` of two bytes).
+ * Reads `[start, end)` of an open file in 64 KiB reads into the shared buffer and hands over each line
+ * (the last one without its `\n` too). Returns the number of the line after the last one, or `'utf16'`, having
+ * read nothing further, when the file starts as UTF-16 does (a byte-order mark, or a first `{` of two bytes).
  */
 function splitLines(
   fd: number,
@@ -130,11 +135,13 @@ function splitLines(
   let dropped = -1;
   let dropFrom = 0;
   for (;;) {
+    if (lineStart > 0) {
+      // the start of the line being read moves to the buffer's start: reads land in the same, cached, bytes
+      buf.copyWithin(0, lineStart, filled);
+      [base, filled, lineStart] = [base + lineStart, filled - lineStart, 0];
+    }
     if (filled === buf.length) {
-      if (lineStart > 0) {
-        buf.copyWithin(0, lineStart, filled);
-        [base, filled, lineStart] = [base + lineStart, filled - lineStart, 0];
-      } else if (buf.length <= maxLineBytes) {
+      if (buf.length <= maxLineBytes) {
         const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLineBytes + 1));
         buf.copy(grown, 0, 0, filled);
         buf = shared = grown;
@@ -147,7 +154,7 @@ function splitLines(
         ];
       }
     }
-    const want = Math.min(buf.length - filled, end - (base + filled));
+    const want = Math.min(buf.length - filled, READ_BYTES, end - (base + filled));
     const read = want > 0 ? readSync(fd, buf, filled, want, base + filled) : 0;
     if (read === 0) break;
     if (base + filled === 0 && start === 0 && isUtf16(buf, read)) return 'utf16';

@@ -39,7 +39,7 @@ async function refreshed(db: Database, paths: string[]): Promise<Map<string, str
   return rows;
 }
 
-test('an append is read from where the listing and usage rows stopped: the bytes before are not read again', async () => {
+test('an append is read from where the usage row stopped: the bytes before are not read again', async () => {
   const project = join(tempDir('romp-append-stamped-'), '-work-app');
   mkdirSync(project);
   const path = join(project, 's1.jsonl');
@@ -55,36 +55,35 @@ test('an append is read from where the listing and usage rows stopped: the bytes
     );
   const head = [
     line(user('u1', null, 'first prompt', 1, s1)),
-    response('a1', 'u1', 'm1', 2, 5),
-    // tool results around the second prompt: it is neither in the first 4 KiB nor in the last 64 bytes hashed
-    line(user('r1', 'a1', [{ type: 'tool_result', tool_use_id: 't0', content: 'x'.repeat(5000) }], 3, s1)),
-    line(user('u2', 'r1', 'second prompt', 3, s1)),
-    line(user('r2', 'u2', [{ type: 'tool_result', tool_use_id: 't1', content: 'y' }], 4, s1)),
+    // a tool result before m1's response and one after: it is neither in the first 4 KiB nor in the last 64 bytes
+    line(user('r1', 'u1', [{ type: 'tool_result', tool_use_id: 't0', content: 'x'.repeat(5000) }], 2, s1)),
+    response('a1', 'r1', 'm1', 3, 5),
+    line(user('r2', 'a1', [{ type: 'tool_result', tool_use_id: 't1', content: 'y' }], 4, s1)),
   ].join('');
   writeFileSync(path, head);
   const db = indexOf([path]);
-  const first = await refreshed(db, [path]);
-  assert.equal(JSON.parse(first.get(`listing ${path}`) as string).prompts, 2);
-  // the second prompt's line, changed in place to the same size (a `usex` line is no prompt): a full read would count
-  // one prompt fewer; the stamps cannot see it (same size, same first 4 KiB, same last 64 bytes)
-  writeFileSync(path, head.replace('"type":"user","uuid":"u2"', '"type":"usex","uuid":"u2"'));
+  await refreshed(db, [path]);
+  // m1's output, changed in place to the same size: a read of the whole file would count 9; the stamps cannot see it
+  // (same size, same first 4 KiB, same last 64 bytes)
+  writeFileSync(path, head.replace('"output_tokens":5', '"output_tokens":9'));
   appendFileSync(path, line(user('u4', 'r2', 'third prompt', 5, s1)) + response('a2', 'u4', 'm2', 6, 7));
   const second = await refreshed(db, [path]);
-  const listing = JSON.parse(second.get(`listing ${path}`) as string) as { prompts: number; lines: number };
-  // 2 counted before + the third: the changed line was not read again
-  assert.deepEqual([listing.prompts, listing.lines], [3, 7]);
   const usage = JSON.parse(second.get(`usage ${path}`) as string) as {
     groups: Array<[string, { usage: { output_tokens: number } }]>;
     next: number;
   };
+  // 5 as it was read before: the changed line was not read again; m2 read from line 5 on
   assert.deepEqual(
     usage.groups.map(([, r]) => r.usage.output_tokens),
     [5, 7],
   );
-  assert.equal(usage.next, 8);
-  // a fresh index reads the whole file: two prompts (the changed line is not one)
-  const fresh = await refreshed(indexOf([path]), [path]);
-  assert.equal(JSON.parse(fresh.get(`listing ${path}`) as string).prompts, 2);
+  assert.equal(usage.next, 7);
+  // a fresh index reads the whole file: 9
+  const fresh = JSON.parse((await refreshed(indexOf([path]), [path])).get(`usage ${path}`) as string) as typeof usage;
+  assert.deepEqual(
+    fresh.groups.map(([, r]) => r.usage.output_tokens),
+    [9, 7],
+  );
 });
 
 test(

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { openDatabase } from '../../src/index-db/database.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
+import { searchIndex } from '../../src/index-db/search-index.ts';
 import { SCHEMA_VERSION } from '../../src/index-db/schema.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
@@ -132,5 +133,46 @@ test('a version 2 index is migrated to version 3, and the next refresh fills usa
       ['/-work-demo/s2.jsonl', 2, 10],
     ],
   );
+  migrated.close();
+});
+
+test('a version 3 index is migrated to version 4: trigram index and keyed tables made again in SQLite, no file read', async () => {
+  const dir = projects();
+  // what romp 3's schema wrote: a trigram index over every block's whole text, with column sizes
+  const path = await olderIndex(
+    dir,
+    `DROP TABLE blocks_trigram; DROP VIEW blocks_search;
+    CREATE VIEW blocks_search AS SELECT id, CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
+      CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
+      CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools, text FROM blocks;
+    CREATE VIRTUAL TABLE blocks_trigram USING fts5(text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none');
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');
+    CREATE TABLE atoms_v3 AS SELECT * FROM atoms; DROP TABLE atoms; ALTER TABLE atoms_v3 RENAME TO atoms`,
+    3,
+  );
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  assert.match(
+    String(migrated.all("SELECT sql FROM sqlite_master WHERE name = 'blocks_trigram'")[0]?.['sql']),
+    /fts5\(trigram_text, .*columnsize=0\)/,
+  );
+  // the keyed tables are stored in their key's b-tree, their rows kept (2 sessions of 4 atoms)
+  assert.match(
+    String(migrated.all("SELECT sql FROM sqlite_master WHERE name = 'atoms'")[0]?.['sql']),
+    /WITHOUT ROWID$/,
+  );
+  assert.equal(migrated.all('SELECT count(*) AS n FROM atoms')[0]?.['n'], 8);
+  // "tte" is a part of "otter": found through the trigram index made again, in both sessions' first prompt
+  assert.deepEqual(
+    // both at the same time: no order between them
+    searchIndex(migrated, 'tte')
+      .map((h) => [h.session_id, h.uuid, h.matched])
+      .sort(),
+    [
+      ['s1', 'u1', 'substring'],
+      ['s2', 'u1', 'substring'],
+    ],
+  );
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
   migrated.close();
 });

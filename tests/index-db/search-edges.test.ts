@@ -7,7 +7,8 @@ import { refreshIndex } from '../../src/index-db/refresh-index.ts';
 import { around, searchIndex } from '../../src/index-db/search-index.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { assistant, text, user } from '../helpers/transcript.ts';
+import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+import { TRIGRAM_TOOL_OUTPUT_CHARS } from '../../src/index-db/schema.ts';
 
 /** One session: a Turkish prompt (`İ` lowercases to two code units), Japanese text, a two-letter word inside words. */
 async function indexed(): Promise<{ db: ReturnType<typeof openIndexForWrite>; dir: string; home: string }> {
@@ -53,6 +54,33 @@ test('substring search: a two-character word is found (LIKE), alone or beside a 
       searchIndex(db, 'deploy').map((h) => [h.uuid, h.matched, h.snippet]),
       [['u1', 'words', 'İİİİ İstanbul «deploy» fails']],
     );
+  } finally {
+    db.close();
+  }
+});
+
+test('the trigram index holds a tool output up to its first 1,024 characters; its words are found further on', async () => {
+  const dir = tempDir('romp-search-trigram-');
+  mkdirSync(join(dir, '-work-demo'), { recursive: true });
+  // "gnuplotter" in the first characters of the output, "wombatizer" after 1,200 (within the block's 2,048 kept)
+  const output = `gnuplotter ${'x'.repeat(1200)} wombatizer ${'y'.repeat(100)}`;
+  const lines = [
+    user('u1', null, 'plot it', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'make kangaroodle' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', output)], 2),
+  ].map((l) => JSON.stringify({ ...l, sessionId: 's1' }));
+  writeFileSync(join(dir, '-work-demo', 's1.jsonl'), `${lines.join('\n')}\n`);
+  const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  try {
+    await refreshIndex(db, { projectsDir: dir });
+    assert.equal(output.indexOf('wombatizer') > TRIGRAM_TOOL_OUTPUT_CHARS, true);
+    const found = (q: string): string[][] => searchIndex(db, q).map((h) => [h.uuid, h.matched]);
+    // a part of a word: in the output's start, and in the tool input, a substring hit
+    assert.deepEqual(found('uplott'), [['r1', 'substring']]);
+    assert.deepEqual(found('garood'), [['a1', 'substring']]);
+    // past the output's first 1,024 characters: no substring hit, but the whole word is a word hit
+    assert.deepEqual(found('mbatiz'), []);
+    assert.deepEqual(found('wombatizer'), [['r1', 'words']]);
   } finally {
     db.close();
   }

@@ -110,3 +110,31 @@ test('with skipUnread, records lack the skipped keys; bad UTF-8 and broken JSON 
     ],
   );
 });
+
+test('UTF-8 is checked once per chunk: a bad byte in a skipped value or across chunks is still its line’s', async () => {
+  const dir = tempDir('romp-unread-');
+  const file = join(dir, 'c.jsonl');
+  const good = (uuid: string): Buffer =>
+    Buffer.from(`{"type":"user","toolUseResult":{"stdout":"é"},"uuid":"${uuid}"}\n`);
+  const bad = (uuid: string): Buffer =>
+    Buffer.from(`{"type":"user","toolUseResult":{"stdout":"\xff"},"uuid":"${uuid}"}\n`, 'latin1');
+  const lines = [good('u1'), good('u2'), bad('u3'), good('u4'), bad('u5'), good('u6')];
+  writeFileSync(file, Buffer.concat(lines));
+  // lines of 60 (good) and 59 (bad) bytes: the first chunk of 120 bytes holds lines 1 and 2 whole, chunks of
+  // 100 split lines between them, and one chunk holds the whole file
+  for (const chunkBytes of [120, 100, 1 << 20]) {
+    const on = await readTranscript(file, { skipUnread: true, chunkBytes });
+    assert.deepEqual(
+      on.records.map((r) => r.record['uuid']),
+      ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'],
+    );
+    assert.deepEqual(
+      on.diagnostics.map((d) => [d.code, d.line]),
+      [
+        ['INVALID_UTF8', 3],
+        ['INVALID_UTF8', 5],
+      ],
+      `chunks of ${chunkBytes} bytes`,
+    );
+  }
+});

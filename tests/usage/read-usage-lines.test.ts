@@ -120,7 +120,7 @@ test('invalid UTF-8 in a skipped value of an assistant line is still reported', 
 test('lines past the buffer and the cap: grown for, or LINE_TOO_LONG with their place, the next lines read', async () => {
   const big = asst('big', {}, { content: [{ type: 'text', text: 'x'.repeat(9 * 1024 * 1024) }] });
   const path = write([asst('a'), big, asst('b')].join('\n'));
-  // capped first, while the shared buffer (8 MiB) is shorter than the line: its bytes are dropped as read
+  // capped first, while the shared buffer (1 MiB) is shorter than the line: its bytes are dropped as read
   const capped = await fast(path, { maxLineBytes: 1024 * 1024 });
   assert.deepEqual(
     capped.records.map(([line, at]) => [line, at]),

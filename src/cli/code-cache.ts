@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+
+/** The command line's CommonJS bundle (build/bundle-cli.ts), beside the `romp` bin in `dist/src/cli/`. */
+export const BUNDLE_FILE = 'cli-bundle.cjs';
+/** V8's code cache of {@link BUNDLE_FILE}, written at build time beside it. */
+export const CACHE_FILE = 'cli-bundle.cache';
+/**
+ * What the bundle calls for `import()`: build/bundle-cli.ts rewrites its every `import("./run-….js")`
+ * (and `import("node:…")`) to `__rompImport("./run-….js")`, since a `vm.Script` cannot `import()` without
+ * an experimental loader option (Node 20), and not at all once given cached data.
+ */
+export const BUNDLE_IMPORT = '__rompImport';
+
+/** A bundle run by {@link runBundle}. */
+export interface RunBundle {
+  /** What the bundle's `module.exports` holds. */
+  exports: unknown;
+  script: Script;
+  /** The bundle's bytes, as read. */
+  source: Buffer;
+  /** Whether V8 took the code cache (false: none, another bundle's, or rejected for another V8 or flags). */
+  cached: boolean;
+}
+
+/**
+ * Runs a CommonJS bundle as Node's loader would (`exports`, `require`, `module`, `__filename`,
+ * `__dirname`), compiled with V8's code cache from `cachePath` when that cache was made from these very
+ * bytes: V8 itself checks only the source's length, its own version and its flags, so the cache file
+ * carries the bundle it was made from ({@link codeCacheFile}). A missing, stale or rejected cache costs
+ * only the compile it would have saved. The bundle's `import("./x.js")` (as {@link BUNDLE_IMPORT}) is
+ * resolved against the bundle's own path.
+ *
+ * @param path the bundle, absolute
+ * @param cachePath its cache file, absolute; undefined to compile without one
+ * @returns what the bundle exported, and its script (for {@link codeCacheFile})
+ */
+export function runBundle(path: string, cachePath: string | undefined): RunBundle {
+  const source = readFileSync(path);
+  const cachedData = cachePath === undefined ? undefined : cachedDataOf(cachePath, source);
+  const wrapped = `(function (exports, require, module, __filename, __dirname, ${BUNDLE_IMPORT}) {${source.toString()}\n})`;
+  const script = new Script(wrapped, cachedData === undefined ? { filename: path } : { filename: path, cachedData });
+  const module = { exports: {} };
+  const url = pathToFileURL(path);
+  const load = (specifier: string): Promise<unknown> => import(new URL(specifier, url).href);
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(path), module, path, dirname(path), load);
+  return { exports: module.exports, script, source, cached: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/**
+ * The cache file for a bundle that has run (V8's cache then holds the functions it compiled, not only
+ * the top level): the bundle's length (4 bytes, little-endian), its bytes, then V8's data.
+ * @param bundle what {@link runBundle} returned
+ * @returns the file's bytes
+ */
+export function codeCacheFile(bundle: RunBundle): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(bundle.source.length);
+  return Buffer.concat([length, bundle.source, bundle.script.createCachedData()]);
+}
+
+/** V8's data from a cache file made from `source`; undefined when there is none or it was made from other bytes. */
+function cachedDataOf(cachePath: string, source: Buffer): Buffer | undefined {
+  let file: Buffer;
+  try {
+    file = readFileSync(cachePath);
+  } catch {
+    return undefined;
+  }
+  const end = 4 + source.length;
+  if (file.length <= end || file.readUInt32LE(0) !== source.length || !file.subarray(4, end).equals(source)) {
+    return undefined;
+  }
+  return file.subarray(end);
+}

@@ -1,0 +1,80 @@
+/**
+ * The `romp` bin's start-up (build/bundle-cli.ts, src/cli/code-cache.ts): the bundle runs with V8's code
+ * cache when it was made from the very same bytes and without it otherwise, and `romp show` loads neither
+ * Node's ES module loader nor `node:crypto` nor `node:child_process`.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
+import { BUNDLE_FILE, BUNDLE_IMPORT, CACHE_FILE, codeCacheFile, runBundle } from '../src/cli/code-cache.ts';
+import { tempDir } from './helpers/temp-dir.ts';
+
+const CLI = fileURLToPath(new URL('../src/cli/', import.meta.url));
+
+test('the built bundle takes the cache written beside it', () => {
+  const ran = runBundle(join(CLI, BUNDLE_FILE), join(CLI, CACHE_FILE));
+  assert.equal(ran.cached, true);
+  assert.equal(typeof (ran.exports as { cli: unknown }).cli, 'function');
+});
+
+test('a cache of other bytes, of the same length, is not used', () => {
+  const dir = tempDir('romp-code-cache-');
+  const bundle = join(dir, 'b.cjs');
+  const cache = join(dir, 'b.cache');
+  writeFileSync(bundle, 'module.exports = { n: 1 };');
+  writeFileSync(cache, codeCacheFile(runBundle(bundle, undefined)));
+  assert.equal(runBundle(bundle, cache).cached, true);
+  writeFileSync(bundle, 'module.exports = { n: 2 };');
+  const ran = runBundle(bundle, cache);
+  assert.deepEqual([ran.exports, ran.cached], [{ n: 2 }, false]);
+});
+
+test('a cache V8 rejects, a cut one or none: the bundle runs all the same', () => {
+  const dir = tempDir('romp-code-cache-');
+  const bundle = join(dir, 'b.cjs');
+  const cache = join(dir, 'b.cache');
+  // a source this process has not compiled yet: V8 would take a compiled one from its own memory
+  const source = Buffer.from('module.exports = { n: 3 };');
+  writeFileSync(bundle, source);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(source.length);
+  // the bundle's bytes right, V8's data garbage: V8 checks its own header and rejects it
+  writeFileSync(cache, Buffer.concat([length, source, Buffer.alloc(2000, 7)]));
+  const ran = runBundle(bundle, cache);
+  assert.deepEqual([ran.exports, ran.cached, ran.script.cachedDataRejected], [{ n: 3 }, false, true]);
+  writeFileSync(cache, Buffer.concat([length, source]));
+  assert.equal(runBundle(bundle, cache).cached, false);
+  assert.deepEqual(runBundle(bundle, join(dir, 'none.cache')).exports, { n: 3 });
+});
+
+test("the bundle's import() resolves against the bundle's own path", async () => {
+  const dir = tempDir('romp-code-cache-');
+  writeFileSync(join(dir, 'x.mjs'), 'export const answer = 42;');
+  writeFileSync(join(dir, 'b.cjs'), `module.exports = { load: () => ${BUNDLE_IMPORT}('./x.mjs') };`);
+  const { load } = runBundle(join(dir, 'b.cjs'), undefined).exports as { load: () => Promise<{ answer: number }> };
+  assert.equal((await load()).answer, 42);
+});
+
+test('romp show loads no ES module loader, node:crypto or node:child_process', () => {
+  const dir = tempDir('romp-code-cache-');
+  const preload = join(dir, 'modules.cjs');
+  const list = join(dir, 'modules.txt');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+  );
+  const out = execFileSync(process.execPath, ['--require', preload, join(CLI, 'romp.cjs'), 'show', EXAMPLE_SESSION], {
+    encoding: 'utf8',
+  });
+  assert.match(out, /^4 turns, 22 atoms/m);
+  const loaded = new Set(readFileSync(list, 'utf8').split('\n'));
+  assert.ok(loaded.has('NativeModule vm'), 'the list is of this process'); // the bin's, for the bundle
+  // Node loads its ES module loader's code for any main module; the translators only when it loads an ES module
+  for (const name of ['internal/modules/esm/translators', 'crypto', 'child_process']) {
+    assert.equal(loaded.has(`NativeModule ${name}`), false, name);
+  }
+});

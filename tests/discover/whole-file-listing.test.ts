@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { countPrompts, PromptCounter } from '../../src/discover/count-prompts.ts';
+import { lastTime, lastTimeIn, type LastTime } from '../../src/discover/last-time.ts';
+import { edgesIn, readEdges } from '../../src/discover/read-edges.ts';
+import { readWholeSync } from '../../src/discover/read-whole-sync.ts';
+import { corpusTranscripts } from '../helpers/corpus.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
+/** One read of the file for all (`readWholeSync`) gives what the readers of its parts give. */
+async function bothWays(path: string): Promise<LastTime | undefined> {
+  const counter = new PromptCounter();
+  const { info, head, tail } = readWholeSync(path, (part) => counter.push(part));
+  // taken before anything else reads: the parts are views of buffers the next read overwrites
+  const [edges, last, counted] = [
+    edgesIn(head, tail, info.size),
+    lastTimeIn(tail, info.size, info.mtimeMs),
+    counter.done(),
+  ];
+  assert.deepEqual(edges, await readEdges(path), `edges: ${path}`);
+  assert.deepEqual(counted, await countPrompts(path), `prompts: ${path}`);
+  if (last !== undefined) assert.deepEqual(last, await lastTime(path), `last time: ${path}`);
+  assert.equal(readFileSync(path).length, info.size);
+  return last;
+}
+
+test('one read of a file lists it as the readers of its parts do: hand-made edges', async () => {
+  const dir = tempDir('romp-whole-listing-');
+  const t = (s: number): string => `"timestamp":"2026-03-01T10:00:${String(s).padStart(2, '0')}.000Z"`;
+  const cases = {
+    // no newline at the end; the last timestamp two lines before the end, across 64 KiB steps of lastTime
+    tail: `{"type":"user",${t(1)}}\n{"type":"user",${t(2)},"x":"${'é'.repeat(40_000)}"}\n{"type":"ai-title","aiTitle":"a"}\n{"type":"last-prompt"}`,
+    // the only timestamp on the first line, no newline at all
+    first: `{"type":"summary","summary":"s",${t(3)}}`,
+    // no timestamp: the mtime
+    none: '{"type":"summary","summary":"s"}\n\n',
+    empty: '',
+    // head and tail windows meeting inside a line
+    middle: `${'{"a":1}\n'.repeat(1000)}{"type":"user",${t(4)}}\n${'{"b":2}\n'.repeat(1100)}`,
+  };
+  const last = new Map<string, LastTime | undefined>();
+  for (const [name, text] of Object.entries(cases)) {
+    const path = join(dir, `${name}.jsonl`);
+    writeFileSync(path, text);
+    last.set(name, await bothWays(path));
+  }
+  // the last 64 KiB hold no timestamped line: read again, backwards
+  assert.equal(last.get('tail'), undefined);
+  assert.deepEqual(await lastTime(join(dir, 'tail.jsonl')), {
+    time: Date.UTC(2026, 2, 1, 10, 0, 2),
+    from: 'timestamp',
+  });
+  assert.deepEqual(last.get('first'), { time: Date.UTC(2026, 2, 1, 10, 0, 3), from: 'timestamp' });
+  assert.equal(last.get('none')?.from, 'mtime');
+  assert.deepEqual(last.get('middle'), { time: Date.UTC(2026, 2, 1, 10, 0, 4), from: 'timestamp' });
+});
+
+test('one read of a file lists it as the readers of its parts do: the corpus', async () => {
+  for (const path of corpusTranscripts()) await bothWays(path);
+});
