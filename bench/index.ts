@@ -8,7 +8,17 @@
  * process, and a process that kept its watchers), and `romp search` p95 over one- and two-word queries.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +81,15 @@ export async function benchIndex(issueSize = false): Promise<void> {
   const idle = wall(['index', '--projects', projects, '--no-progress'], env);
   console.log(`  refresh, nothing changed: ${(idle * 1000).toFixed(0)} ms, a whole romp process (target < 1 s)`);
   // a prompt on the leaf, as Claude Code appends one: its parent is the file's last line
-  const leaf = (): string =>
-    (JSON.parse(readFileSync(long, 'utf8').trimEnd().split('\n').at(-1) as string) as { uuid: string }).uuid;
+  // from the file's last MiB: a 600 MB file is more than one string can hold
+  const leaf = (): string => {
+    const fd = openSync(long, 'r');
+    const tail = Buffer.alloc(Math.min(MB, statSync(long).size));
+    const n = readSync(fd, tail, 0, tail.length, statSync(long).size - tail.length);
+    closeSync(fd);
+    const last = tail.subarray(0, n).toString('utf8').trimEnd().split('\n').at(-1) as string;
+    return (JSON.parse(last) as { uuid: string }).uuid;
+  };
   const line = (n: number): string =>
     `${JSON.stringify({ type: 'user', uuid: `bench-append-${n}-${Date.now()}`, parentUuid: leaf(), sessionId: 'long-session', timestamp: new Date().toISOString(), message: { role: 'user', content: 'one more line, appended' } })}\n`;
   appendFileSync(long, line(1));

@@ -72,6 +72,32 @@ export async function hashAt(path: string, position: number, length: number): Pr
   }
 }
 
+/**
+ * Whether a file, stamped `before` and `now`, only grew in between: the same device and inode, larger, the
+ * same first bytes (as many as were hashed then) and the same {@link TAIL_BYTES} bytes before `before.size`,
+ * the last of them a `\n` (a read of the bytes after `before.size` starts at a line). Reads at most
+ * {@link HEAD_BYTES} + {@link TAIL_BYTES} bytes.
+ * @param path the file
+ * @param before its stamp then
+ * @param now its stamp now (`stampFile`)
+ * @returns true when the bytes after `before.size` are all that is new
+ */
+export async function grewFrom(path: string, before: FileStamp, now: FileStamp): Promise<boolean> {
+  if (now.dev !== before.dev || now.ino !== before.ino || now.size <= before.size || before.size === 0) return false;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const head = before.size < HEAD_BYTES ? sha1(await readAt(handle, 0, before.size)) : now.head_hash;
+      const tail = await readAt(handle, Math.max(0, before.size - TAIL_BYTES), Math.min(before.size, TAIL_BYTES));
+      return head === before.head_hash && sha1(tail) === before.tail_hash && tail.at(-1) === 0x0a;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** Up to `length` bytes from `position` (fewer when the file ends first). */
 async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);

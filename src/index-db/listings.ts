@@ -46,9 +46,12 @@ export function storedListings(db: Database): (path: string) => Promise<FileList
   const stored = storedText(db, LISTINGS);
   return async (path) => {
     const text = await stored(path);
-    if (text === undefined) return undefined;
-    const listing = JSON.parse(text) as FileListing;
-    // JSON has no NaN: a time not known was written as null
-    return { ...listing, first: listing.first ?? Number.NaN, last: listing.last ?? Number.NaN };
+    return text === undefined ? undefined : parseListing(text);
   };
+}
+
+/** A `listing_json` text as a listing (JSON has no NaN: a time not known was written as null). */
+function parseListing(text: string): FileListing {
+  const listing = JSON.parse(text) as FileListing;
+  return { ...listing, first: listing.first ?? Number.NaN, last: listing.last ?? Number.NaN };
 }

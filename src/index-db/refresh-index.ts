@@ -71,6 +71,13 @@ interface FileRow extends FileStamp {
   parser_version: string;
 }
 
+/**
+ * Per followed file, a digest of the blocks of no turn (rewound lines) last committed from it: an append that leaves
+ * them as they were keeps them and their full-text entries (re-indexing a long session's rewound text was most of an
+ * append's writing).
+ */
+const looseWritten = new WeakMap<WatchedFile, string>();
+
 /** Files stamped at once when looking for changes. */
 const STAMPS_AT_ONCE = 32;
 
@@ -141,11 +148,21 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       report.removed++;
     }
     let done = 0;
+    /** Digests of blocks of no turn written in this transaction, remembered once it is committed. */
+    const loose = new Map<WatchedFile, string>();
+    const commit = (then: string): void => {
+      db.exec(then);
+      for (const [entry, digest] of loose) looseWritten.set(entry, digest);
+      loose.clear();
+    };
     const write = async (w: Work, first: FileRows, { plan, parentPath }: Planned): Promise<void> => {
       // another file has the key: made again under one of its own
       const key = uniqueKey(db, first.key, w.file.path);
       const made = key === first.key ? first : await fileRows(watchFile(w.file.path), { ...plan, key });
-      writeFile(db, w, made, parentPath);
+      const entry = key === first.key ? options.watchers?.get(w.file.path) : undefined;
+      const digest = entry === undefined ? undefined : looseDigest(made);
+      if (entry !== undefined) loose.set(entry, digest as string);
+      writeFile(db, w, made, parentPath, kept(w) && entry !== undefined && looseWritten.get(entry) === digest);
       report.bytesRead += w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
       report[w.kind]++;
       report.read.push(w.file.path);
@@ -156,7 +173,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         bytes: report.bytesRead,
         totalBytes: total.bytes,
       });
-      if (done % COMMIT_EVERY === 0) db.exec('COMMIT; BEGIN IMMEDIATE');
+      if (done % COMMIT_EVERY === 0) commit('COMMIT; BEGIN IMMEDIATE');
     };
     // main transcripts before subagents, so a subagent finds its parent's key and link
     for (const wave of [work.filter((w) => !isSubagent(w.file)), work.filter((w) => isSubagent(w.file))]) {
@@ -187,7 +204,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     }
     await refreshListings(db, stamps);
     await refreshUsageFiles(db, stamps);
-    db.exec('COMMIT');
+    commit('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
     throw error;
@@ -248,14 +265,23 @@ async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promi
   return fileRows(entry, plan);
 }
 
-/** Writes a file's rows, links its subagents to it, and records its stamp. */
-function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | null): void {
+/** A digest of a file's rows of blocks of no turn. */
+function looseDigest(made: FileRows): string {
+  const hash = createHash('sha1');
+  for (const b of made.rows.blocks) if (b.turn_key === null) hash.update(JSON.stringify(b));
+  return hash.digest('hex');
+}
+
+/** Writes a file's rows (its blocks of no turn kept when `looseKept`), links its subagents to it, and records its
+ * stamp. */
+function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | null, looseKept: boolean): void {
   const { key, links } = made;
   if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
   writeSessionRows(db, made.rows, {
     ...(made.changed === undefined ? {} : { changed: new Set(made.changed) }),
     fresh: w.old === undefined,
+    looseBlocksKept: looseKept && w.old?.session_key === key,
   });
   for (const link of links)
     db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [

@@ -4,7 +4,7 @@
  * a reader only while the file still has that stamp.
  */
 import type { Database, SqlValue } from './database.ts';
-import { stampFile, type FileStamp } from './file-stamp.ts';
+import { grewFrom, stampFile, type FileStamp } from './file-stamp.ts';
 
 const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
 
@@ -23,7 +23,9 @@ export interface StampedTable {
  * @param at the table and its value column
  * @param paths the files to keep a row of (among `files`)
  * @param stamps each file's stamp, as the refresh just took it
- * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read)
+ * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read); given the
+ * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
+ * read only the bytes after that size
  * @returns how many rows were written
  */
 export async function refreshStamped(
@@ -31,17 +33,26 @@ export async function refreshStamped(
   { table, column }: StampedTable,
   paths: readonly string[],
   stamps: ReadonlyMap<string, FileStamp>,
-  read: (path: string) => Promise<string | undefined>,
+  read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
 ): Promise<number> {
   db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
   const kept = new Map(db.all(`SELECT path, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]));
   let written = 0;
   for (const path of paths) {
     const now = stamps.get(path);
-    if (now === undefined || sameStamp(now, kept.get(path))) continue;
+    const row = kept.get(path);
+    if (now === undefined || sameStamp(now, row)) continue;
     const before = await stampFile(path);
     if (before === undefined) continue;
-    const value = await read(path);
+    const was =
+      row === undefined ? undefined : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
+    const grew = was !== undefined && (await grewFrom(path, was, before));
+    // the stored text only of a file that grew (the others' would be read for nothing)
+    const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
+    const value = await read(
+      path,
+      text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size },
+    );
     const after = await stampFile(path);
     if (value === undefined || after === undefined || !sameStamp(after, before)) continue;
     db.run(

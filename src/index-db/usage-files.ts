@@ -12,10 +12,12 @@ import { refreshStamped, storedText, type StampedTable } from './stamped-rows.ts
 
 const USAGE_FILES: StampedTable = { table: 'usage_files', column: 'usage_json' };
 
-/** `usage_json`: the groups as `[key, response]` pairs, in the order the reader made them, and its diagnostics. */
+/** `usage_json`: the groups as `[key, response]` pairs, in the order the reader made them, and its diagnostics;
+ * `next`, the number of the line after the last one read (none for a UTF-16 file: read whole again). */
 interface StoredUsage {
   groups: Array<[string, Response]>;
   diagnostics: Diagnostic[];
+  next?: number;
 }
 
 /**
@@ -29,13 +31,27 @@ interface StoredUsage {
  */
 export async function refreshUsageFiles(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
   const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
-  return refreshStamped(db, USAGE_FILES, paths, stamps, async (path) => {
-    const groups = new Map<string, Response>();
-    const diagnostics: Diagnostic[] = [];
-    await collectFileResponses(path, groups, (d) => diagnostics.push(d));
+  return refreshStamped(db, USAGE_FILES, paths, stamps, async (path, prior) => {
+    // a file that only grew: its groups and diagnostics so far, and the reader goes on from where it stopped
+    const was = prior === undefined ? undefined : parseUsage(prior.text);
+    const from = was?.next === undefined ? undefined : { start: (prior as { size: number }).size, firstLine: was.next };
+    const groups = from === undefined ? new Map<string, Response>() : (was as FileUsage).groups;
+    const diagnostics = from === undefined ? [] : (was as FileUsage).diagnostics;
+    const next = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
     if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
-    return JSON.stringify({ groups: [...groups], diagnostics } satisfies StoredUsage);
+    return JSON.stringify({
+      groups: [...groups],
+      diagnostics,
+      ...(next === undefined ? {} : { next }),
+    } satisfies StoredUsage);
   });
+}
+
+/** A `usage_json` text as its groups (JSON has no NaN: a time not known was null), diagnostics and next line. */
+function parseUsage(text: string): FileUsage & { next?: number } {
+  const { groups, diagnostics, next } = JSON.parse(text) as StoredUsage;
+  for (const [, r] of groups) r.t = (r.t as number | null) ?? Number.NaN;
+  return { groups: new Map(groups), diagnostics, ...(next === undefined ? {} : { next }) };
 }
 
 /**
@@ -49,9 +65,7 @@ export function storedUsage(db: Database): (path: string) => Promise<FileUsage |
   return async (path) => {
     const text = await stored(path);
     if (text === undefined) return undefined;
-    const { groups, diagnostics } = JSON.parse(text) as StoredUsage;
-    // JSON has no NaN: a time not known was written as null
-    for (const [, r] of groups) r.t = (r.t as number | null) ?? Number.NaN;
-    return { groups: new Map(groups), diagnostics };
+    const { groups, diagnostics } = parseUsage(text);
+    return { groups, diagnostics };
   };
 }

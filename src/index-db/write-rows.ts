@@ -11,13 +11,17 @@ export interface WriteScope {
   changed?: ReadonlySet<string>;
   /** The index holds no row of the session (a file new to it): nothing is deleted first. */
   fresh?: boolean;
+  /** With `changed`: the index already holds the session's blocks of no turn as they are in `rows` (rewound
+   * lines' text, unchanged since the last write): they and their full-text entries are kept, not rewritten. */
+  looseBlocksKept?: boolean;
 }
 
 /**
  * Writes one session's rows, replacing what the index held for it: every row when `changed` is
  * `undefined`; else only the turns whose keys it names (and, in `atoms`, `blocks`, `tool_calls` and
  * `usage_facts`, their rows and the rows of no turn, whose `seq` follows every turn's atoms), with the
- * session, subagent and diagnostic rows. Keeps `blocks_fts` and `blocks_trigram` in step. Run it inside
+ * session, subagent and diagnostic rows (the blocks of no turn kept with `looseBlocksKept`). Keeps `blocks_fts` and
+ * `blocks_trigram` in step. Run it inside
  * the caller's transaction.
  * @param db the index
  * @param rows `sessionRows`' output (one session)
@@ -27,12 +31,14 @@ export interface WriteScope {
 export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteScope = {}): number {
   const { changed, fresh = false } = scope;
   const key = rows.sessions[0]?.key as string;
-  const touched = (turnKey: string | null): boolean =>
-    changed === undefined || turnKey === null || changed.has(turnKey);
+  const keep = changed !== undefined && scope.looseBlocksKept === true;
+  const touched = (turnKey: string | null, table?: RowTable): boolean =>
+    changed === undefined || (turnKey === null ? !(keep && table === 'blocks') : changed.has(turnKey));
   const inTurns =
     changed === undefined ? '' : ` AND (turn_key IS NULL OR turn_key IN (SELECT value FROM json_each(?)))`;
+  const inBlocks = keep ? ' AND turn_key IN (SELECT value FROM json_each(?))' : inTurns;
   const turnsParam: SqlValue[] = changed === undefined ? [] : [JSON.stringify([...changed])];
-  if (!fresh) unindexBlocks(db, `session_key = ?${inTurns}`, [key, ...turnsParam]);
+  if (!fresh) unindexBlocks(db, `session_key = ?${inBlocks}`, [key, ...turnsParam]);
   for (const table of fresh ? [] : ROW_TABLES) {
     if (table === 'turns' && changed !== undefined)
       db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
@@ -41,7 +47,7 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
       ]);
     else
       db.run(
-        `DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${BY_TURN.has(table) ? inTurns : ''}`,
+        `DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${table === 'blocks' ? inBlocks : BY_TURN.has(table) ? inTurns : ''}`,
         [key, ...(BY_TURN.has(table) ? turnsParam : [])],
       );
   }
@@ -50,7 +56,7 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
   for (const table of ROW_TABLES) {
     const list = rows[table] as unknown as Array<Record<string, SqlValue> & { turn_key?: string | null; key: string }>;
     const kept = list.filter((row) =>
-      table === 'turns' ? touched(row.key) : !BY_TURN.has(table) || touched(row.turn_key ?? null),
+      table === 'turns' ? touched(row.key) : !BY_TURN.has(table) || touched(row.turn_key ?? null, table),
     );
     insertRows(db, table, kept);
     written += kept.length;

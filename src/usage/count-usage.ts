@@ -225,14 +225,15 @@ export async function collectResponses(
  * @param groups responses by de-dup key (`responseKey`), updated in place
  * @param onDiagnostic receives the diagnostics of the lines read
  * @param range the byte range (`start` at a line's start, `end` exclusive) and the number of its first line
+ * @returns the number of the line after the last one read (`readUsageLines`); `undefined`: UTF-16 or unreadable
  */
 export async function collectFileResponses(
   file: string,
   groups: Map<string, Response>,
   onDiagnostic: OnDiagnostic = () => {},
   range: Pick<UsageReadOptions, 'start' | 'end' | 'firstLine'> = {},
-): Promise<void> {
-  await readUsageLines(
+): Promise<number | undefined> {
+  return readUsageLines(
     file,
     (record, line, byteOffset) => takeResponse(record, file, line, byteOffset, groups, onDiagnostic),
     onDiagnostic,

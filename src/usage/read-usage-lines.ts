@@ -51,13 +51,15 @@ const READ_BYTES = 64 * 1024;
  * @param onRecord receives each assistant record with its line number and byte offset
  * @param onDiagnostic receives the diagnostics
  * @param options the byte range, the first line's number, the read stage's caps
+ * @returns the number of the line after the last one read (where a read of the bytes appended next starts), or
+ * `undefined` when the file could not be read or is UTF-16 (read whole again)
  */
 export async function readUsageLines(
   path: string,
   onRecord: OnRecord,
   onDiagnostic: OnDiagnostic,
   options: UsageReadOptions = {},
-): Promise<void> {
+): Promise<number | undefined> {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let opened;
@@ -65,7 +67,7 @@ export async function readUsageLines(
     opened = openRegularSync(path);
   } catch (error) {
     onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
-    return;
+    return undefined;
   }
   const { fd, info } = opened;
   const onAssistant: OnRecord = (record, line, byteOffset) => {
@@ -83,9 +85,9 @@ export async function readUsageLines(
     const text = decodeLine(buf, from, to, path, line, byteOffset, onDiagnostic);
     parseLineInto(text, path, line, byteOffset, maxDepth, onAssistant, onDiagnostic);
   };
-  let utf16 = false;
+  let next: number | 'utf16' | undefined;
   try {
-    utf16 = splitLines(
+    next = splitLines(
       fd,
       options.start ?? 0,
       Math.min(options.end ?? info.size, info.size),
@@ -99,20 +101,21 @@ export async function readUsageLines(
   } finally {
     closeSync(fd);
   }
-  if (utf16)
-    await readTranscriptLines(path, onAssistant, onDiagnostic, {
-      onlyLinesWith: '"assistant"',
-      skipUnread: true,
-      skipContent: true,
-      maxDepth,
-      maxLineBytes,
-    });
+  if (next !== 'utf16') return next;
+  await readTranscriptLines(path, onAssistant, onDiagnostic, {
+    onlyLinesWith: '"assistant"',
+    skipUnread: true,
+    skipContent: true,
+    maxDepth,
+    maxLineBytes,
+  });
+  return undefined;
 }
 
 /**
  * Reads `[start, end)` of an open file in 64 KiB reads into the shared buffer and hands over each line
- * (the last one without its `\n` too). Returns `true`, having read nothing further, when the file starts
- * as UTF-16 does (a byte-order mark, or a first `{` of two bytes).
+ * (the last one without its `\n` too). Returns the number of the line after the last one, or `'utf16'`, having
+ * read nothing further, when the file starts as UTF-16 does (a byte-order mark, or a first `{` of two bytes).
  */
 function splitLines(
   fd: number,
@@ -122,7 +125,7 @@ function splitLines(
   maxLineBytes: number,
   onLine: (buf: Buffer, from: number, to: number, line: number, byteOffset: number) => void,
   onTooLong: (line: number, byteOffset: number, length: number) => void,
-): boolean {
+): number | 'utf16' {
   let buf = shared;
   let base = start; // the file offset of buf[0]
   let filled = 0;
@@ -154,7 +157,7 @@ function splitLines(
     const want = Math.min(buf.length - filled, READ_BYTES, end - (base + filled));
     const read = want > 0 ? readSync(fd, buf, filled, want, base + filled) : 0;
     if (read === 0) break;
-    if (base + filled === 0 && start === 0 && isUtf16(buf, read)) return true;
+    if (base + filled === 0 && start === 0 && isUtf16(buf, read)) return 'utf16';
     let from = filled;
     filled += read;
     for (let nl = buf.indexOf(10, from); nl !== -1 && nl < filled; nl = buf.indexOf(10, from)) {
@@ -167,12 +170,13 @@ function splitLines(
       lineStart = from = nl + 1;
     }
   }
-  if (dropped !== -1) onTooLong(line, dropFrom, dropped + filled);
+  if (dropped !== -1) onTooLong(line++, dropFrom, dropped + filled);
   else if (filled > lineStart) {
     if (filled - lineStart > maxLineBytes) onTooLong(line, base + lineStart, filled - lineStart);
     else onLine(buf, lineStart, filled, line, base + lineStart);
+    line++;
   }
-  return false;
+  return line;
 }
 
 /**

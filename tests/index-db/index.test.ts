@@ -303,6 +303,36 @@ test('an append, with kept watchers or in a new process, gives the rows of a ful
   assert.ok(rebuilt.includes('noted'));
 });
 
+test("kept watchers: an append keeps the rewound lines' blocks as they are; a new rewind writes them again", async () => {
+  const { dir, s2 } = projects();
+  const watchers: WatcherCache = new Map();
+  const kept = await build(dir, watchers);
+  const walrus = (): unknown[] => {
+    const db = reader(kept.path);
+    const ids = db.all("SELECT id FROM blocks WHERE text LIKE '%walrus%'").map((r) => r['id']);
+    db.close();
+    return ids;
+  };
+  const refresh = async (): Promise<void> => {
+    const db = openIndexForWrite(kept.path, () => assert.fail('the index is sound'));
+    await refreshIndex(db, { projectsDir: dir, watchers });
+    db.close();
+  };
+  const before = walrus();
+  assert.equal(before.length, 1);
+  appendFileSync(s2, jsonl(as('s2', [user('v4', 'w3', 'now the narwhal', 20)])));
+  await refresh();
+  // the same row: neither deleted nor written again (nor indexed again)
+  assert.deepEqual(walrus(), before);
+  // a rewind to w1: v3, w3 and v4 are rewound too, the blocks of no turn are written again
+  appendFileSync(s2, jsonl(as('s2', [user('v5', 'w1', 'a third idea', 30)])));
+  await refresh();
+  assert.equal(walrus().length, 1);
+  assert.notDeepEqual(walrus(), before);
+  const queries = ['walrus', 'narwhal', 'third'];
+  assert.equal(dump(kept.path, queries), dump((await build(dir)).path, queries));
+});
+
 test('a corrupt or foreign index.db is recreated with INDEX_RECREATED, never read', async () => {
   const { dir } = projects();
   for (const make of [
