@@ -59,7 +59,20 @@ test('romp search --json: the snippet as plain text with the matches as offsets;
     hits.map((h) => [h.snippet, h.matches]),
     [[prompt, [[10, 18]]]],
   );
-  const human = await runCli(['search', 'flamingo', '--projects', dir, '--romp-home', home, '--no-refresh']);
+  const human = await runCli([
+    'search',
+    'flamingo',
+    '--projects',
+    dir,
+    '--romp-home',
+    home,
+    '--no-refresh',
+    '--timezone',
+    'Asia/Tokyo',
+  ]);
   assert.equal(human.code, 0, human.err);
-  assert.equal(human.out.split('\n')[1], '  the «old» «flamingo»\\x1b]0;pwned\\x07 nests here');
+  assert.deepEqual(
+    [0, 2].map((i) => human.out.split('\n')[i]),
+    ['1 hit · times in Asia/Tokyo', '  the «old» «flamingo»\\x1b]0;pwned\\x07 nests here'],
+  );
 });

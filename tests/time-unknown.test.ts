@@ -51,6 +51,9 @@ test('no readable timestamp: the outline, segments and tools say "time unknown",
   assert.match(await run(['turns', file]), /^#1 {2}time unknown {2}human/m);
   assert.match(await run(['segments', file]), /^time unknown {2}turn .* time unknown$/m);
   assert.equal(await run(['tools', file]), '#1  Read  time unknown  t1\n');
+  // the zone is said once above the times, as show says it in its header
+  for (const view of ['turns', 'segments'])
+    assert.equal((await run([view, file, '--timezone', 'Asia/Tokyo'])).split('\n')[0], 'times in Asia/Tokyo');
   for (const view of ['show', 'turns', 'segments', 'tools'])
     assert.doesNotMatch(await run([view, file]), /1970|\b0 ms|NaN/);
 });

@@ -123,6 +123,7 @@ export async function runSearch(
     const out = (text: string): unknown =>
       bold ? (io.stdout.styled as (t: string) => unknown)(text) : io.stdout.write(text);
     const columns = outputWidth(io.stdout);
+    if (hits.length > 0) io.stdout.write(`${plural(hits.length, 'hit')} · times in ${time.zone}\n`);
     for (const h of hits) {
       const who = [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' ');
       const turn = h.turn === null ? (h.on_path ? 'no turn' : 'rewound') : `turn ${h.turn}`;

@@ -35,12 +35,14 @@ export async function runView(
 ): Promise<number> {
   const { session, diagnostics } = await loadSession(files, options, io);
   const time = timeFormat(options.timezone);
+  // turns and segments print times: said once, above them, in which zone (tools prints none)
+  const zone = view === 'tools' ? [] : [`times in ${time.zone}`];
   const write = (value: unknown[], text: () => string[]): void => {
     const none = `no ${view === 'tools' ? 'tool calls' : view} in this session`;
     io.stdout.write(
       options.json === true
         ? `${JSON.stringify(value)}\n`
-        : `${value.length === 0 ? none : fitLines(text(), outputWidth(io.stdout)).join('\n')}\n`,
+        : `${value.length === 0 ? none : fitLines([...zone, ...text()], outputWidth(io.stdout)).join('\n')}\n`,
     );
   };
   if (view === 'turns')

@@ -11,6 +11,7 @@ import { refreshIndex, type WatcherCache } from '../../src/index-db/refresh-inde
 import { ROW_TABLES } from '../../src/index-db/schema.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
 import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
+import { timeFormat } from '../../src/cli/format-time.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
@@ -421,7 +422,11 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     40,
   );
   const lines = narrow.out.trimEnd().split('\n');
-  assert.deepEqual([lines.length, lines.filter((l) => [...l].length > 39), lines[3]], [4, [], '  claude --resume s1']);
+  // under the count of hits and the zone
+  assert.deepEqual(
+    [lines.length, lines.filter((l) => [...l].length > 39), lines[0], lines[4]],
+    [5, [], `1 hit · times in ${timeFormat().zone}`, '  claude --resume s1'],
+  );
   const sql = await runCli([
     'sql',
     "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key",
