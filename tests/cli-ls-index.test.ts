@@ -3,8 +3,10 @@ import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { listClaudeSessions } from '../src/discover/list-claude-sessions.ts';
+import { openDatabase } from '../src/index-db/database.ts';
 import { storedListings } from '../src/index-db/listings.ts';
 import { openIndexForRead } from '../src/index-db/open-index.ts';
+import { PARSER_VERSION } from '../src/index-db/parser-version.ts';
 import { CORPUS_TRANSCRIPTS, corpusPresent } from './helpers/corpus.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -134,4 +136,28 @@ test('romp ls over the corpus: with the index and without, byte for byte', { ski
   assert.ok(from.length >= 10, `${from.length} listed`);
   assert.deepEqual(new Set(from), new Set(['stored']));
   await both(CORPUS_TRANSCRIPTS, home);
+});
+
+test('a listing or usage row another romp read is read again, for the same bytes, and then stored anew', async () => {
+  const { root } = projects();
+  const home = tempDir('romp-home-');
+  const index = (): Promise<unknown> => runCli(['index', '--projects', root, '--romp-home', home, '--no-progress']);
+  await index();
+  const db = openDatabase(join(home, 'index.db'));
+  const versions = (): unknown[] =>
+    db
+      .all(
+        `SELECT parser_version FROM listings WHERE path LIKE '%s2.jsonl' UNION ALL
+       SELECT parser_version FROM usage_files WHERE path LIKE '%s2.jsonl'`,
+      )
+      .map((r) => r['parser_version']);
+  assert.deepEqual(versions(), [PARSER_VERSION, PARSER_VERSION]);
+  // as an older romp would have left them: same stamp, other reader
+  db.run(`UPDATE listings SET parser_version = '0.0.1/1' WHERE path LIKE '%s2.jsonl'`);
+  db.run(`UPDATE usage_files SET parser_version = '0.0.1/1' WHERE path LIKE '%s2.jsonl'`);
+  assert.equal((await sources(root, home))['-work-app/s2.jsonl'], 'read');
+  await index();
+  assert.deepEqual(versions(), [PARSER_VERSION, PARSER_VERSION]);
+  db.close();
+  assert.equal((await sources(root, home))['-work-app/s2.jsonl'], 'stored');
 });

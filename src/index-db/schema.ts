@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -31,6 +31,11 @@ const LISTINGS = `CREATE TABLE listings (
 const USAGE_FILES = `CREATE TABLE usage_files (
   path TEXT PRIMARY KEY, dev INTEGER NOT NULL, ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ms REAL NOT NULL,
   head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, usage_json TEXT NOT NULL);`;
+
+/** The romp that read a stamped row (`PARSER_VERSION`): a row another romp read is read again, even for the same
+ * bytes, since what romp makes of them may have changed. */
+const STAMPED_VERSION = `ALTER TABLE listings ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE usage_files ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';`;
 
 /** Characters of a tool output (`tool_result` block) the trigram index holds: its start, where a command's outcome or
  * an error usually is. The rest of the output is found by its words (`blocks_fts`) only. */
@@ -65,6 +70,7 @@ CREATE TABLE files (
 CREATE INDEX files_session ON files(session_key);
 ${LISTINGS}
 ${USAGE_FILES}
+${STAMPED_VERSION}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -120,6 +126,8 @@ ${TRIGRAM_SQL}
  *   column sizes: `blocks_search` gains `trigram_text`, and `blocks_trigram` is made again from the blocks
  *   (`rebuild`), in SQLite; the tables keyed by (`session_key`, `key`) are made again `WITHOUT ROWID`, rows copied;
  *   no file is read again.
+ * - 4 → 5: `listings` and `usage_files` say which romp read each row (`parser_version`); the rows of before say none,
+ *   so the next refresh reads each of them again, as it reads a file another romp parsed.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -127,6 +135,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   3: `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
     INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild'); ${KEYED.map(inKeyOrder).join(' ')}
     CREATE INDEX subagents_path ON subagents(path);`,
+  4: STAMPED_VERSION,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -5,6 +5,7 @@
  */
 import type { Database, SqlValue } from './database.ts';
 import { grewFrom, stampFile, type FileStamp } from './file-stamp.ts';
+import { PARSER_VERSION } from './parser-version.ts';
 
 const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
 
@@ -36,7 +37,9 @@ export async function refreshStamped(
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
 ): Promise<number> {
   db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
-  const kept = new Map(db.all(`SELECT path, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]));
+  const kept = new Map(
+    db.all(`SELECT path, parser_version, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]),
+  );
   let written = 0;
   for (const path of paths) {
     const now = stamps.get(path);
@@ -44,8 +47,11 @@ export async function refreshStamped(
     if (now === undefined || sameStamp(now, row)) continue;
     const before = await stampFile(path);
     if (before === undefined) continue;
+    // a row another romp read is read again whole, never continued
     const was =
-      row === undefined ? undefined : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
+      row === undefined || row['parser_version'] !== PARSER_VERSION
+        ? undefined
+        : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
     const grew = was !== undefined && (await grewFrom(path, was, before));
     // the stored text only of a file that grew (the others' would be read for nothing)
     const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
@@ -54,19 +60,19 @@ export async function refreshStamped(
       text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size },
     );
     const after = await stampFile(path);
-    if (value === undefined || after === undefined || !sameStamp(after, before)) continue;
+    if (value === undefined || after === undefined || !STAMP.every((c) => after[c] === before[c])) continue;
     db.run(
-      `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?)`,
-      [path, ...STAMP.map((c) => before[c] as SqlValue), value],
+      `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}, parser_version) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?, ?)`,
+      [path, ...STAMP.map((c) => before[c] as SqlValue), value, PARSER_VERSION],
     );
     written++;
   }
   return written;
 }
 
-/** Whether a stamp is the one a row (a stored row's, another stamp) holds. */
-function sameStamp(stamp: FileStamp, row: Readonly<Record<string, unknown>> | FileStamp | undefined): boolean {
-  return row !== undefined && STAMP.every((c) => stamp[c] === (row as Record<string, unknown>)[c]);
+/** Whether a stored row holds this stamp and was read by this romp (`PARSER_VERSION`). */
+function sameStamp(stamp: FileStamp, row: Readonly<Record<string, unknown>> | undefined): boolean {
+  return row !== undefined && row['parser_version'] === PARSER_VERSION && STAMP.every((c) => stamp[c] === row[c]);
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/index-db/database.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
+import { PARSER_VERSION } from '../../src/index-db/parser-version.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
 import { SCHEMA_VERSION } from '../../src/index-db/schema.ts';
@@ -55,6 +56,10 @@ test('sessions.git_branch: the last gitBranch on the path, null when no line nam
     { key: 's2', git_branch: null },
   ]);
 });
+
+/** What version 5 added: which romp read a stamped row. */
+const UNSTAMPED_VERSION =
+  'ALTER TABLE listings DROP COLUMN parser_version; ALTER TABLE usage_files DROP COLUMN parser_version';
 
 /**
  * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since, and
@@ -114,7 +119,7 @@ test('a version 1 index is migrated in place (to 2, then 3), and the next refres
 test('a version 2 index is migrated to version 3, and the next refresh fills usage_files without parsing', async () => {
   const dir = projects();
   // what romp 2's schema wrote: no usage_files
-  const path = await olderIndex(dir, 'DROP TABLE usage_files', 2);
+  const path = await olderIndex(dir, `${UNSTAMPED_VERSION}; DROP TABLE usage_files`, 2);
 
   const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
   assert.equal(migrated.all('SELECT count(*) AS n FROM usage_files')[0]?.['n'], 0);
@@ -141,7 +146,7 @@ test('a version 3 index is migrated to version 4: trigram index and keyed tables
   // what romp 3's schema wrote: a trigram index over every block's whole text, with column sizes
   const path = await olderIndex(
     dir,
-    `DROP TABLE blocks_trigram; DROP VIEW blocks_search;
+    `${UNSTAMPED_VERSION}; DROP TABLE blocks_trigram; DROP VIEW blocks_search;
     CREATE VIEW blocks_search AS SELECT id, CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
       CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
       CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools, text FROM blocks;
@@ -174,5 +179,23 @@ test('a version 3 index is migrated to version 4: trigram index and keyed tables
   );
   const report = await refreshIndex(migrated, { projectsDir: dir });
   assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
+  migrated.close();
+});
+
+test('a version 4 index is migrated to version 5: its listings and usage rows are read again, no file parsed', async () => {
+  const dir = projects();
+  const path = await olderIndex(dir, UNSTAMPED_VERSION, 4);
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  const versions = (): unknown[] =>
+    migrated
+      .all(
+        'SELECT parser_version FROM listings UNION ALL SELECT parser_version FROM usage_files ORDER BY parser_version',
+      )
+      .map((r) => r['parser_version']);
+  // rows of before: read by no romp this one knows
+  assert.deepEqual(versions(), ['', '', '', '']);
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.reread, report.bytesRead], [2, 0, 0], 'no file is parsed again');
+  assert.deepEqual(versions(), [PARSER_VERSION, PARSER_VERSION, PARSER_VERSION, PARSER_VERSION]);
   migrated.close();
 });
