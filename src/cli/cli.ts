@@ -450,7 +450,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .description(
       'check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)',
     )
-    .argument('<files...>', 'transcript files')
+    .argument('<files...>', 'transcript files or session ids (or unique prefixes of them)')
     .option('--json', 'print the reports as JSON')
     .action(async (files: string[], options: { json?: boolean }) =>
       done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)),
