@@ -48,3 +48,12 @@ test('past 20 diagnostics of standard input, the hint names no <stdin> file for 
   assert.equal(written('<stdin>'), '… and 1 more; romp doctor FILE lists them all');
   assert.equal(written('/w/a.jsonl'), '… and 1 more; romp doctor /w/a.jsonl lists them all');
 });
+
+test('romp serve --port out of range or not a number is a usage error (exit 2), not a stack trace', async () => {
+  for (const port of ['99999', 'abc', '-1']) {
+    const { code, out, err } = await runCli(['serve', '--port', port]);
+    assert.equal(code, 2, port);
+    assert.equal(out, '');
+    assert.match(err, new RegExp(`argument '${port}' is invalid\\. ${port} is not a port \\(0 to 65535\\)`));
+  }
+});
