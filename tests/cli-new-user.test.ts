@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../src/diagnostics/diagnostic.ts';
@@ -56,4 +56,18 @@ test('romp serve --port out of range or not a number is a usage error (exit 2), 
     assert.equal(out, '');
     assert.match(err, new RegExp(`argument '${port}' is invalid\\. ${port} is not a port \\(0 to 65535\\)`));
   }
+});
+
+test('romp html -o and romp export -o into a folder not made yet make it, as export --out does', async () => {
+  const dir = tempDir('romp-o-folder-');
+  const file = join(dir, 's.jsonl');
+  writeFileSync(file, `${JSON.stringify(user('u1', null, 'hello', 0, { sessionId: 's' }))}\n`);
+  const page = join(dir, 'new', 'page.html');
+  const html = await runCli(['html', file, '-o', page]);
+  assert.equal(html.code, 0, html.err);
+  assert.match(html.err, /^wrote .*page\.html: \d+ KB, /);
+  assert.match(readFileSync(page, 'utf8'), /^<!doctype html>/i);
+  const md = join(dir, 'other', 'deeper', 's.md');
+  assert.equal((await runCli(['export', file, '--format', 'md', '-o', md])).code, 0);
+  assert.match(readFileSync(md, 'utf8'), /hello/);
 });
