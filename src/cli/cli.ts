@@ -324,7 +324,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .description(
       'a local, read-only web viewer: the session list, and each session as the romp html page, updating live',
     )
-    .option('--port <n>', 'port (default: a free one, printed with the URL)')
+    .option('--port <n>', 'port, 0 to 65535 (default: a free one, printed with the URL)', portNumber)
     .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
     .option(
       '--projects <dir>',
@@ -450,7 +450,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .description(
       'check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)',
     )
-    .argument('<files...>', 'transcript files')
+    .argument('<files...>', 'transcript files or session ids (or unique prefixes of them)')
     .option('--json', 'print the reports as JSON')
     .action(async (files: string[], options: { json?: boolean }) =>
       done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)),
@@ -539,6 +539,13 @@ function guarded(io: CliIO): CliIO {
 function positive(value: string): number {
   const n = Number(value);
   if (!/^[0-9]+$/.test(value) || n < 1) throw new InvalidArgumentError(`${value} is not a whole number above 0`);
+  return n;
+}
+
+/** `romp serve --port`: a whole number a TCP port can be (0: a free one), else a usage error (exit 2). */
+function portNumber(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n > 65535) throw new InvalidArgumentError(`${value} is not a port (0 to 65535)`);
   return n;
 }
 

@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
@@ -35,8 +36,8 @@ export async function withOneSessionFile<T>(
 }
 
 /**
- * Writes a command's output to `-o FILE`, saying on stderr what was written (its size and `summary`),
- * or to standard output without one.
+ * Writes a command's output to `-o FILE` (its folder made when missing, as `romp export`'s `--out`),
+ * saying on stderr what was written (its size and `summary`), or to standard output without one.
  * @param io where to write
  * @param output the `-o` path, if any
  * @param text the output
@@ -47,6 +48,7 @@ export async function writeOutput(io: CliIO, output: string | undefined, text: s
     io.stdout.write(text);
     return;
   }
+  await mkdir(dirname(output), { recursive: true });
   await writeFile(output, text);
   io.stderr.write(`wrote ${output}: ${Math.ceil(Buffer.byteLength(text) / 1024)} KB, ${summary}\n`);
 }

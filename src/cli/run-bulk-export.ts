@@ -1,4 +1,5 @@
-import { rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { isKnownTime } from '../model/time.ts';
 import { hostname } from 'node:os';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
@@ -176,6 +177,8 @@ export async function runOtlpExport(args: string[], options: BulkExportOptions, 
     io.stdout.write(lines.join(''));
   } else if (options.out !== undefined) {
     const partial = `${options.out}.${process.pid}.partial`;
+    // as the lake's `--out` folder is made when missing, so is the folder of the traces file
+    await mkdir(dirname(options.out), { recursive: true });
     await writeFile(partial, lines.join(''));
     await rename(partial, options.out);
   }

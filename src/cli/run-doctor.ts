@@ -3,21 +3,32 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findLostTurns } from '../resume/find-lost-turns.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
+import { resolveTargets } from './resolve-targets.ts';
 import { plural } from '../text/format-count.ts';
 
 /**
- * `romp doctor FILES...`: checks transcripts and reports, per file, the diagnostics, orphaned parents,
- * dead branches, compaction stitches that needed a fallback, and duplicate uuids, and for a file
- * whose `claude --resume` would not load every turn, one line saying how many and why (`findLostTurns`
- * on that file alone); `--json` prints the reports. Exit code 2 when a file cannot be read (named on stderr, after the
- * reports), else 1 when
- * any file has an error-severity diagnostic (lines lost), else 0.
- * @param files transcript paths
+ * `romp doctor FILES...`: checks transcripts, each named as the other commands name sessions (a path, a
+ * session id or a unique prefix of one, `-` for standard input: `resolveTargets`), and reports, per
+ * file, the diagnostics, orphaned parents, dead branches, compaction stitches that needed a fallback,
+ * and duplicate uuids, and for a file whose `claude --resume` would not load every turn, one line
+ * saying how many and why (`findLostTurns` on that file alone); `--json` prints the reports. Exit code
+ * 2 when a file cannot be read (named on stderr, after the reports), else 1 when any file has an
+ * error-severity diagnostic (lines lost), else 0.
+ * @param args transcript paths, session ids, `-`
  * @param options json
- * @param io where to write
+ * @param io where to write (and standard input, for `-`)
  * @returns the exit code
  */
-export async function runDoctor(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
+export async function runDoctor(args: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
+  const targets = await resolveTargets(args, {}, 'many', io);
+  try {
+    return await examine(targets.files, options, io);
+  } finally {
+    await targets.cleanup();
+  }
+}
+
+async function examine(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
   await checkFiles(files);
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);

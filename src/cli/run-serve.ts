@@ -3,7 +3,7 @@ import type { CliIO } from './cli-io.ts';
 
 /** Options of `romp serve`. */
 export interface ServeCliOptions {
-  port?: string;
+  port?: number;
   host?: string;
   projects?: string;
 }
@@ -25,7 +25,7 @@ export async function runServe(options: ServeCliOptions, io: CliIO, signal?: Abo
     io.stderr.write(`romp serve: warning: listening on ${host}: anyone who can reach it can read every session\n`);
   const viewer = await startViewer({
     host,
-    port: options.port === undefined ? 0 : Number(options.port),
+    port: options.port ?? 0,
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
   });
   io.stdout.write(`romp serve: ${viewer.url}\n`);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { timeFormat } from './format-time.ts';
-import { writeDiagnostics } from './write-diagnostics.ts';
+import { STDIN, writeDiagnostics } from './write-diagnostics.ts';
 import { UNKNOWN_TIME } from '../model/time.ts';
 import type { Turn } from '../model/types.ts';
 import { decodeStream } from '../stream/decode-stream.ts';
@@ -29,7 +29,7 @@ export interface StreamCliOptions {
  */
 export async function runStream(file: string | undefined, options: StreamCliOptions, io: CliIO): Promise<number> {
   const fromStdin = file === undefined || file === '-';
-  const name = fromStdin ? '<stdin>' : file;
+  const name = fromStdin ? STDIN : file;
   const source = fromStdin ? (io.stdin ?? []) : createReadStream(file);
   const diagnostics: Diagnostic[] = [];
   let last: StreamSnapshot | undefined;

@@ -2,13 +2,16 @@ import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts'
 import type { CliIO } from './cli-io.ts';
 import { formatCount } from '../text/format-count.ts';
 
+/** The file name of diagnostics read from standard input (`romp stream`). */
+export const STDIN = '<stdin>';
+
 /** How many diagnostics a command prints before it only counts the rest. */
 export const DIAGNOSTICS_SHOWN = 20;
 
 /**
  * Writes diagnostics to stderr, one line each (`file:line: severity CODE message`), the first
  * `limit` of them and then a count of the rest with where to see them all:
- * `… and 1,150 more; romp doctor FILE lists them all`.
+ * `… and 1,150 more; romp doctor FILE lists them all` (the file's name when all are of one file, not {@link STDIN}).
  * @param io where to write (stderr)
  * @param diagnostics the diagnostics, in the order met
  * @param heading a line said before them (e.g. what they mean for the command's figures), or none
@@ -26,7 +29,8 @@ export function writeDiagnostics(
   for (const d of diagnostics.slice(0, limit)) io.stderr.write(`${indent}${formatDiagnostic(d)}\n`);
   if (diagnostics.length > limit) {
     const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
-    const where = files.length === 1 ? files[0] : 'FILE';
+    // `romp stream`'s standard input is no file romp doctor could be given again
+    const where = files.length === 1 && files[0] !== STDIN ? files[0] : 'FILE';
     io.stderr.write(
       `${indent}… and ${formatCount(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`,
     );

@@ -459,3 +459,14 @@ test(
     );
   },
 );
+
+test('otlp --out into a folder that does not exist yet makes the folder, as the lake does', async () => {
+  const { projects } = fixture();
+  const out = join(tempDir('romp-otlp-new-'), 'not', 'yet', 'traces.jsonl');
+  const run = await runCli(['export', '--format', 'otlp', '--out', out, '--projects', projects]);
+  assert.equal(run.err.startsWith(`${out}: 1 session, `), true, run.err);
+  assert.equal(run.code, 0);
+  const requests = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(requests.length, 1);
+  assert.equal(validSpans(JSON.parse(requests[0] ?? '') as TraceRequest).length > 0, true);
+});

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Diagnostic } from '../src/diagnostics/diagnostic.ts';
+import { writeDiagnostics } from '../src/cli/write-diagnostics.ts';
+import { runCli } from './helpers/run-cli.ts';
+import { tempDir } from './helpers/temp-dir.ts';
+import { user } from './helpers/transcript.ts';
+
+test('romp doctor takes a session id prefix, as romp show does, and reports that file', async () => {
+  const config = tempDir('romp-doctor-id-');
+  const path = join(config, 'projects', '-work-app', '5e551011-aaaa-4000-8000-000000000001.jsonl');
+  mkdirSync(join(config, 'projects', '-work-app'), { recursive: true });
+  const first = JSON.stringify(user('u1', null, 'hello', 0, { sessionId: '5e551011-aaaa-4000-8000-000000000001' }));
+  writeFileSync(path, `${first}\n{"type":"user",broken\n`);
+  const before = process.env['CLAUDE_CONFIG_DIR'];
+  process.env['CLAUDE_CONFIG_DIR'] = config;
+  try {
+    const { code, out, err } = await runCli(['doctor', '5e55']);
+    assert.equal(err, '');
+    assert.equal(code, 1); // the broken line is lost
+    assert.equal(out.split('\n')[0], path);
+    assert.match(out, /diagnostics: INVALID_JSON×1\n/);
+    const none = await runCli(['doctor', 'ffff0000']);
+    assert.equal(none.code, 2);
+    assert.match(none.err, /ffff0000: no such file, and no session id starting with it under /);
+  } finally {
+    if (before === undefined) delete process.env['CLAUDE_CONFIG_DIR'];
+    else process.env['CLAUDE_CONFIG_DIR'] = before;
+  }
+});
+
+test('past 20 diagnostics of standard input, the hint names no <stdin> file for romp doctor', () => {
+  const of = (file: string): Diagnostic[] =>
+    Array.from({ length: 21 }, (_, i) => ({
+      code: 'INVALID_JSON',
+      severity: 'error',
+      message: 'line is not valid JSON',
+      file,
+      line: i + 1,
+    }));
+  const written = (file: string): string => {
+    let err = '';
+    writeDiagnostics({ stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } }, of(file));
+    return err.split('\n').at(-2) ?? '';
+  };
+  assert.equal(written('<stdin>'), '… and 1 more; romp doctor FILE lists them all');
+  assert.equal(written('/w/a.jsonl'), '… and 1 more; romp doctor /w/a.jsonl lists them all');
+});
+
+test('romp serve --port out of range or not a number is a usage error (exit 2), not a stack trace', async () => {
+  for (const port of ['99999', 'abc', '-1']) {
+    const { code, out, err } = await runCli(['serve', '--port', port]);
+    assert.equal(code, 2, port);
+    assert.equal(out, '');
+    assert.match(err, new RegExp(`argument '${port}' is invalid\\. ${port} is not a port \\(0 to 65535\\)`));
+  }
+});
+
+test('romp html -o and romp export -o into a folder not made yet make it, as export --out does', async () => {
+  const dir = tempDir('romp-o-folder-');
+  const file = join(dir, 's.jsonl');
+  writeFileSync(file, `${JSON.stringify(user('u1', null, 'hello', 0, { sessionId: 's' }))}\n`);
+  const page = join(dir, 'new', 'page.html');
+  const html = await runCli(['html', file, '-o', page]);
+  assert.equal(html.code, 0, html.err);
+  assert.match(html.err, /^wrote .*page\.html: \d+ KB, /);
+  assert.match(readFileSync(page, 'utf8'), /^<!doctype html>/i);
+  const md = join(dir, 'other', 'deeper', 's.md');
+  assert.equal((await runCli(['export', file, '--format', 'md', '-o', md])).code, 0);
+  assert.match(readFileSync(md, 'utf8'), /hello/);
+});
