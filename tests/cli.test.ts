@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import type { Session } from '../src/model/types.ts';
@@ -101,6 +102,25 @@ test('romp stream reads stdin: the outline at the end, --follow one block per en
   assert.deepEqual(
     [json.rompUuid, json.dir, json.turns[0]?.atoms.map((a) => a.type)],
     ['S', '/w', ['user', 'assistant', 'result']],
+  );
+});
+
+test('romp stream of bytes of which no line reads exits 2, as show does; an empty recording is 0 turns', async () => {
+  const dir = tempDir('romp-stream-');
+  const garbage = `${dir}/garbage.ndjson`;
+  writeFileSync(garbage, 'not json\n\u001b]0;x\u0007{broken\n\n');
+  const refused = await runCli(['stream', garbage]);
+  assert.deepEqual(
+    [refused.code, refused.out, refused.err.replace(/; the first: .*/, '')],
+    [2, '', `romp: ${garbage}: not a stream-json recording (0 of 2 lines readable\n`],
+  );
+  assert.doesNotMatch(refused.err, /\u001b/);
+  const empty = `${dir}/empty.ndjson`;
+  writeFileSync(empty, '');
+  const none = await runCli(['stream', empty]);
+  assert.deepEqual(
+    [none.code, none.out.split('\n')[2]?.replace(/; times in .*/, '')],
+    [0, '0 turns, 0 atoms, 0 other records'],
   );
 });
 

@@ -9,6 +9,8 @@ import { fromStream, type StreamSnapshot } from '../stream/from-stream.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { formatOutline, formatTurn } from './format-outline.ts';
 import { fitLines, fitText, outputWidth } from './fit-width.ts';
+import { safeText } from './safe-text.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp stream`. */
 export interface StreamCliOptions {
@@ -34,10 +36,17 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
   const diagnostics: Diagnostic[] = [];
   let last: StreamSnapshot | undefined;
   let printed = 0;
+  let decoded = 0;
   try {
     const messages = decodeStream(source, { file: name, onDiagnostic: (d) => diagnostics.push(d) });
+    const counted = (async function* () {
+      for await (const message of messages) {
+        decoded++;
+        yield message;
+      }
+    })();
     // a message without a `timestamp` gets UNKNOWN_TIME, never its arrival: a recording replays at once
-    for await (const snapshot of fromStream(messages, { now: () => UNKNOWN_TIME })) {
+    for await (const snapshot of fromStream(counted, { now: () => UNKNOWN_TIME })) {
       last = snapshot;
       if (options.follow !== true) continue;
       const turns = snapshot.session.turns;
@@ -53,6 +62,12 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
   } catch (error) {
     throw new UserError(`${name}: cannot read: ${(error as Error).message}`);
   }
+  // as `show` refuses a file of which no line reads: not an empty recording of 0 turns
+  const unreadable = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.line));
+  if (decoded === 0 && unreadable.size > 0)
+    throw new UserError(
+      `${name}: not a stream-json recording (0 of ${plural(unreadable.size, 'line')} readable; the first: ${safeText(diagnostics[0]?.message ?? '')})`,
+    );
   const session = (last as StreamSnapshot).session;
   if (options.follow !== true)
     io.stdout.write(
