@@ -4,6 +4,7 @@ import { decodeLine, invalidUtf8 } from './decode-line.ts';
 import { findUnread, type Unread } from './find-unread.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
 import { DEFAULT_MAX_DEPTH, keep, parseLineInto, parseObject, type RawRecord } from './parse-line.ts';
+import { utf16Encoding } from './utf16-encoding.ts';
 
 /** Receives each record as it is read, with its 1-based line number and the byte offset of that line. */
 export type OnRecord = (record: RawRecord, line: number, byteOffset: number) => void;
@@ -218,19 +219,14 @@ function parseAround(
 }
 
 /**
- * A decoder for a file that is UTF-16 (`UTF16_FILE`, info), else `undefined`: Claude Code writes UTF-8,
- * but a copy saved through Windows PowerShell's `>` is UTF-16LE. Told by a byte-order mark (which the
- * decoder drops), or, without one, by a first `{` written as two bytes (`7B 00`, `00 7B`): a transcript
- * starts with an object. The output is re-encoded as UTF-8 before lines are split.
+ * A decoder for a file that is UTF-16 (`UTF16_FILE`, info: `utf16Encoding`'s rule), else `undefined`; the
+ * decoder drops a byte-order mark. The output is re-encoded as UTF-8 before lines are split.
  */
 function utf16Decoder(first: Buffer, path: string, onDiagnostic: OnDiagnostic): TextDecoder | undefined {
-  const [a, b] = [first[0], first[1]];
-  const le = a === 0xff && b === 0xfe;
-  const be = a === 0xfe && b === 0xff;
-  const encoding =
-    le || (a === 0x7b && b === 0x00) ? 'utf-16le' : be || (a === 0x00 && b === 0x7b) ? 'utf-16be' : undefined;
-  if (encoding === undefined) return undefined;
-  const how = le || be ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
+  const found = utf16Encoding(first);
+  if (found === undefined) return undefined;
+  const { encoding, bom } = found;
+  const how = bom ? 'byte-order mark' : 'no byte-order mark, but a first "{" of two bytes';
   onDiagnostic(
     diagnostic(
       'UTF16_FILE',

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_DEPTH, keep, parseLineInto } from '../read/parse-line.ts';
 import { readTranscriptLines, type OnRecord } from '../read/read-transcript.ts';
 import { lineTooLong } from '../read/record-decoder.ts';
 import { usageRecord } from './usage-record.ts';
+import { utf16Encoding } from '../read/utf16-encoding.ts';
 
 /** Which bytes of a file `readUsageLines` reads, and how. */
 export interface UsageReadOptions {
@@ -157,7 +158,7 @@ function splitLines(
     const want = Math.min(buf.length - filled, READ_BYTES, end - (base + filled));
     const read = want > 0 ? readSync(fd, buf, filled, want, base + filled) : 0;
     if (read === 0) break;
-    if (base + filled === 0 && start === 0 && isUtf16(buf, read)) return 'utf16';
+    if (base + filled === 0 && start === 0 && read >= 2 && utf16Encoding(buf) !== undefined) return 'utf16';
     let from = filled;
     filled += read;
     for (let nl = buf.indexOf(10, from); nl !== -1 && nl < filled; nl = buf.indexOf(10, from)) {
@@ -188,12 +189,4 @@ function unwritable(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   for (const key in value) if (unwritable((value as Record<string, unknown>)[key])) return true;
   return false;
-}
-
-function isUtf16(buf: Buffer, length: number): boolean {
-  if (length < 2) return false;
-  const [a, b] = [buf[0], buf[1]];
-  return (
-    (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) || (a === 0x7b && b === 0x00) || (a === 0x00 && b === 0x7b)
-  );
 }
