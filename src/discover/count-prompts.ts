@@ -1,16 +1,15 @@
 import type { RawRecord } from '../read/parse-line.ts';
 import { LineDecoder } from '../read/line-decoder.ts';
 import { parseRecord } from './parse-record.ts';
-import { readWholeSync } from './read-whole-sync.ts';
 import { deriveAuthor } from '../tree/derive-author.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
 import { typedText } from '../views/prompt-text.ts';
 
-/** What `countPrompts` learned from one pass over a transcript. */
+/** What `PromptCounter` learned from one pass over a transcript. */
 export interface PromptCount {
   /** Lines in the file (a last line without `\n` counts). */
   lines: number;
-  /** Prompts in the file, rewound ones included (see `countPrompts`). */
+  /** Prompts in the file, rewound ones included (see `PromptCounter`). */
   prompts: number;
   /** What was typed in the first of them (`typedText`); `""` when none. */
   firstPrompt: string;
@@ -67,24 +66,15 @@ const NOT_PROMPT = ['"tool_use_id"', '"isSidechain":true', '"isMeta":true', '"is
 );
 
 /**
- * Counts the prompts of a transcript in one pass over its bytes, parsing only candidate lines: the
+ * Counts the prompts of a transcript in one pass over its bytes, fed part after part by the caller, who reads
+ * the file (`fileListing` reads it once for all: `readWholeSync`), parsing only candidate lines: the
  * lines whose bytes name a `user` line and none of a tool result, a sidechain, `isMeta` or
  * `isCompactSummary`. A candidate counts when its author is a person or an SDK host (`deriveAuthor`:
  * `human` or `sdk`, so not task notifications, command output, interrupts) and something was typed
  * (`typedText` not empty). Lines of rewound branches count too: this is what the file holds, not the
  * active path (`romp show` counts turns). The pre-filter reads each byte a bounded number of times.
- * The file is read on this thread in 64 KiB parts (`readWholeSync`).
- * @param path the transcript
- * @returns lines, prompts, the first prompt, the project's cwd, the first line's sessionId
- * @throws NotRegularFile, or the system error when the file cannot be opened or read
+ * `done()` gives lines, prompts, the first prompt, the project's cwd, the first line's sessionId.
  */
-export async function countPrompts(path: string): Promise<PromptCount> {
-  const counter = new PromptCounter();
-  readWholeSync(path, (part) => counter.push(part));
-  return Promise.resolve(counter.done());
-}
-
-/** `countPrompts` fed part after part by the caller, who reads the file (`fileListing` reads it once for all). */
 export class PromptCounter {
   readonly #found: PromptCount = { lines: 0, prompts: 0, firstPrompt: '' };
   readonly #users = new NextUser();

@@ -35,7 +35,7 @@ export interface ClaudeSessionInfo {
   /** The `gitBranch` of the last line that names one in the tail (the last 8 KiB), else in the head (the first 8 KiB);
    * absent when none there does. */
   gitBranch?: string;
-  /** Prompts typed by a person or sent by an SDK host, rewound ones included (`countPrompts`). */
+  /** Prompts typed by a person or sent by an SDK host, rewound ones included (`PromptCounter`). */
   prompts: number;
   /** Bytes. */
   size: number;
@@ -83,7 +83,7 @@ export type FileListing = Pick<
 /**
  * Lists the sessions in Claude Code's projects folder, newest first (transcript-format §2): id,
  * project and its cwd, title (head and tail), first prompt and prompt count (one pass over the file,
- * parsing only candidate lines: `countPrompts`), first time (head) and last activity (read backwards
+ * parsing only candidate lines: `PromptCounter`), first time (head) and last activity (read backwards
  * from the end: `lastTime`), size and line count, with subagent files attached to their parent.
  * The files are those of `discoverTranscripts` (regular files; links only inside the folder); a file
  * that cannot be read is listed with its path and `error`.

@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { countPrompts } from '../../src/discover/count-prompts.ts';
+import { PromptCounter } from '../../src/discover/count-prompts.ts';
+import { readWholeSync } from '../../src/discover/read-whole-sync.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, toolResult, user } from '../helpers/transcript.ts';
 
-test('countPrompts: the same count whatever chunk a line falls in, across and on chunk boundaries', async () => {
+test('PromptCounter: the same count whatever chunk a line falls in, across and on chunk boundaries', async () => {
   // lines of every kind, many per 256 KiB chunk and some longer than one: prompts among tool results,
   // assistant text naming "type":"user", a sidechain line, a spaced-JSON prompt
   const lines: string[] = [];
@@ -33,7 +34,9 @@ test('countPrompts: the same count whatever chunk a line falls in, across and on
   }
   const path = join(tempDir('romp-count-prompts-'), 's.jsonl');
   writeFileSync(path, `${lines.join('\n')}\n`);
-  const counted = await countPrompts(path);
+  const counter = new PromptCounter();
+  readWholeSync(path, (part) => counter.push(part));
+  const counted = counter.done();
   assert.equal(counted.lines, lines.length);
   assert.equal(counted.prompts, prompts);
   assert.equal(counted.firstPrompt, 'prompt 0');
