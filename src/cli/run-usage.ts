@@ -19,7 +19,7 @@ import { storedUsage } from '../index-db/usage-files.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
-import { outputWidth } from './fit-width.ts';
+import { outputWidth, wrapLines } from './fit-width.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -135,18 +135,27 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   }
   const time = timeFormat(options.timezone);
   const columns = outputWidth(io.stdout);
-  io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
+  const table = formatUsageTable(kind, rows, total, {
+    time: time.format,
+    ...(options.breakdown === true ? { breakdown: true } : {}),
+    ...(typeof columns === 'number' ? { columns } : {}),
+    ...(labels === undefined ? {} : { sessions: labels.sessions }),
+  });
+  const notes = [
+    ...(report.unknownModels.length > 0
+      ? [
+          `no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)`,
+        ]
+      : []),
+    ...(total.lowerBound
+      ? [
+          '≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound',
+        ]
+      : []),
+  ];
   io.stdout.write(
-    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,
+    `${[...wrapLines([`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)`], columns), table, ...wrapLines(notes, columns)].join('\n')}\n`,
   );
-  if (report.unknownModels.length > 0)
-    io.stdout.write(
-      `no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`,
-    );
-  if (total.lowerBound)
-    io.stdout.write(
-      '≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n',
-    );
   return code();
 }
 
