@@ -141,3 +141,30 @@ test('romp usage: COLUMNS too narrow for the table leaves out the cache columns,
     else process.env['COLUMNS'] = saved;
   }
 });
+
+test('romp usage session on 72 columns stacks id, title, project and time in one column, cut to fit', async () => {
+  const { dir } = projects();
+  const saved = process.env['COLUMNS'];
+  try {
+    process.env['COLUMNS'] = '72';
+    const { out } = await runCli(['usage', 'session', '--projects', dir, '--timezone', 'UTC', '--no-index']);
+    // the numbers take 12 + 5 + 6 + 10 columns and 16 of borders: 71 - 49 leaves the labels 22
+    const lines = out.split('\n');
+    assert.deepEqual(
+      lines.slice(6, 10).map((l) => l.slice(0, 26)),
+      [
+        '│ cccc0000               │',
+        '│ please look at the lo… │',
+        '│ …th/a/rather/long/name │',
+        '│ 2026-03-01 10:00       │',
+      ],
+    );
+    assert.deepEqual(
+      lines.filter((l) => [...l].length > 71),
+      [],
+    );
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+});

@@ -68,8 +68,9 @@ const MIN_TEXT = 10;
  * text from a transcript (session titles, projects, model names) goes through `safeText`. A project is named by
  * its real folder (`cwd`), by its folder's name only when no line has a cwd, as `romp ls` names it.
  * On a width (`columns`) the table is made to fit it: the cache columns go, then the total (ccusage's
- * compact layout), then the text columns (session, project, models) are cut, a project keeping the end of
- * its path; numbers are never cut. Without a width the table is whole.
+ * compact layout), then a report with several label columns (session, project, last activity; a block's
+ * start and end) stacks them in one, then the text (session, project, models) is cut, a project keeping the
+ * end of its path; numbers and times are never cut. Without a width the table is whole.
  * @param kind the report
  * @param rows its rows (`groupUsage`)
  * @param total the total over all rows
@@ -89,7 +90,42 @@ export function formatUsageTable(
     grid = gridOf(kind, rows, total, options, layout);
     if (tableWidth(grid) <= room) return render(grid, labels);
   }
-  return render(narrow(grid, room), labels);
+  if (labels === 1) return render(narrow(grid, room, CUT), 1);
+  let folded = fold(grid, labels, Infinity);
+  const over = tableWidth(folded) - room;
+  if (over > 0) folded = fold(grid, labels, Math.max(MIN_TEXT, (columnWidths(folded)[0] as number) - over));
+  return render(narrow(folded, room, ['Models']), 1);
+}
+
+/** The text columns `narrow` cuts, in this order. */
+const CUT = ['Project', 'Session', 'Models'];
+
+/** Label columns that hold a time: never cut. */
+const TIMES = new Set(['Last activity', 'Block start', 'End']);
+
+/** The grid with its label columns (a session's id and title, project and last activity; a block's start and
+ * end) stacked into the first, a line each: the project cut to the width of the others (keeping its end), every
+ * line but a time to `width`. */
+function fold(grid: Grid, labels: number, width: number): Grid {
+  const head = grid[0] as string[];
+  return grid.map((row, r) => {
+    const parts = row.slice(0, labels);
+    if (r === 0) return [parts.join('\n'), ...row.slice(labels)];
+    const others = parts.filter((_, i) => head[i] !== 'Project').flatMap((p) => p.split('\n'));
+    const room = Math.min(width, Math.max(MIN_TEXT, ...others.map(textWidth)));
+    const stacked = parts
+      .map((p, i) =>
+        TIMES.has(head[i] as string)
+          ? p
+          : p
+              .split('\n')
+              .map((line) => (head[i] === 'Project' ? keepEnd(line, room) : fitWidth(line, room)))
+              .join('\n'),
+      )
+      .filter((p) => p !== '')
+      .join('\n');
+    return [stacked, ...row.slice(labels)];
+  });
 }
 
 /** A table's header and cells, each cell's lines joined with `\n`. */
@@ -155,10 +191,10 @@ function tableWidth(grid: Grid): number {
 }
 
 /** The grid with its text columns cut until the table fits `room`: the project first (it keeps the end of its path),
- * then the session, then the models, none under `MIN_TEXT`; the labels that are times and the numbers never. */
-function narrow(grid: Grid, room: number): Grid {
+ * then the session (or the stacked labels), then the models, none under `MIN_TEXT`; the numbers never. */
+function narrow(grid: Grid, room: number, names: readonly string[]): Grid {
   const head = grid[0] as string[];
-  const cut = ['Project', 'Session', 'Models'].map((h) => head.indexOf(h)).filter((i) => i >= 0);
+  const cut = names.map((h) => head.indexOf(h)).filter((i) => i >= 0);
   const widths = columnWidths(grid);
   let excess = tableWidth(grid) - room;
   for (const i of cut) {
