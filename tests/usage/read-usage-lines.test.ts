@@ -109,6 +109,54 @@ test('hand-made shapes: the records usage reads are those of the full parse, at 
   assert.deepEqual(got.codes, ['GLUED_RECORDS:9', 'INVALID_JSON:10', 'NUMBER_REPLACED:11']);
 });
 
+test('a head of the same bytes as the line before: its members as the full parse gives them', async () => {
+  const spaced = (line: string) => line.replaceAll(',"', ', "').replaceAll('":', '" :');
+  const quoted = (line: string) => line.replace('"sessionId"', '"cwd":"x\\",\\"type\\":\\"user\\\\","sessionId"');
+  const user = (sessionId: string) =>
+    JSON.stringify({ parentUuid: 'p', isSidechain: false, sessionId, version: '2.1.120', type: 'user', message: 'hi' });
+  const lines = [
+    asst('a'),
+    asst('b'), // the same head
+    asst('c', { sessionId: 'T' }), // one byte different
+    user('T'), // the same head, then `type`
+    asst('d', { sessionId: 'T' }).replace('"type":"assistant"', '"sessionId":"U","type":"assistant"'), // the last wins
+    asst('e', { isSidechain: true }),
+    spaced(asst('f')),
+    spaced(asst('g')),
+    quoted(asst('h')),
+    quoted(asst('i')),
+    user('S'),
+    asst('j').replace('"isSidechain":false', '"isSidechain":true'),
+  ];
+  const path = write(lines.join('\n'));
+  const got = await fast(path);
+  assert.deepEqual(got.records, await full(path));
+  assert.deepEqual(
+    got.records.map(([, , r]) => [(r as RawRecord)['sessionId'], (r as RawRecord)['isSidechain']]),
+    [
+      ['S', false],
+      ['S', false],
+      ['T', false],
+      ['U', false],
+      ['S', true],
+      ['S', false],
+      ['S', false],
+      ['S', false],
+      ['S', false],
+      ['S', true],
+    ],
+  );
+  // the same head nested deeper than a later read's cap: that read gives up on it, as the full parse does
+  const deep = (id: string) => asst(id).replace('"sessionId"', '"x":{"a":{"b":{"c":{"d":{}}}}},"sessionId"');
+  await fast(write(`${deep('k')}\n${deep('l')}\n`));
+  const capped = write(`${deep('m')}\n`);
+  assert.deepEqual((await fast(capped, { maxDepth: 5 })).codes, ['TOO_DEEP:1']);
+  assert.deepEqual(
+    (await readTranscript(capped, { maxDepth: 5 })).diagnostics.map((d) => `${d.code}:${d.line ?? ''}`),
+    ['TOO_DEEP:1'],
+  );
+});
+
 test('invalid UTF-8 in a skipped value of an assistant line is still reported', async () => {
   const [head, tail] = asst('m1').split('hi ');
   const path = write(Buffer.concat([Buffer.from(`${head}hi `), Buffer.from([0xff, 0xfe]), Buffer.from(`${tail}\n`)]));
