@@ -77,6 +77,7 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
   const top = names === TOP;
   spans.fill(-1);
   if (top) recalledAt = -1;
+  else usageAt = -1;
   i = skipSpace(buf, i, end);
   if (buf[i] === CLOSE) return i + 1;
   /** At the top level: where the head after the first member starts (-1: not yet there, -2: done with it). */
@@ -94,9 +95,17 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
     if (buf[i] !== 0x3a) return -1;
     const from = skipSpace(buf, i + 1, end);
     const inner = top && name === 1 && buf[from] === OPEN;
+    // a usage object of counts is read as it is walked (`readUsage`), not walked, then parsed
+    const usage = !top && name === 2 && buf[from] === OPEN && limit > 3 ? readUsage(buf, from, end, 0) : -1;
+    if (usage !== -1) {
+      usageAt = from;
+      usageValue = readValue;
+    }
     const to = inner
       ? walkObject(buf, from + 1, end, limit - 1, MESSAGE, MESSAGE_SPANS)
-      : valueEnd(buf, from, end, limit);
+      : usage !== -1
+        ? usage
+        : valueEnd(buf, from, end, limit);
     if (to === -1) return -1;
     if (top && name === 0 && !(to - from === ASSISTANT.length && same(buf, from, ASSISTANT)))
       return plainString(buf, from, to) ? NOT_ASSISTANT : -1;
@@ -170,6 +179,94 @@ function recall(buf: Buffer, i: number, end: number, limit: number, spans: Int32
   return i + length;
 }
 
+/** Where the line's `message.usage` read by `readUsage` starts (-1: none), and what it read. */
+let usageAt = -1;
+let usageValue: unknown;
+/** What the last `readUsage` read. */
+let readValue: unknown;
+
+/** The keys `readUsage` reads (Claude Code 1.0 to 2.1's): any other is left to `JSON.parse`. */
+const USAGE_KEYS = wanted(
+  'input_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'cache_creation',
+  'ephemeral_5m_input_tokens',
+  'ephemeral_1h_input_tokens',
+  'output_tokens',
+  'service_tier',
+  'inference_geo',
+  'server_tool_use',
+  'web_search_requests',
+  'web_fetch_requests',
+  'iterations',
+  'speed',
+);
+
+/**
+ * Reads a usage object whose `{` is at `i` as `JSON.parse` would give it, into `readValue`, with no
+ * text decoded but its plain strings: the keys of `USAGE_KEYS` (written with no space), each holding a
+ * whole number of at most 15 digits (exact as a double), a plain string, `null`, `true`, `false`, `[]`,
+ * or (at the top only) such an object (the caller asks only where the walk's cap allows that nesting).
+ * Gives the byte after its `}`, or -1 for anything else (a fraction, a sign, an exponent, a leading zero,
+ * a space, an escape, an unknown key, deeper nesting): the caller then walks and parses it as any value.
+ */
+function readUsage(buf: Buffer, i: number, end: number, depth: number): number {
+  const into: Record<string, unknown> = {};
+  if (buf[++i] === CLOSE) {
+    readValue = into;
+    return i + 1;
+  }
+  for (;;) {
+    if (buf[i] !== QUOTE) return -1;
+    const keyEnd = plainStringEnd(buf, i + 1, end);
+    const k = keyEnd === -1 ? -1 : nameOf(buf, i + 1, keyEnd - 1, USAGE_KEYS);
+    if (k === -1 || buf[keyEnd] !== 0x3a || keyEnd + 6 > end) return -1; // a literal's bytes are within the line
+    i = keyEnd + 1;
+    const c = buf[i] as number;
+    let v: unknown;
+    if (c >= 0x30 && c <= 0x39) {
+      let n = c - 0x30;
+      for (i++; c !== 0x30 && i < end && isDigit(buf[i] as number) && n < 1e14; i++)
+        n = n * 10 + (buf[i] as number) - 0x30;
+      v = n;
+    } else if (c === QUOTE) {
+      const to = plainStringEnd(buf, i + 1, end);
+      if (to === -1 || !plainString(buf, i, to)) return -1;
+      v = buf.toString('utf8', i + 1, to - 1);
+      i = to;
+    } else if (c === OPEN && depth === 0) {
+      i = readUsage(buf, i, end, 1);
+      if (i === -1) return -1;
+      v = readValue;
+    } else if (c === 0x6e && same(buf, i, NULL)) {
+      v = null;
+      i += 4;
+    } else if (c === 0x74 && same(buf, i, TRUE)) {
+      v = true;
+      i += 4;
+    } else if (c === 0x66 && same(buf, i, FALSE)) {
+      v = false;
+      i += 5;
+    } else if (c === 0x5b && buf[i + 1] === 0x5d) {
+      v = [];
+      i += 2;
+    } else return -1;
+    if (i >= end) return -1;
+    into[(USAGE_KEYS[k] as readonly [Buffer, string])[1]] = v;
+    if (buf[i] === CLOSE) {
+      readValue = into;
+      return i + 1;
+    }
+    if (buf[i] !== 0x2c) return -1;
+    i++;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
 /** Decodes the noted members into `into`; `false` when one is not valid JSON. */
 function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord): boolean {
   const memoAt = names === TOP ? recalledAt : -1;
@@ -179,7 +276,12 @@ function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord):
     const recalled = memoAt !== -1 && memo.spans[2 * k] !== -1 && from === (memo.spans[2 * k] as number) + memoAt;
     let v = recalled ? memo.values[k] : NONE;
     if (v === NONE) {
-      v = from === -2 ? WALKED : value(buf, from, spans[2 * k + 1] as number);
+      v =
+        from === -2
+          ? WALKED
+          : from === usageAt && names === MESSAGE
+            ? usageValue
+            : value(buf, from, spans[2 * k + 1] as number);
       // only a plain value is shared between records
       if (recalled && (typeof v !== 'object' || v === null)) memo.values[k] = v;
     }
