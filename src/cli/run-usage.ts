@@ -139,11 +139,12 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     );
     return code();
   }
+  const { formatUsageTable } = await import('./format-usage.ts'); // with cli-table3: for a table only
   const time = timeFormat(options.timezone);
   const columns = outputWidth(io.stdout);
   io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
   io.stdout.write(
-    `${(await import('./format-usage.ts')).formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,
+    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,
   );
   if (report.unknownModels.length > 0)
     io.stdout.write(
