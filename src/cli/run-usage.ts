@@ -1,11 +1,10 @@
-import { SingleBar } from 'cli-progress';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-usage.ts';
-import { formatUsageTable, type ReportRow, type SessionLabel } from './format-usage.ts';
+import type { ReportRow, SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { usageThreads } from '../usage/usage-threads.ts';
@@ -13,8 +12,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
-import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
-import { storedListings } from '../index-db/listings.ts';
+import type { FileListing } from '../discover/list-claude-sessions.ts';
 import { storedUsage } from '../index-db/usage-files.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
@@ -82,9 +80,14 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
           io,
         );
   const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
+  // what only a table, a progress bar or the session labels use is loaded then (issue 16: start-up)
   const bar =
     (options.progress ?? (process.stderr.isTTY === true && files.length === 0))
-      ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true })
+      ? new (await import('cli-progress')).SingleBar({
+          format: 'usage {bar} {value}/{total} files',
+          stream: process.stderr,
+          clearOnComplete: true,
+        })
       : undefined;
   bar?.start(paths.length, 0);
   let report: UsageReport;
@@ -101,7 +104,10 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
       onDiagnostic: (d) => diagnostics.push(d),
     });
     if (kind === 'session' || kind === 'project')
-      labels = await usageLabels(paths, db === undefined ? undefined : storedListings(db));
+      labels = await usageLabels(
+        paths,
+        db === undefined ? undefined : (await import('../index-db/listings.ts')).storedListings(db),
+      );
   } finally {
     bar?.stop();
     db?.close();
@@ -133,6 +139,7 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     );
     return code();
   }
+  const { formatUsageTable } = await import('./format-usage.ts'); // with cli-table3: for a table only
   const time = timeFormat(options.timezone);
   const columns = outputWidth(io.stdout);
   const table = formatUsageTable(kind, rows, total, {
@@ -198,6 +205,7 @@ async function usageLabels(
   paths: string[],
   stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
 ): Promise<UsageLabels> {
+  const { listClaudeSessions } = await import('../discover/list-claude-sessions.ts');
   const labels: UsageLabels = { sessions: new Map(), folders: new Map() };
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
@@ -314,6 +322,7 @@ export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */
 export async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
   if (!subagents) return files;
+  const { sessionSubagents } = await import('../discover/list-claude-sessions.ts');
   const paths = new Set<string>();
   for (const file of files) {
     paths.add(file);
