@@ -167,8 +167,10 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       report[w.kind]++;
       report.read.push(w.file.path);
       report.turnsWritten += made.changed?.length ?? made.rows.turns.length;
+      // counted here, not in the progress call: without `onProgress` its arguments are never evaluated
+      done++;
       options.onProgress?.({
-        files: ++done,
+        files: done,
         totalFiles: total.files,
         bytes: report.bytesRead,
         totalBytes: total.bytes,
