@@ -360,7 +360,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     )
     .argument(
       '<query...>',
-      'words that must all be in one block (a part of a word or text without spaces is found as a substring; in a tool output, in its first 1,024 characters)',
+      "words that must all be in one block (a part of a word or text without spaces is found as a substring, in what was typed or replied and a tool input's first 1,024 characters; in a tool output, whole words only)",
     )
     .addOption(
       new Option('--author <author>', 'only text by this author (tool output has none)').choices([

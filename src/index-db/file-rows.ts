@@ -7,6 +7,7 @@ import type { Turn } from '../model/types.ts';
 import { responsePlaces, responseRows, sessionPlaces } from '../rows/response-rows.ts';
 import type { SessionRows } from '../rows/row-types.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
+import type { StampedReads } from './stamped-reads.ts';
 import { collectResponses, countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
 
 /**
@@ -52,6 +53,8 @@ export interface FileRows {
   /** Keys of the turns that are new, changed or gone; `undefined`: every turn (a session new to the index). */
   changed?: string[];
   links: LinkedSubagent[];
+  /** The file's listing and usage, when a worker thread read them beside the parse (`stampedReads`). */
+  stamped?: StampedReads;
 }
 
 /**

@@ -7,7 +7,7 @@ import { basename, dirname } from 'node:path';
 import { fileListing, type FileListing } from '../discover/list-claude-sessions.ts';
 import type { Database } from './database.ts';
 import type { FileStamp } from './file-stamp.ts';
-import { refreshStamped, storedText, type StampedTable } from './stamped-rows.ts';
+import { refreshStamped, storedText, type StampedRead, type StampedTable } from './stamped-rows.ts';
 
 const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
 
@@ -20,20 +20,41 @@ const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
  * the usual way until the next refresh).
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
+ * @param ready listings already read (`readStamped`, by the worker that parsed the file)
  * @returns how many listings were written
  */
-export async function refreshListings(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
+export async function refreshListings(
+  db: Database,
+  stamps: ReadonlyMap<string, FileStamp>,
+  ready?: ReadonlyMap<string, StampedRead>,
+): Promise<number> {
   const paths = db
     .all('SELECT path, project FROM files')
-    .filter((row) => basename(dirname(String(row['path']))) === row['project'])
+    .filter((row) => listedFile(String(row['path']), String(row['project'])))
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, async (path) => {
-    try {
-      return JSON.stringify(await fileListing(path));
-    } catch {
-      return undefined; // unreadable now: romp ls reads it, and says so
-    }
-  });
+  return refreshStamped(db, LISTINGS, paths, stamps, listingText, ready);
+}
+
+/**
+ * Whether `romp ls` lists a transcript: one directly in its project folder (sessions, 2.0.x flat subagent files).
+ * @param path the transcript
+ * @param project its project folder's name
+ */
+export function listedFile(path: string, project: string): boolean {
+  return basename(dirname(path)) === project;
+}
+
+/**
+ * What `listings` keeps of a file: its listing as JSON.
+ * @param path the transcript
+ * @returns the JSON, or `undefined` when the file cannot be read now (romp ls reads it, and says so)
+ */
+export async function listingText(path: string): Promise<string | undefined> {
+  try {
+    return JSON.stringify(await fileListing(path));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

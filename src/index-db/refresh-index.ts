@@ -9,7 +9,8 @@ import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './fil
 import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
 import { removeSessionRows, writeSessionRows } from './write-rows.ts';
-import { refreshListings } from './listings.ts';
+import { listedFile, refreshListings } from './listings.ts';
+import type { StampedRead } from './stamped-rows.ts';
 import { refreshUsageFiles } from './usage-files.ts';
 
 /** Progress of a refresh, after each file read. */
@@ -94,7 +95,8 @@ const COMMIT_EVERY = 200;
  * has its rows removed. Subagent transcripts (`<id>/subagents/**`, 2.0.x `agent-*.jsonl`) are sessions of
  * their own, keyed `<parent key>/<agent file name>`, linked both ways. Then what `romp ls` lists and what
  * `romp usage` reads of each file are brought up to date (`refreshListings`, `refreshUsageFiles`: only for
- * files whose stored stamp differs). The caller holds the write lock.
+ * files whose stored stamp differs; a file parsed in a worker thread comes with them, read there). The caller holds
+ * the write lock.
  * @param db the index (opened by `openIndexForWrite`)
  * @param options projects folder, progress, watcher cache
  * @returns what was done
@@ -148,6 +150,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       report.removed++;
     }
     let done = 0;
+    /** Listings and usage the workers read beside the parse, by path. */
+    const ready = { listings: new Map<string, StampedRead>(), usage: new Map<string, StampedRead>() };
     /** Digests of blocks of no turn written in this transaction, remembered once it is committed. */
     const loose = new Map<WatchedFile, string>();
     const commit = (then: string): void => {
@@ -163,12 +167,16 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       const digest = entry === undefined ? undefined : looseDigest(made);
       if (entry !== undefined) loose.set(entry, digest as string);
       writeFile(db, w, made, parentPath, kept(w) && entry !== undefined && looseWritten.get(entry) === digest);
+      if (first.stamped?.listing !== undefined) ready.listings.set(w.file.path, first.stamped.listing);
+      if (first.stamped?.usage !== undefined) ready.usage.set(w.file.path, first.stamped.usage);
       report.bytesRead += w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
       report[w.kind]++;
       report.read.push(w.file.path);
       report.turnsWritten += made.changed?.length ?? made.rows.turns.length;
+      // counted here, not in the progress call: without `onProgress` its arguments are never evaluated
+      done++;
       options.onProgress?.({
-        files: ++done,
+        files: done,
         totalFiles: total.files,
         bytes: report.bytesRead,
         totalBytes: total.bytes,
@@ -188,7 +196,10 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         while (next < queue.length && running.size < ahead) {
           const w = queue[next++] as Work;
           const planned = await planOf(db, w);
-          const made = pool === undefined ? rowsHere(w, planned.plan, options) : pool.rows(planned.plan);
+          const made =
+            pool === undefined
+              ? rowsHere(w, planned.plan, options)
+              : pool.rows(planned.plan, listedFile(w.file.path, w.file.project));
           const job: Promise<void> = made
             .then((rows) => (writing = writing.then(() => (failed ? undefined : write(w, rows, planned)))))
             .catch((error: unknown) => {
@@ -202,8 +213,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         await Promise.race(running);
       }
     }
-    await refreshListings(db, stamps);
-    await refreshUsageFiles(db, stamps);
+    await refreshListings(db, stamps, ready.listings);
+    await refreshUsageFiles(db, stamps, ready.usage);
     commit('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');

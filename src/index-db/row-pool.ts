@@ -1,15 +1,21 @@
 import type { Worker } from 'node:worker_threads';
 import type { FilePlan, FileRows } from './file-rows.ts';
 
-interface Task {
+/** What a worker is sent: the plan of a file's rows, and whether `romp ls` lists the file. */
+export interface RowTask {
   plan: FilePlan;
+  listed: boolean;
+}
+
+interface Task extends RowTask {
   resolve: (rows: FileRows) => void;
   reject: (error: Error) => void;
 }
 
 /**
- * Worker threads that parse transcripts into rows (`index-worker.ts`, `fileRows`), so the main thread
- * spends its time in SQLite: one file per worker at a time, the others queued in the order asked.
+ * Worker threads that parse transcripts into rows (`index-worker.ts`, `fileRows`) and read their listing and usage
+ * (`stampedReads`), so the main thread spends its time in SQLite: one file per worker at a time, the others queued in
+ * the order asked.
  */
 export class RowPool {
   readonly #count: number;
@@ -24,14 +30,15 @@ export class RowPool {
   }
 
   /**
-   * Parses one transcript in a worker.
+   * Parses one transcript in a worker, and reads its listing and usage.
    * @param plan as for `fileRows`
-   * @returns its rows
+   * @param listed whether `romp ls` lists the file (its listing is read)
+   * @returns its rows, with `stamped`
    */
-  async rows(plan: FilePlan): Promise<FileRows> {
+  async rows(plan: FilePlan, listed: boolean): Promise<FileRows> {
     if (this.#all.length === 0) await this.#start();
     return new Promise((resolve, reject) => {
-      this.#queue.push({ plan, resolve, reject });
+      this.#queue.push({ plan, listed, resolve, reject });
       this.#next();
     });
   }
@@ -70,7 +77,7 @@ export class RowPool {
       const worker = this.#idle.pop() as Worker;
       const task = this.#queue.shift() as Task;
       this.#running.set(worker, task);
-      worker.postMessage(task.plan);
+      worker.postMessage({ plan: task.plan, listed: task.listed } satisfies RowTask);
     }
   }
 }

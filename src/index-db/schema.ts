@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -37,24 +37,30 @@ const USAGE_FILES = `CREATE TABLE usage_files (
 const STAMPED_VERSION = `ALTER TABLE listings ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';
 ALTER TABLE usage_files ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';`;
 
-/** Characters of a tool output (`tool_result` block) the trigram index holds: its start, where a command's outcome or
- * an error usually is. The rest of the output is found by its words (`blocks_fts`) only. */
-export const TRIGRAM_TOOL_OUTPUT_CHARS = 1024;
+/** Characters of a tool input (`tool_use` block, JSON) the trigram index holds: its start, where the command, path or
+ * pattern is (a `Write` or `Edit` input goes on with file contents). The rest is found by its words only. */
+export const TRIGRAM_TOOL_INPUT_CHARS = 1024;
 
 /** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
- * and `trigram_text`, what the trigram index holds (a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS}
- * characters, every other text whole). */
+ * and `trigram_text`, what the trigram index holds: what a human typed, assistant text and every other text whole, a
+ * tool input's first {@link TRIGRAM_TOOL_INPUT_CHARS} characters, no tool output (`tool_result`: found by its words,
+ * `blocks_fts`, only). The trigram index was half the writer's time in a full build, a tool output four tenths of its
+ * input. */
 const SEARCH_SQL = `CREATE VIEW blocks_search AS SELECT id,
   CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
   CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
   CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
-  CASE WHEN role = 'tool_result' THEN substr(text, 1, ${TRIGRAM_TOOL_OUTPUT_CHARS}) ELSE text END AS trigram_text,
+  CASE role WHEN 'tool_result' THEN '' WHEN 'tool_use' THEN substr(text, 1, ${TRIGRAM_TOOL_INPUT_CHARS}) ELSE text END AS trigram_text,
   text
   FROM blocks;`;
 
 /** The trigram index (substrings, text without spaces): no positions (`detail=none`), no column sizes (`columnsize=0`:
  * nothing ranks its hits), the text stored once, in `blocks`. */
 const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);`;
+
+/** Makes the search view and the trigram index again, the index from the blocks in SQLite (`rebuild`). */
+const TRIGRAM_AGAIN = `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`;
 
 /** The row tables keyed by (`session_key`, `key`): stored in their key's b-tree (`WITHOUT ROWID`), one b-tree per row
  * written, not a table and an index of it. */
@@ -122,20 +128,22 @@ ${TRIGRAM_SQL}
  *   the column, file by file, as a new parser would, and the listings.
  * - 2 → 3: `usage_files` (what `romp usage` reads). Nothing else changed: the next refresh fills it for every file,
  *   as it fills a missing listing, without parsing any file again.
- * - 3 → 4: the trigram index holds a tool output's first {@link TRIGRAM_TOOL_OUTPUT_CHARS} characters only, without
+ * - 3 → 4: the trigram index holds a tool output's first 1,024 characters only, without
  *   column sizes: `blocks_search` gains `trigram_text`, and `blocks_trigram` is made again from the blocks
  *   (`rebuild`), in SQLite; the tables keyed by (`session_key`, `key`) are made again `WITHOUT ROWID`, rows copied;
  *   no file is read again.
  * - 4 → 5: `listings` and `usage_files` say which romp read each row (`parser_version`); the rows of before say none,
  *   so the next refresh reads each of them again, as it reads a file another romp parsed.
+ * - 5 → 6: the trigram index holds no tool output, and a tool input's first {@link TRIGRAM_TOOL_INPUT_CHARS}
+ *   characters: made again from the blocks, in SQLite; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
   2: USAGE_FILES,
-  3: `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
-    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild'); ${KEYED.map(inKeyOrder).join(' ')}
+  3: `${TRIGRAM_AGAIN} ${KEYED.map(inKeyOrder).join(' ')}
     CREATE INDEX subagents_path ON subagents(path);`,
   4: STAMPED_VERSION,
+  5: TRIGRAM_AGAIN,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

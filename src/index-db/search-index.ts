@@ -57,8 +57,8 @@ export interface SearchHit {
  * separate words); ranked by bm25 with what a human
  * typed weighted 10, assistant text 5, tool input and output 1, then newest first. When the words find
  * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
- * blocks holding each word of three characters or more as a substring (in a tool output, in its first
- * `TRIGRAM_TOOL_OUTPUT_CHARS`, 1,024, characters: the rest of an output is found by its words only).
+ * blocks holding each word of three characters or more as a substring (in a tool input, in its first
+ * `TRIGRAM_TOOL_INPUT_CHARS`, 1,024, characters; not in a tool output: it is found by its words only).
  * @param db the index
  * @param query the words to find
  * @param filter author, tool, project, time range, limit, branches

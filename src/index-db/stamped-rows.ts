@@ -27,6 +27,7 @@ export interface StampedTable {
  * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read); given the
  * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
  * read only the bytes after that size
+ * @param ready reads already made (`readStamped`, in the worker that parsed the file): stored as they are
  * @returns how many rows were written
  */
 export async function refreshStamped(
@@ -35,6 +36,7 @@ export async function refreshStamped(
   paths: readonly string[],
   stamps: ReadonlyMap<string, FileStamp>,
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
+  ready: ReadonlyMap<string, StampedRead> = new Map(),
 ): Promise<number> {
   db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
   const kept = new Map(
@@ -45,29 +47,53 @@ export async function refreshStamped(
     const now = stamps.get(path);
     const row = kept.get(path);
     if (now === undefined || sameStamp(now, row)) continue;
-    const before = await stampFile(path);
-    if (before === undefined) continue;
-    // a row another romp read is read again whole, never continued
-    const was =
-      row === undefined || row['parser_version'] !== PARSER_VERSION
-        ? undefined
-        : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
-    const grew = was !== undefined && (await grewFrom(path, was, before));
-    // the stored text only of a file that grew (the others' would be read for nothing)
-    const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
-    const value = await read(
-      path,
-      text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size },
-    );
-    const after = await stampFile(path);
-    if (value === undefined || after === undefined || !STAMP.every((c) => after[c] === before[c])) continue;
+    const got =
+      ready.get(path) ??
+      (await readStamped(path, async (before) => {
+        // a row another romp read is read again whole, never continued
+        const was =
+          row === undefined || row['parser_version'] !== PARSER_VERSION
+            ? undefined
+            : (Object.fromEntries(STAMP.map((c) => [c, row[c]])) as unknown as FileStamp);
+        const grew = was !== undefined && (await grewFrom(path, was, before));
+        // the stored text only of a file that grew (the others' would be read for nothing)
+        const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
+        return read(path, text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size });
+      }));
+    if (got === undefined) continue;
     db.run(
       `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}, parser_version) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?, ?)`,
-      [path, ...STAMP.map((c) => before[c] as SqlValue), value, PARSER_VERSION],
+      [path, ...STAMP.map((c) => got.stamp[c] as SqlValue), got.text, PARSER_VERSION],
     );
     written++;
   }
   return written;
+}
+
+/** What a reader made of a file, and the stamp the file had both before and after it read. */
+export interface StampedRead {
+  stamp: FileStamp;
+  text: string;
+}
+
+/**
+ * Reads something of a file between two stamps: kept only when the file had the same stamp after the read as
+ * before (a file written meanwhile gives nothing: it is read again by the next refresh).
+ * @param path the file
+ * @param read what to keep of it (text), or `undefined` when it could not be read; given the stamp taken before
+ * @returns the text and the stamp, or `undefined`
+ */
+export async function readStamped(
+  path: string,
+  read: (before: FileStamp) => Promise<string | undefined>,
+): Promise<StampedRead | undefined> {
+  const before = await stampFile(path);
+  if (before === undefined) return undefined;
+  const text = await read(before);
+  const after = await stampFile(path);
+  return text === undefined || after === undefined || !STAMP.every((c) => after[c] === before[c])
+    ? undefined
+    : { stamp: before, text };
 }
 
 /** Whether a stored row holds this stamp and was read by this romp (`PARSER_VERSION`). */

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { collectFileResponses, type FileUsage, type Response } from '../usage/count-usage.ts';
 import type { Database } from './database.ts';
 import type { FileStamp } from './file-stamp.ts';
-import { refreshStamped, storedText, type StampedTable } from './stamped-rows.ts';
+import { refreshStamped, storedText, type StampedRead, type StampedTable } from './stamped-rows.ts';
 
 const USAGE_FILES: StampedTable = { table: 'usage_files', column: 'usage_json' };
 
@@ -27,24 +27,38 @@ interface StoredUsage {
  * was read keeps no row (`romp usage` reads it, and says so).
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
+ * @param ready usage already read (`readStamped`, by the worker that parsed the file)
  * @returns how many rows were written
  */
-export async function refreshUsageFiles(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
+export async function refreshUsageFiles(
+  db: Database,
+  stamps: ReadonlyMap<string, FileStamp>,
+  ready?: ReadonlyMap<string, StampedRead>,
+): Promise<number> {
   const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
-  return refreshStamped(db, USAGE_FILES, paths, stamps, async (path, prior) => {
-    // a file that only grew: its groups and diagnostics so far, and the reader goes on from where it stopped
-    const was = prior === undefined ? undefined : parseUsage(prior.text);
-    const from = was?.next === undefined ? undefined : { start: (prior as { size: number }).size, firstLine: was.next };
-    const groups = from === undefined ? new Map<string, Response>() : (was as FileUsage).groups;
-    const diagnostics = from === undefined ? [] : (was as FileUsage).diagnostics;
-    const next = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
-    if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
-    return JSON.stringify({
-      groups: [...groups],
-      diagnostics,
-      ...(next === undefined ? {} : { next }),
-    } satisfies StoredUsage);
-  });
+  return refreshStamped(db, USAGE_FILES, paths, stamps, usageText, ready);
+}
+
+/**
+ * What `usage_files` keeps of a file: its response groups and diagnostics (`collectFileResponses`) as JSON.
+ * @param path the transcript
+ * @param prior the stored text and the size it was read from, when the file only grew since: the reader goes on
+ * from where it stopped (the same JSON as a read of the whole file)
+ * @returns the JSON, or `undefined` when the file could not be read (`FILE_UNREADABLE`)
+ */
+export async function usageText(path: string, prior?: { text: string; size: number }): Promise<string | undefined> {
+  // a file that only grew: its groups and diagnostics so far, and the reader goes on from where it stopped
+  const was = prior === undefined ? undefined : parseUsage(prior.text);
+  const from = was?.next === undefined ? undefined : { start: (prior as { size: number }).size, firstLine: was.next };
+  const groups = from === undefined ? new Map<string, Response>() : (was as FileUsage).groups;
+  const diagnostics = from === undefined ? [] : (was as FileUsage).diagnostics;
+  const next = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
+  if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
+  return JSON.stringify({
+    groups: [...groups],
+    diagnostics,
+    ...(next === undefined ? {} : { next }),
+  } satisfies StoredUsage);
 }
 
 /** A `usage_json` text as its groups (JSON has no NaN: a time not known was null), diagnostics and next line. */

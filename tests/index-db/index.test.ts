@@ -251,10 +251,11 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   db.close();
 });
 
-/** Every row of every table (blocks without their rowid, which depends on the order written) and the hits of a few
- * queries. */
+/** Every row of every table (blocks without their rowid, which depends on the order written), the listings and usage
+ * kept, and the hits of a few queries. */
 function dump(path: string, queries = ['zebra', 'flamingo', 'lamin']): string {
   const db = reader(path);
+  const stamped = ['listings', 'usage_files'].map((t) => JSON.stringify(db.all(`SELECT * FROM ${t} ORDER BY path`)));
   const tables = ROW_TABLES.map((t) =>
     JSON.stringify(
       db
@@ -264,7 +265,7 @@ function dump(path: string, queries = ['zebra', 'flamingo', 'lamin']): string {
   );
   const hits = queries.map((q) => JSON.stringify(searchIndex(db, q)));
   db.close();
-  return [...tables, ...hits].join('\n');
+  return [...tables, ...stamped, ...hits].join('\n');
 }
 
 test('rebuild: deleting the index and building it again gives the same rows and hits', async () => {
@@ -272,7 +273,9 @@ test('rebuild: deleting the index and building it again gives the same rows and 
   const first = dump((await build(dir)).path);
   assert.equal(dump((await build(dir)).path), first);
   assert.ok(first.includes('pelican'));
-  // parsed in worker threads or in this one: the same rows
+  // a listing of each session file (not of the nested subagent's), the usage of every file
+  assert.deepEqual([first.match(/"listing_json"/g)?.length, first.match(/"usage_json"/g)?.length], [3, 4]);
+  // parsed (and listed, and usage read) in worker threads or in this one: the same rows
   assert.equal(dump((await build(dir, undefined, 0)).path), first);
   assert.equal(dump((await build(dir, undefined, 2)).path), first);
 });

@@ -199,3 +199,41 @@ test('a version 4 index is migrated to version 5: its listings and usage rows ar
   assert.deepEqual(versions(), [PARSER_VERSION, PARSER_VERSION, PARSER_VERSION, PARSER_VERSION]);
   migrated.close();
 });
+
+test('a version 5 index is migrated to version 6: the trigram index made again without tool output, no file read', async () => {
+  const dir = projects();
+  // what romp 5's schema wrote: the trigram index over every text but a tool output's, which it held in part
+  const path = await olderIndex(
+    dir,
+    `DROP TABLE blocks_trigram; DROP VIEW blocks_search;
+    CREATE VIEW blocks_search AS SELECT id, CASE WHEN role = 'typed' THEN text ELSE '' END AS typed,
+      CASE WHEN role IN ('assistant', 'thinking') THEN text ELSE '' END AS assistant,
+      CASE WHEN role IN ('typed', 'assistant', 'thinking') THEN '' ELSE text END AS tools,
+      CASE WHEN role = 'tool_result' THEN substr(text, 1, 1024) ELSE text END AS trigram_text, text FROM blocks;
+    CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text, content='blocks_search', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);
+    INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild')`,
+    5,
+  );
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  assert.match(
+    String(migrated.all("SELECT sql FROM sqlite_master WHERE name = 'blocks_search'")[0]?.['sql']),
+    /CASE role WHEN 'tool_result' THEN '' WHEN 'tool_use' THEN substr\(text, 1, 1024\) ELSE text END AS trigram_text/,
+  );
+  // "tte" is a part of "otter", "ixe" of "Fixed.": found through the trigram index made again
+  assert.deepEqual(
+    searchIndex(migrated, 'tte')
+      .map((h) => [h.session_id, h.uuid])
+      .sort(),
+    [
+      ['s1', 'u1'],
+      ['s2', 'u1'],
+    ],
+  );
+  assert.deepEqual(
+    migrated.all("SELECT count(*) AS n FROM blocks_trigram WHERE blocks_trigram MATCH 'ixe'")[0]?.['n'],
+    2,
+  );
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
+  migrated.close();
+});

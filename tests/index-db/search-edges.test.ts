@@ -9,7 +9,7 @@ import { markMatches } from '../../src/text/match-marks.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
-import { TRIGRAM_TOOL_OUTPUT_CHARS } from '../../src/index-db/schema.ts';
+import { TRIGRAM_TOOL_INPUT_CHARS } from '../../src/index-db/schema.ts';
 
 /** A hit's snippet with `«` and `»` around its matches. */
 const marked = (h: { snippet: string; matches: Array<[number, number]> }): string =>
@@ -64,28 +64,29 @@ test('substring search: a two-character word is found (LIKE), alone or beside a 
   }
 });
 
-test('the trigram index holds a tool output up to its first 1,024 characters; its words are found further on', async () => {
+test('the trigram index holds a tool input up to its first 1,024 characters and no tool output; their words are found', async () => {
   const dir = tempDir('romp-search-trigram-');
   mkdirSync(join(dir, '-work-demo'), { recursive: true });
-  // "gnuplotter" in the first characters of the output, "wombatizer" after 1,200 (within the block's 2,048 kept)
-  const output = `gnuplotter ${'x'.repeat(1200)} wombatizer ${'y'.repeat(100)}`;
+  // "kangaroodle" at the input's start, "wombatizer" in it after 1,200 characters; "gnuplotter" in the output
+  const input = { command: 'make kangaroodle', content: `${'x'.repeat(1200)} wombatizer` };
   const lines = [
     user('u1', null, 'plot it', 0),
-    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'make kangaroodle' }), 1, { mid: 'm1', stop: 'tool_use' }),
-    user('r1', 'a1', [toolResult('t1', output)], 2),
+    assistant('a1', 'u1', toolUse('t1', 'Write', input), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', [toolResult('t1', 'gnuplotter done')], 2),
   ].map((l) => JSON.stringify({ ...l, sessionId: 's1' }));
   writeFileSync(join(dir, '-work-demo', 's1.jsonl'), `${lines.join('\n')}\n`);
   const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
   try {
     await refreshIndex(db, { projectsDir: dir });
-    assert.equal(output.indexOf('wombatizer') > TRIGRAM_TOOL_OUTPUT_CHARS, true);
+    assert.equal(JSON.stringify(input).indexOf('wombatizer') > TRIGRAM_TOOL_INPUT_CHARS, true);
     const found = (q: string): string[][] => searchIndex(db, q).map((h) => [h.uuid, h.matched]);
-    // a part of a word: in the output's start, and in the tool input, a substring hit
-    assert.deepEqual(found('uplott'), [['r1', 'substring']]);
+    // a part of a word in the tool input's start: a substring hit
     assert.deepEqual(found('garood'), [['a1', 'substring']]);
-    // past the output's first 1,024 characters: no substring hit, but the whole word is a word hit
+    // past the input's first 1,024 characters, or in the output: no substring hit, but the whole word is a word hit
     assert.deepEqual(found('mbatiz'), []);
-    assert.deepEqual(found('wombatizer'), [['r1', 'words']]);
+    assert.deepEqual(found('wombatizer'), [['a1', 'words']]);
+    assert.deepEqual(found('uplott'), []);
+    assert.deepEqual(found('gnuplotter'), [['r1', 'words']]);
   } finally {
     db.close();
   }
