@@ -4,7 +4,7 @@
  * has that stamp, and reads any other file the usual way (`fileListing`).
  */
 import { basename, dirname } from 'node:path';
-import { fileListing, type FileListing } from '../discover/list-claude-sessions.ts';
+import { continuedListing, fileListing, type FileListing } from '../discover/list-claude-sessions.ts';
 import type { Database } from './database.ts';
 import type { FileStamp } from './file-stamp.ts';
 import { refreshStamped, storedText, type StampedTable } from './stamped-rows.ts';
@@ -27,9 +27,14 @@ export async function refreshListings(db: Database, stamps: ReadonlyMap<string, 
     .all('SELECT path, project FROM files')
     .filter((row) => basename(dirname(String(row['path']))) === row['project'])
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, async (path) => {
+  return refreshStamped(db, LISTINGS, paths, stamps, async (path, prior) => {
     try {
-      return JSON.stringify(await fileListing(path));
+      // a file that only grew: its listing so far, continued over the new bytes
+      return JSON.stringify(
+        prior === undefined
+          ? await fileListing(path)
+          : await continuedListing(path, parseListing(prior.text), prior.size),
+      );
     } catch {
       return undefined; // unreadable now: romp ls reads it, and says so
     }
