@@ -10,6 +10,7 @@ import { lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.
 import { parseRecord } from './parse-record.ts';
 import { edgesIn, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
+import { utf16Encoding } from '../read/utf16-encoding.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -173,6 +174,37 @@ export async function fileListing(path: string): Promise<FileListing> {
   const edges = edgesIn(head, tail, info.size);
   const last = lastTimeIn(tail, info.size, info.mtimeMs);
   return listing(edges, counter.done(), last ?? (await lastTime(path)));
+}
+
+/**
+ * The listing of a file that only grew since `was` was made of its first `from` bytes (they end with a newline:
+ * `grewFrom`): the prompts and lines of the bytes from `from` on are counted and added to `was`'s; the title, times and
+ * branch come from the file's first and last parts, as `fileListing` takes them. The same listing as `fileListing`'s
+ * of the whole file, reading only the new bytes and the edges; a UTF-16 file, or one whose prompts so far had an empty
+ * `cwd` (`""` also means none), is read whole.
+ * @param path the file
+ * @param was its listing when it had `from` bytes
+ * @param from the bytes `was` was made of
+ * @returns the listing
+ * @throws NotRegularFile, or the system error when it cannot be opened or read
+ */
+export async function continuedListing(path: string, was: FileListing, from: number): Promise<FileListing> {
+  if (was.cwd === '' && was.prompts > 0) return fileListing(path);
+  const counter = new PromptCounter();
+  const { info, head, tail } = readWholeSync(path, (part) => counter.push(part), from);
+  if (utf16Encoding(head) !== undefined) return fileListing(path);
+  const edges = edgesIn(head, tail, info.size);
+  const last = lastTimeIn(tail, info.size, info.mtimeMs);
+  const more = counter.done();
+  const cwd = was.cwd === '' ? more.cwd : was.cwd;
+  const counted: PromptCount = {
+    lines: was.lines + more.lines,
+    prompts: was.prompts + more.prompts,
+    firstPrompt: was.prompts > 0 ? was.firstPrompt : more.firstPrompt,
+    ...(cwd === undefined ? {} : { cwd }),
+    ...(was.parentSessionId === undefined ? {} : { sessionId: was.parentSessionId }),
+  };
+  return listing(edges, counted, last ?? (await lastTime(path)));
 }
 
 function listing(edges: Edges, counted: PromptCount, last: LastTime): FileListing {

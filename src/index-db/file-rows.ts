@@ -18,7 +18,10 @@ import { collectResponses, countedResponses, takeResponse, type Response } from 
 export interface WatchedFile {
   path: string;
   watcher: SessionWatcher;
+  /** The diagnostics of the bytes read (decoding), in the order read. */
   diagnostics: Diagnostic[];
+  /** Those of bringing the session up to date: the last full resolve's, then those of the lines stepped since. */
+  sessionDiagnostics: Diagnostic[];
   /** Responses by de-dup key (`takeResponse`), of every record the watcher decoded. */
   usage: Map<string, Response>;
   branches?: { dead: number; list: Branch[] };
@@ -69,7 +72,7 @@ export function watchFile(path: string): WatchedFile {
     view: 'full',
     onRecord: (record, line, byteOffset) => takeResponse(record, path, line, byteOffset, usage, () => {}),
   });
-  return { path, watcher, diagnostics: [], usage };
+  return { path, watcher, diagnostics: [], sessionDiagnostics: [], usage };
 }
 
 /**
@@ -84,7 +87,13 @@ export function watchFile(path: string): WatchedFile {
  */
 export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<FileRows> {
   const update = await entry.watcher.update();
-  entry.diagnostics.push(...update.diagnostics);
+  // a full resolve gives the whole session's graph diagnostics again: they replace the last one's (as one parse of the
+  // same bytes gives them once, after the bytes' own)
+  const resolved = new Set(update.sessionDiagnostics);
+  const bytes = update.diagnostics.filter((d) => !resolved.has(d));
+  entry.diagnostics.push(...bytes);
+  if (update.resolution === 'full') entry.sessionDiagnostics = [...update.sessionDiagnostics];
+  else entry.sessionDiagnostics.push(...update.sessionDiagnostics);
   if (update.diagnostics.some((d) => d.code === 'FILE_REPLACED')) {
     entry.usage.clear();
     for (const [k, r] of await collectResponses([entry.path])) entry.usage.set(k, r);
@@ -100,7 +109,7 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
   const rows = sessionRows(
     { ...session, rompUuid: key },
     {
-      diagnostics: entry.diagnostics,
+      diagnostics: [...entry.diagnostics, ...entry.sessionDiagnostics],
       branches: entry.branches.list,
       subagents: links,
       ...(plan.parent === undefined ? {} : { parent: plan.parent }),

@@ -4,7 +4,7 @@
  * has that stamp, and reads any other file the usual way (`fileListing`).
  */
 import { basename, dirname } from 'node:path';
-import { fileListing, type FileListing } from '../discover/list-claude-sessions.ts';
+import { continuedListing, fileListing, type FileListing } from '../discover/list-claude-sessions.ts';
 import type { Database } from './database.ts';
 import type { FileStamp } from './file-stamp.ts';
 import { refreshStamped, storedText, type StampedRead, type StampedTable } from './stamped-rows.ts';
@@ -47,11 +47,17 @@ export function listedFile(path: string, project: string): boolean {
 /**
  * What `listings` keeps of a file: its listing as JSON.
  * @param path the transcript
+ * @param prior the stored listing and the size it was read from, when the file only grew since: it is continued
+ * over the new bytes (`continuedListing`) instead of read again whole
  * @returns the JSON, or `undefined` when the file cannot be read now (romp ls reads it, and says so)
  */
-export async function listingText(path: string): Promise<string | undefined> {
+export async function listingText(path: string, prior?: { text: string; size: number }): Promise<string | undefined> {
   try {
-    return JSON.stringify(await fileListing(path));
+    return JSON.stringify(
+      prior === undefined
+        ? await fileListing(path)
+        : await continuedListing(path, parseListing(prior.text), prior.size),
+    );
   } catch {
     return undefined;
   }

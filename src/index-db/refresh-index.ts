@@ -8,7 +8,7 @@ import { fileRows, watchFile, type FilePlan, type FileRows, type WatchedFile } f
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
-import { removeSessionRows, writeSessionRows } from './write-rows.ts';
+import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
 import type { StampedRead } from './stamped-rows.ts';
 import { refreshUsageFiles } from './usage-files.ts';
@@ -78,6 +78,18 @@ interface FileRow extends FileStamp {
  * append's writing).
  */
 const looseWritten = new WeakMap<WatchedFile, string>();
+
+/**
+ * Per followed file, the keys of the rows the index holds of it, by turn, as last committed: an append deletes the rows
+ * of its changed turns by their keys instead of looking for them among all the session's rows.
+ */
+const keysWritten = new WeakMap<WatchedFile, RowKeysByTurn>();
+
+/** What a write in the running transaction leaves of a followed file, remembered once it is committed. */
+interface Written {
+  digest: string;
+  keys: RowKeysByTurn;
+}
 
 /** Files stamped at once when looking for changes. */
 const STAMPS_AT_ONCE = 32;
@@ -152,12 +164,15 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     let done = 0;
     /** Listings and usage the workers read beside the parse, by path. */
     const ready = { listings: new Map<string, StampedRead>(), usage: new Map<string, StampedRead>() };
-    /** Digests of blocks of no turn written in this transaction, remembered once it is committed. */
-    const loose = new Map<WatchedFile, string>();
+    /** What was written in this transaction of the followed files, remembered once it is committed. */
+    const pending = new Map<WatchedFile, Written>();
     const commit = (then: string): void => {
       db.exec(then);
-      for (const [entry, digest] of loose) looseWritten.set(entry, digest);
-      loose.clear();
+      for (const [entry, { digest, keys }] of pending) {
+        looseWritten.set(entry, digest);
+        keysWritten.set(entry, keys);
+      }
+      pending.clear();
     };
     const write = async (w: Work, first: FileRows, { plan, parentPath }: Planned): Promise<void> => {
       // another file has the key: made again under one of its own
@@ -165,8 +180,12 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       const made = key === first.key ? first : await fileRows(watchFile(w.file.path), { ...plan, key });
       const entry = key === first.key ? options.watchers?.get(w.file.path) : undefined;
       const digest = entry === undefined ? undefined : looseDigest(made);
-      if (entry !== undefined) loose.set(entry, digest as string);
-      writeFile(db, w, made, parentPath, kept(w) && entry !== undefined && looseWritten.get(entry) === digest);
+      const same = kept(w) && entry !== undefined && w.old?.session_key === key;
+      const keys = writeFile(db, w, made, parentPath, {
+        looseKept: same && looseWritten.get(entry) === digest,
+        previous: same ? keysWritten.get(entry) : undefined,
+      });
+      if (entry !== undefined) pending.set(entry, { digest: digest as string, keys });
       if (first.stamped?.listing !== undefined) ready.listings.set(w.file.path, first.stamped.listing);
       if (first.stamped?.usage !== undefined) ready.usage.set(w.file.path, first.stamped.usage);
       report.bytesRead += w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
@@ -218,6 +237,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     commit('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
+    // their parsers went on past what the index holds: the next refresh reads those files whole
+    for (const w of work) options.watchers?.delete(w.file.path);
     throw error;
   } finally {
     await pool?.close();
@@ -283,17 +304,34 @@ function looseDigest(made: FileRows): string {
   return hash.digest('hex');
 }
 
-/** Writes a file's rows (its blocks of no turn kept when `looseKept`), links its subagents to it, and records its
- * stamp. */
-function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | null, looseKept: boolean): void {
+/** Writes a file's rows (its blocks of no turn kept when `looseKept`; the old rows found by their keys when `previous`
+ * holds them), links its subagents to it, and records its stamp.
+ * @returns the keys of the rows the index now holds of the file, by turn */
+function writeFile(
+  db: Database,
+  w: Work,
+  made: FileRows,
+  parentPath: string | null,
+  { looseKept, previous }: { looseKept: boolean; previous: RowKeysByTurn | undefined },
+): RowKeysByTurn {
   const { key, links } = made;
   if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
-  writeSessionRows(db, made.rows, {
+  const scope = {
     ...(made.changed === undefined ? {} : { changed: new Set(made.changed) }),
     fresh: w.old === undefined,
-    looseBlocksKept: looseKept && w.old?.session_key === key,
-  });
+    looseBlocksKept: looseKept,
+    ...(previous === undefined ? {} : { previous }),
+  };
+  writeSessionRows(db, made.rows, scope);
+  let keys: RowKeysByTurn;
+  if (scope.changed === undefined) keys = rowKeysByTurn(made.rows);
+  else if (previous === undefined) keys = readRowKeys(db, key);
+  else {
+    keys = new Map(previous);
+    for (const turn of scope.changed) keys.delete(turn);
+    for (const [turn, k] of rowKeysByTurn(made.rows, scope)) keys.set(turn, k);
+  }
   for (const link of links)
     db.run('UPDATE sessions SET parent_key = ?, parent_tool_use_id = ? WHERE key = ?', [
       key,
@@ -320,6 +358,7 @@ function writeFile(db: Database, w: Work, made: FileRows, parentPath: string | n
     'INSERT OR REPLACE INTO files (path, session_key, project, parent_path, dev, ino, size, mtime_ms, head_hash, tail_hash, bytes_read, parser_version, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     values,
   );
+  return keys;
 }
 
 /** What happened to a file since it was indexed. */

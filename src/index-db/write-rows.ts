@@ -5,6 +5,15 @@ import { ROW_TABLES, type RowTable } from './schema.ts';
 /** Tables whose rows belong to one turn (`turn_key`); rows with no turn are rewritten with the session. */
 const BY_TURN: ReadonlySet<RowTable> = new Set(['atoms', 'blocks', 'tool_calls', 'usage_facts']);
 
+/** A table of {@link BY_TURN}. */
+type TurnTable = 'atoms' | 'blocks' | 'tool_calls' | 'usage_facts';
+
+/** The keys of the rows a turn has in each table of {@link BY_TURN}. */
+export type RowKeys = Record<TurnTable, string[]>;
+
+/** The keys of a session's rows in the index by turn key (`null`: the rows of no turn), as they were last written. */
+export type RowKeysByTurn = Map<string | null, RowKeys>;
+
 /** What of a session `writeSessionRows` replaces. */
 export interface WriteScope {
   /** Keys of the turns that changed (new, grown, ended or gone); default all. */
@@ -14,6 +23,10 @@ export interface WriteScope {
   /** With `changed`: the index already holds the session's blocks of no turn as they are in `rows` (rewound
    * lines' text, unchanged since the last write): they and their full-text entries are kept, not rewritten. */
   looseBlocksKept?: boolean;
+  /** With `changed`: the keys of every row the index holds of the session, by turn (`rowKeysByTurn` of what was
+   * written before, kept by the caller): the rows of the changed turns and of no turn are then deleted by their keys,
+   * not found among all the session's rows. */
+  previous?: ReadonlyMap<string | null, RowKeys>;
 }
 
 /**
@@ -38,18 +51,24 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
     changed === undefined ? '' : ` AND (turn_key IS NULL OR turn_key IN (SELECT value FROM json_each(?)))`;
   const inBlocks = keep ? ' AND turn_key IN (SELECT value FROM json_each(?))' : inTurns;
   const turnsParam: SqlValue[] = changed === undefined ? [] : [JSON.stringify([...changed])];
-  if (!fresh) unindexBlocks(db, `session_key = ?${inBlocks}`, [key, ...turnsParam]);
-  for (const table of fresh ? [] : ROW_TABLES) {
-    if (table === 'turns' && changed !== undefined)
-      db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
-        key,
-        ...turnsParam,
-      ]);
-    else
-      db.run(
-        `DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${table === 'blocks' ? inBlocks : BY_TURN.has(table) ? inTurns : ''}`,
-        [key, ...(BY_TURN.has(table) ? turnsParam : [])],
-      );
+  const previous = changed === undefined ? undefined : scope.previous;
+  if (fresh) {
+    // a session new to the index: nothing to delete
+  } else if (previous !== undefined) removeByKeys(db, key, previous, [...(changed as ReadonlySet<string>)], keep);
+  else {
+    unindexBlocks(db, `session_key = ?${inBlocks}`, [key, ...turnsParam]);
+    for (const table of ROW_TABLES) {
+      if (table === 'turns' && changed !== undefined)
+        db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
+          key,
+          ...turnsParam,
+        ]);
+      else
+        db.run(
+          `DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?${table === 'blocks' ? inBlocks : BY_TURN.has(table) ? inTurns : ''}`,
+          [key, ...(BY_TURN.has(table) ? turnsParam : [])],
+        );
+    }
   }
   const before = Number(db.all('SELECT coalesce(max(id), 0) AS id FROM blocks')[0]?.['id'] ?? 0);
   let written = 0;
@@ -68,6 +87,75 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
     db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
   }
   return written;
+}
+
+/**
+ * The keys of the rows written for each turn (`null`: the rows of no turn), as `WriteScope.previous` takes them at the
+ * next write: of the turns `changed` names (every turn without it) and of no turn (blocks kept with `looseBlocksKept`
+ * are the same as those in `rows`).
+ * @param rows what was written (`sessionRows`' output, one session)
+ * @param scope what `writeSessionRows` was given
+ * @returns the keys by turn; with `changed`, only of the turns written (a gone turn has none)
+ */
+export function rowKeysByTurn(rows: SessionRows, scope: WriteScope = {}): RowKeysByTurn {
+  const keys: RowKeysByTurn = new Map();
+  const of = (turnKey: string | null): RowKeys => {
+    let k = keys.get(turnKey);
+    if (k === undefined) keys.set(turnKey, (k = { atoms: [], blocks: [], tool_calls: [], usage_facts: [] }));
+    return k;
+  };
+  const { changed } = scope;
+  const written = (turnKey: string | null): boolean =>
+    changed === undefined || (turnKey === null ? true : changed.has(turnKey));
+  for (const t of rows.turns) if (written(t.key)) of(t.key);
+  of(null);
+  for (const table of BY_TURN as ReadonlySet<TurnTable>)
+    for (const row of rows[table] as ReadonlyArray<{ key: string; turn_key: string | null }>)
+      if (written(row.turn_key)) of(row.turn_key)[table].push(row.key);
+  return keys;
+}
+
+/**
+ * The keys of the rows the index holds of a session, by turn (`null`: the rows of no turn), read from its tables.
+ * @param db the index
+ * @param key the session's key
+ * @returns the keys by turn, as `rowKeysByTurn` gives them of the rows written
+ */
+export function readRowKeys(db: Database, key: string): RowKeysByTurn {
+  return rowKeysByTurn({
+    turns: db.all('SELECT key FROM turns WHERE session_key = ?', [key]),
+    ...Object.fromEntries(
+      [...BY_TURN].map((t) => [t, db.all(`SELECT key, turn_key FROM ${t} WHERE session_key = ?`, [key])]),
+    ),
+  } as unknown as SessionRows);
+}
+
+/** Deletes the rows of the changed turns and of no turn (their blocks too unless `keepLooseBlocks`) by their keys, and
+ * the session's own rows (session, subagents, diagnostics). */
+function removeByKeys(
+  db: Database,
+  key: string,
+  previous: ReadonlyMap<string | null, RowKeys>,
+  changed: readonly string[],
+  keepLooseBlocks: boolean,
+): void {
+  const gone = (table: TurnTable): string =>
+    JSON.stringify(
+      [...changed, null].flatMap((t) =>
+        t === null && table === 'blocks' && keepLooseBlocks ? [] : (previous.get(t)?.[table] ?? []),
+      ),
+    );
+  const blocks = gone('blocks');
+  unindexBlocks(db, 'session_key = ? AND key IN (SELECT value FROM json_each(?))', [key, blocks]);
+  for (const table of ROW_TABLES) {
+    if (table === 'sessions') db.run('DELETE FROM sessions WHERE key = ?', [key]);
+    else if (table === 'turns' || BY_TURN.has(table))
+      db.run(`DELETE FROM ${table} WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))`, [
+        key,
+        table === 'turns' ? JSON.stringify(changed) : table === 'blocks' ? blocks : gone(table as TurnTable),
+      ]);
+    else db.run(`DELETE FROM ${table} WHERE session_key = ?`, [key]);
+  }
 }
 
 /**

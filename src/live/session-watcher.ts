@@ -24,6 +24,12 @@ export interface WatchUpdate {
   removed: string[];
   /** Diagnostics of the bytes read by this update. */
   diagnostics: Diagnostic[];
+  /**
+   * Those of `diagnostics` given while the session was brought up to date, after the bytes were read: at a `full`
+   * resolution every one of the whole session's graph stage (they replace those of the last full one), else those of
+   * the lines stepped. The others are the bytes' own (decoding, a replaced or unreadable file).
+   */
+  sessionDiagnostics: Diagnostic[];
   /** Subagent transcripts (`<dir>/<fsid>/subagents/**\/agent-*.jsonl`) that appeared since the last update. */
   newSubagents: string[];
   /**
@@ -117,10 +123,19 @@ export class SessionWatcher {
     for (const [path, tail] of this.#tails) this.#readNew(path, tail, on);
     const newSubagents = await this.#findSubagents();
     const old = this.#snapshot?.turns ?? [];
+    const read = diagnostics.length;
     const session = await this.#builder.session(on);
     this.#snapshot = session;
     const { changed, removed } = changedTurns(old, session.turns);
-    return { session, changed, removed, diagnostics, newSubagents, resolution: this.#builder.resolution };
+    return {
+      session,
+      changed,
+      removed,
+      diagnostics,
+      sessionDiagnostics: diagnostics.slice(read),
+      newSubagents,
+      resolution: this.#builder.resolution,
+    };
   }
 
   async #findSubagents(): Promise<string[]> {

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Author, Atom, MessageBlock, Session } from '../model/types.ts';
 import { normaliseAuthor } from './author-cells.ts';
+import { offPathRef } from './off-path-ref.ts';
 import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
 import type {
   AtomRow,
@@ -118,12 +119,9 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
         byte_offset: null,
       });
   });
-  const places = new Map(
-    session.records.filter((r) => r.onPath === false && r.uuid !== undefined).map((r) => [r.uuid as string, r]),
-  );
   for (const branch of context.branches ?? []) {
     for (const line of branch.lines) {
-      const ref = places.get(line.uuid);
+      const ref = offPathRef(session.records, line.uuid);
       const atom: Atom = {
         type: line.type,
         uuid: line.uuid,

@@ -1,7 +1,11 @@
-import type { Atom, Session } from '../model/types.ts';
+import type { Atom, Session, Turn } from '../model/types.ts';
 import { addResponse, atomResponses, emptyTotals, responseKey, type Response } from '../usage/count-usage.ts';
 import { PRICES, priceFor, type Price } from '../usage/prices.ts';
 import type { UsageFactRow } from './row-types.ts';
+
+/** Each finished turn's facts, as last made (a live session's finished turns are the same objects from one snapshot to
+ * the next), with the session key and prices they were made with. */
+const madeFor = new WeakMap<Turn, { sessionKey: string; prices: object; rows: UsageFactRow[] }>();
 
 /**
  * The session's API responses, each once, as rows: its turns' atoms and its stream subagents' atoms
@@ -10,6 +14,10 @@ import type { UsageFactRow } from './row-types.ts';
  * usage kept; `<synthetic>` left out). Rule 3 (a sidechain copy of a main-chain response) and the
  * cross-file de-dup (a fork's copy in another session) are the reader's: rows of the same `key` are one
  * response. Rewound branches' responses are not in the Session, so not here.
+ *
+ * A session without stream subagents whose turns share no response and no atom has the rows of its turns one after
+ * the other: each turn's are then made once and kept (per Turn object), so the live index's appends cost their turns'
+ * responses, not the session's.
  * @param session the session
  * @param sessionKey its key
  * @param prices prices (default `PRICES`)
@@ -20,16 +28,48 @@ export function usageFactRows(
   sessionKey: string,
   prices: Readonly<Record<string, Price>> = PRICES,
 ): UsageFactRow[] {
+  if (Object.keys(session.subagents ?? {}).length === 0) {
+    const parts = session.turns.map((turn) => {
+      const made = madeFor.get(turn);
+      if (made !== undefined && made.sessionKey === sessionKey && made.prices === prices) return made.rows;
+      const rows = factRows([turn], {}, sessionKey, prices);
+      madeFor.set(turn, { sessionKey, prices, rows });
+      return rows;
+    });
+    const keys = new Set<string>();
+    const uuids = new Set<string>();
+    let facts = 0;
+    let atoms = 0;
+    for (const part of parts) {
+      for (const r of part) keys.add(r.key);
+      facts += part.length;
+    }
+    for (const turn of session.turns) {
+      for (const a of turn.atoms) uuids.add(a.uuid);
+      atoms += turn.atoms.length;
+    }
+    if (keys.size === facts && uuids.size === atoms) return parts.flat();
+  }
+  return factRows(session.turns, session.subagents ?? {}, sessionKey, prices);
+}
+
+/** The facts of these turns' atoms and these stream subagents' (see `usageFactRows`). */
+function factRows(
+  turns: readonly Turn[],
+  subagents: Readonly<Record<string, readonly Atom[]>>,
+  sessionKey: string,
+  prices: Readonly<Record<string, Price>>,
+): UsageFactRow[] {
   const turnOf = new Map<string, string>();
   const atoms: Atom[] = [];
   const sidechain = new Set<string>();
-  for (const turn of session.turns) {
+  for (const turn of turns) {
     for (const atom of turn.atoms) {
       atoms.push(atom);
       turnOf.set(atom.uuid, turn.id);
     }
   }
-  for (const list of Object.values(session.subagents ?? {})) {
+  for (const list of Object.values(subagents)) {
     for (const atom of list) {
       atoms.push(atom);
       sidechain.add(atom.uuid);

@@ -39,7 +39,7 @@ async function refreshed(db: Database, paths: string[]): Promise<Map<string, str
   return rows;
 }
 
-test('an append is read from where the usage row stopped: the bytes before are not read again', async () => {
+test('an append is read from where the usage row and the listing stopped: the bytes before are not read again', async () => {
   const project = join(tempDir('romp-append-stamped-'), '-work-app');
   mkdirSync(project);
   const path = join(project, 's1.jsonl');
@@ -65,7 +65,11 @@ test('an append is read from where the usage row stopped: the bytes before are n
   await refreshed(db, [path]);
   // m1's output, changed in place to the same size: a read of the whole file would count 9; the stamps cannot see it
   // (same size, same first 4 KiB, same last 64 bytes)
-  writeFileSync(path, head.replace('"output_tokens":5', '"output_tokens":9'));
+  // and a prompt line put in the middle of r1's output, to the same size: a read of the whole file would count it
+  const at = head.indexOf('x'.repeat(5000)) + 4500;
+  const prompt = `\n${line(user('u2', 'u1', 'a prompt put in', 2, s1))}`;
+  const changed = head.slice(0, at) + prompt + head.slice(at + prompt.length);
+  writeFileSync(path, changed.replace('"output_tokens":5', '"output_tokens":9'));
   appendFileSync(path, line(user('u4', 'r2', 'third prompt', 5, s1)) + response('a2', 'u4', 'm2', 6, 7));
   const second = await refreshed(db, [path]);
   const usage = JSON.parse(second.get(`usage ${path}`) as string) as {
@@ -78,12 +82,18 @@ test('an append is read from where the usage row stopped: the bytes before are n
     [5, 7],
   );
   assert.equal(usage.next, 7);
-  // a fresh index reads the whole file: 9
-  const fresh = JSON.parse((await refreshed(indexOf([path]), [path])).get(`usage ${path}`) as string) as typeof usage;
+  // the listing counted the two prompts and six lines it read, not the one put in before
+  const listing = JSON.parse(second.get(`listing ${path}`) as string) as { prompts: number; lines: number };
+  assert.deepEqual([listing.prompts, listing.lines], [2, 6]);
+  // a fresh index reads the whole file: 9, three prompts, r1 cut in three lines
+  const whole = await refreshed(indexOf([path]), [path]);
+  const fresh = JSON.parse(whole.get(`usage ${path}`) as string) as typeof usage;
   assert.deepEqual(
     fresh.groups.map(([, r]) => r.usage.output_tokens),
     [9, 7],
   );
+  const freshListing = JSON.parse(whole.get(`listing ${path}`) as string) as typeof listing;
+  assert.deepEqual([freshListing.prompts, freshListing.lines], [3, 8]);
 });
 
 test(

@@ -8,11 +8,11 @@ import { promisify } from 'node:util';
 import { openDatabase } from '../../src/index-db/database.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex, type WatcherCache } from '../../src/index-db/refresh-index.ts';
-import { ROW_TABLES } from '../../src/index-db/schema.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
 import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
 import { timeFormat } from '../../src/cli/format-time.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { dumpIndex } from '../helpers/index-dump.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
@@ -251,33 +251,16 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   db.close();
 });
 
-/** Every row of every table (blocks without their rowid, which depends on the order written), the listings and usage
- * kept, and the hits of a few queries. */
-function dump(path: string, queries = ['zebra', 'flamingo', 'lamin']): string {
-  const db = reader(path);
-  const stamped = ['listings', 'usage_files'].map((t) => JSON.stringify(db.all(`SELECT * FROM ${t} ORDER BY path`)));
-  const tables = ROW_TABLES.map((t) =>
-    JSON.stringify(
-      db
-        .all(`SELECT * FROM ${t} ORDER BY ${t === 'sessions' ? 'key' : 'session_key, key'}`)
-        .map(({ id: _id, ...row }) => row),
-    ),
-  );
-  const hits = queries.map((q) => JSON.stringify(searchIndex(db, q)));
-  db.close();
-  return [...tables, ...stamped, ...hits].join('\n');
-}
-
 test('rebuild: deleting the index and building it again gives the same rows and hits', async () => {
   const { dir } = projects();
-  const first = dump((await build(dir)).path);
-  assert.equal(dump((await build(dir)).path), first);
+  const first = dumpIndex((await build(dir)).path);
+  assert.equal(dumpIndex((await build(dir)).path), first);
   assert.ok(first.includes('pelican'));
   // a listing of each session file (not of the nested subagent's), the usage of every file
   assert.deepEqual([first.match(/"listing_json"/g)?.length, first.match(/"usage_json"/g)?.length], [3, 4]);
   // parsed (and listed, and usage read) in worker threads or in this one: the same rows
-  assert.equal(dump((await build(dir, undefined, 0)).path), first);
-  assert.equal(dump((await build(dir, undefined, 2)).path), first);
+  assert.equal(dumpIndex((await build(dir, undefined, 0)).path), first);
+  assert.equal(dumpIndex((await build(dir, undefined, 2)).path), first);
 });
 
 test('an append, with kept watchers or in a new process, gives the rows of a full rebuild', async () => {
@@ -301,9 +284,9 @@ test('an append, with kept watchers or in a new process, gives the rows of a ful
     db.close();
   }
   const queries = ['okapi', 'narwhal', 'zebra'];
-  const rebuilt = dump((await build(dir)).path, queries);
-  assert.equal(dump(kept.path, queries), rebuilt);
-  assert.equal(dump(fresh.path, queries), rebuilt);
+  const rebuilt = dumpIndex((await build(dir)).path, queries);
+  assert.equal(dumpIndex(kept.path, queries), rebuilt);
+  assert.equal(dumpIndex(fresh.path, queries), rebuilt);
   assert.ok(rebuilt.includes('noted'));
 });
 
@@ -334,7 +317,7 @@ test("kept watchers: an append keeps the rewound lines' blocks as they are; a ne
   assert.equal(walrus().length, 1);
   assert.notDeepEqual(walrus(), before);
   const queries = ['walrus', 'narwhal', 'third'];
-  assert.equal(dump(kept.path, queries), dump((await build(dir)).path, queries));
+  assert.equal(dumpIndex(kept.path, queries), dumpIndex((await build(dir)).path, queries));
 });
 
 test('a corrupt or foreign index.db is recreated with INDEX_RECREATED, never read', async () => {
