@@ -20,20 +20,32 @@ const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
  * the usual way until the next refresh).
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
+ * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many listings were written
  */
-export async function refreshListings(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
+export async function refreshListings(
+  db: Database,
+  stamps: ReadonlyMap<string, FileStamp>,
+  recorded?: ReadonlySet<string>,
+): Promise<number> {
   const paths = db
     .all('SELECT path, project FROM files')
     .filter((row) => basename(dirname(String(row['path']))) === row['project'])
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, async (path) => {
-    try {
-      return JSON.stringify(await fileListing(path));
-    } catch {
-      return undefined; // unreadable now: romp ls reads it, and says so
-    }
-  });
+  return refreshStamped(
+    db,
+    LISTINGS,
+    paths,
+    stamps,
+    async (path) => {
+      try {
+        return JSON.stringify(await fileListing(path));
+      } catch {
+        return undefined; // unreadable now: romp ls reads it, and says so
+      }
+    },
+    recorded,
+  );
 }
 
 /**

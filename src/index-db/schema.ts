@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -36,6 +36,13 @@ const USAGE_FILES = `CREATE TABLE usage_files (
  * bytes, since what romp makes of them may have changed. */
 const STAMPED_VERSION = `ALTER TABLE listings ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';
 ALTER TABLE usage_files ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';`;
+
+/** A file's change time as its stamp kept it (`FileStamp.ctime_ms`; `-1`, none), which lets a refresh take a file
+ * whose device, inode, size, mtime and ctime are the same as unchanged without reading it; and the stamps of
+ * `listings` and `usage_files` in indexes of their own, read without the JSON beside them. */
+const STAT_STAMPS = `ALTER TABLE files ADD COLUMN ctime_ms REAL NOT NULL DEFAULT -1;
+CREATE INDEX listings_stamp ON listings(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);
+CREATE INDEX usage_files_stamp ON usage_files(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);`;
 
 /** Characters of a tool output (`tool_result` block) the trigram index holds: its start, where a command's outcome or
  * an error usually is. The rest of the output is found by its words (`blocks_fts`) only. */
@@ -71,6 +78,7 @@ CREATE INDEX files_session ON files(session_key);
 ${LISTINGS}
 ${USAGE_FILES}
 ${STAMPED_VERSION}
+${STAT_STAMPS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -128,6 +136,8 @@ ${TRIGRAM_SQL}
  *   no file is read again.
  * - 4 → 5: `listings` and `usage_files` say which romp read each row (`parser_version`); the rows of before say none,
  *   so the next refresh reads each of them again, as it reads a file another romp parsed.
+ * - 5 → 6: `files.ctime_ms` (none, `-1`, in the rows of before: the next refresh stamps each file as before and keeps
+ *   its ctime), and the stamp indexes of `listings` and `usage_files`; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -136,6 +146,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild'); ${KEYED.map(inKeyOrder).join(' ')}
     CREATE INDEX subagents_path ON subagents(path);`,
   4: STAMPED_VERSION,
+  5: STAT_STAMPS,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -27,24 +27,37 @@ interface StoredUsage {
  * was read keeps no row (`romp usage` reads it, and says so).
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
+ * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many rows were written
  */
-export async function refreshUsageFiles(db: Database, stamps: ReadonlyMap<string, FileStamp>): Promise<number> {
+export async function refreshUsageFiles(
+  db: Database,
+  stamps: ReadonlyMap<string, FileStamp>,
+  recorded?: ReadonlySet<string>,
+): Promise<number> {
   const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
-  return refreshStamped(db, USAGE_FILES, paths, stamps, async (path, prior) => {
-    // a file that only grew: its groups and diagnostics so far, and the reader goes on from where it stopped
-    const was = prior === undefined ? undefined : parseUsage(prior.text);
-    const from = was?.next === undefined ? undefined : { start: (prior as { size: number }).size, firstLine: was.next };
-    const groups = from === undefined ? new Map<string, Response>() : (was as FileUsage).groups;
-    const diagnostics = from === undefined ? [] : (was as FileUsage).diagnostics;
-    const next = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
-    if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
-    return JSON.stringify({
-      groups: [...groups],
-      diagnostics,
-      ...(next === undefined ? {} : { next }),
-    } satisfies StoredUsage);
-  });
+  return refreshStamped(
+    db,
+    USAGE_FILES,
+    paths,
+    stamps,
+    async (path, prior) => {
+      // a file that only grew: its groups and diagnostics so far, and the reader goes on from where it stopped
+      const was = prior === undefined ? undefined : parseUsage(prior.text);
+      const from =
+        was?.next === undefined ? undefined : { start: (prior as { size: number }).size, firstLine: was.next };
+      const groups = from === undefined ? new Map<string, Response>() : (was as FileUsage).groups;
+      const diagnostics = from === undefined ? [] : (was as FileUsage).diagnostics;
+      const next = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
+      if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
+      return JSON.stringify({
+        groups: [...groups],
+        diagnostics,
+        ...(next === undefined ? {} : { next }),
+      } satisfies StoredUsage);
+    },
+    recorded,
+  );
 }
 
 /** A `usage_json` text as its groups (JSON has no NaN: a time not known was null), diagnostics and next line. */
