@@ -6,6 +6,19 @@ import { openRegular } from '../read/open-regular.ts';
 export const HEAD_BYTES = 4096;
 export const TAIL_BYTES = 64;
 
+/** How long before a stamp a file's ctime must be for the stamp to keep it (`FileStamp.ctime_ms`). */
+export const SETTLED_MS = 2000;
+
+/**
+ * A change time as a stamp keeps it: `-1` when it is less than {@link SETTLED_MS} before `now` (or after it).
+ * @param ctimeMs the file's ctime (ms)
+ * @param now when it was read (epoch ms)
+ * @returns the ctime, or -1
+ */
+export function settledCtime(ctimeMs: number, now: number): number {
+  return ctimeMs < now - SETTLED_MS ? ctimeMs : -1;
+}
+
 /** What the index records of a file to know, next time, whether it changed and how. */
 export interface FileStamp {
   dev: number;
@@ -13,6 +26,9 @@ export interface FileStamp {
   /** Bytes. */
   size: number;
   mtime_ms: number;
+  /** The inode's change time (ms), which every write moves and no program can set back; `-1` when it was less than
+   * {@link SETTLED_MS} before the stamp (a write within the same clock tick would leave it as it is). */
+  ctime_ms: number;
   /** SHA-1 (hex) of the first {@link HEAD_BYTES} bytes (fewer in a smaller file). */
   head_hash: string;
   /** SHA-1 (hex) of the {@link TAIL_BYTES} bytes before `size`. */
@@ -20,12 +36,14 @@ export interface FileStamp {
 }
 
 /**
- * A file's stamp: its device, inode, size, modification time, and hashes of its first bytes and of the
+ * A file's stamp: its device, inode, size, modification and change times, and hashes of its first bytes and of the
  * bytes just before `size`, read through one handle (`openRegular`: a FIFO is never read).
  * @param path the file
  * @returns the stamp, or `undefined` when it cannot be read (vanished, unreadable, not a regular file)
  */
 export async function stampFile(path: string): Promise<FileStamp | undefined> {
+  // before the file's stat: a write after it moves the ctime past this
+  const seen = Date.now();
   let opened;
   try {
     opened = await openRegular(path);
@@ -46,6 +64,7 @@ export async function stampFile(path: string): Promise<FileStamp | undefined> {
       ino: info.ino,
       size: info.size,
       mtime_ms: info.mtimeMs,
+      ctime_ms: settledCtime(info.ctimeMs, seen),
       head_hash: sha1(head),
       tail_hash: sha1(tail),
     };

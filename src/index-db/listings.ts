@@ -21,18 +21,20 @@ const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready listings already read (`readStamped`, by the worker that parsed the file)
+ * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many listings were written
  */
 export async function refreshListings(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
+  recorded?: ReadonlySet<string>,
 ): Promise<number> {
   const paths = db
     .all('SELECT path, project FROM files')
     .filter((row) => listedFile(String(row['path']), String(row['project'])))
     .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, listingText, ready);
+  return refreshStamped(db, LISTINGS, paths, stamps, listingText, ready, recorded);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
@@ -43,6 +44,8 @@ export interface RefreshReport {
   /** Transcripts found. */
   files: number;
   unchanged: number;
+  /** Of the unchanged, those taken as such from their stat alone (`statUnchanged`), not opened. */
+  statOnly: number;
   added: number;
   /** Files that grew with the same start (appends). */
   appended: number;
@@ -119,6 +122,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const report: RefreshReport = {
     files: files.length,
     unchanged: 0,
+    statOnly: 0,
     added: 0,
     appended: 0,
     reread: 0,
@@ -130,9 +134,18 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const present = new Set(files.map((f) => f.path));
   const work: Work[] = [];
   const stamps = new Map<string, FileStamp>();
+  // a file whose stat is the one recorded is not opened; the others are stamped and their stamps recorded
+  const stamped = new Map<string, FileStamp>();
+  const toStamp = files.filter((file) => {
+    const same = statUnchanged(file.path, known.get(file.path));
+    if (same !== undefined) stamps.set(file.path, same);
+    return same === undefined;
+  });
+  report.unchanged += stamps.size;
+  report.statOnly = stamps.size;
   // stamped STAMPS_AT_ONCE files at a time (their reads overlap), kept in the walk's order
-  for (let i = 0; i < files.length; i += STAMPS_AT_ONCE) {
-    const batch = files.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
+  for (let i = 0; i < toStamp.length; i += STAMPS_AT_ONCE) {
+    const batch = toStamp.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
       const old = known.get(file.path);
       const stamp = await stampFile(file.path);
       // vanished since the walk: gone next time
@@ -141,6 +154,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     for (const w of await Promise.all(batch)) {
       if (w === undefined) continue;
       stamps.set(w.file.path, w.stamp);
+      stamped.set(w.file.path, w.stamp);
       if (w.kind === 'unchanged') report.unchanged++;
       else work.push({ ...w, kind: w.kind });
     }
@@ -232,8 +246,13 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         await Promise.race(running);
       }
     }
-    await refreshListings(db, stamps, ready.listings);
-    await refreshUsageFiles(db, stamps, ready.usage);
+    // each stamped file's times as stamped (an unchanged one's mtime may have moved): next time its stat is enough
+    for (const [path, stamp] of stamped)
+      db.run('UPDATE files SET mtime_ms = ?, ctime_ms = ? WHERE path = ?', [stamp.mtime_ms, stamp.ctime_ms, path]);
+    // the stat-only unchanged: their stamps are their rows'
+    const recorded = new Set([...stamps.keys()].filter((path) => !stamped.has(path)));
+    await refreshListings(db, stamps, ready.listings, recorded);
+    await refreshUsageFiles(db, stamps, ready.usage, recorded);
     commit('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
@@ -359,6 +378,36 @@ function writeFile(
     values,
   );
   return keys;
+}
+
+/**
+ * The recorded stamp of a file whose stat is the one recorded: the same device, inode, size (all of it read), mtime
+ * and ctime, its ctime settled when it was stamped (`FileStamp.ctime_ms`: a write since would have moved it; no
+ * program sets a ctime), read by this parser version. Freshness never rests on mtime alone: a file rewritten with its
+ * size and mtime kept has another ctime, and is stamped (hashes of its first and last bytes) as any other.
+ * @param path the file
+ * @param old its row, if indexed
+ * @returns its recorded stamp, or `undefined` to stamp it
+ */
+function statUnchanged(path: string, old: FileRow | undefined): FileStamp | undefined {
+  if (old === undefined || old.ctime_ms < 0 || old.parser_version !== PARSER_VERSION || old.bytes_read !== old.size)
+    return undefined;
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return undefined; // stamped, as any file that cannot be read
+  }
+  const same =
+    info.isFile() &&
+    info.dev === old.dev &&
+    info.ino === old.ino &&
+    info.size === old.size &&
+    info.mtimeMs === old.mtime_ms &&
+    info.ctimeMs === old.ctime_ms;
+  if (!same) return undefined;
+  const { dev, ino, size, mtime_ms, ctime_ms, head_hash, tail_hash } = old;
+  return { dev, ino, size, mtime_ms, ctime_ms, head_hash, tail_hash };
 }
 
 /** What happened to a file since it was indexed. */

@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -40,6 +40,13 @@ ALTER TABLE usage_files ADD COLUMN parser_version TEXT NOT NULL DEFAULT '';`;
 /** Characters of a tool input (`tool_use` block, JSON) the trigram index holds: its start, where the command, path or
  * pattern is (a `Write` or `Edit` input goes on with file contents). The rest is found by its words only. */
 export const TRIGRAM_TOOL_INPUT_CHARS = 1024;
+
+/** A file's change time as its stamp kept it (`FileStamp.ctime_ms`; `-1`, none), which lets a refresh take a file
+ * whose device, inode, size, mtime and ctime are the same as unchanged without reading it; and the stamps of
+ * `listings` and `usage_files` in indexes of their own, read without the JSON beside them. */
+const STAT_STAMPS = `ALTER TABLE files ADD COLUMN ctime_ms REAL NOT NULL DEFAULT -1;
+CREATE INDEX listings_stamp ON listings(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);
+CREATE INDEX usage_files_stamp ON usage_files(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);`;
 
 /** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
  * and `trigram_text`, what the trigram index holds: what a human typed, assistant text and every other text whole, a
@@ -77,6 +84,7 @@ CREATE INDEX files_session ON files(session_key);
 ${LISTINGS}
 ${USAGE_FILES}
 ${STAMPED_VERSION}
+${STAT_STAMPS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -136,6 +144,8 @@ ${TRIGRAM_SQL}
  *   so the next refresh reads each of them again, as it reads a file another romp parsed.
  * - 5 → 6: the trigram index holds no tool output, and a tool input's first {@link TRIGRAM_TOOL_INPUT_CHARS}
  *   characters: made again from the blocks, in SQLite; no file is read again.
+ * - 6 → 7: `files.ctime_ms` (none, `-1`, in the rows of before: the next refresh stamps each file as before and keeps
+ *   its ctime), and the stamp indexes of `listings` and `usage_files`; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -144,6 +154,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
     CREATE INDEX subagents_path ON subagents(path);`,
   4: STAMPED_VERSION,
   5: TRIGRAM_AGAIN,
+  6: STAT_STAMPS,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -46,16 +46,17 @@ export interface SearchHit {
   snippet: string;
   /** Each match in `snippet`: `[start, end)` in UTF-16 code units (JavaScript's `slice`), in order. */
   matches: Array<[number, number]>;
-  /** Which index matched: `words` (unicode61 tokens, bm25 typed 10 : assistant 5 : tools 1), or `substring` (trigram).
-   * */
+  /** Which index matched: `words` (unicode61 tokens: typed text first, then bm25 assistant 5 : tools 1), or
+   * `substring` (trigram). */
   matched: 'words' | 'substring';
 }
 
 /**
  * Full-text search over the index's blocks (docs/index.md, "Search"): every word of the query must be
  * in one block (each word quoted, so FTS5 syntax in a query is text; whitespace and control characters
- * separate words); ranked by bm25 with what a human
- * typed weighted 10, assistant text 5, tool input and output 1, then newest first. When the words find
+ * separate words); what a person typed first, then every other block ({@link RANK_TIERS}), each tier by bm25
+ * (assistant text weighted 5, tool input and output 1; a common word's {@link RANKED_AT_MOST} blocks of a tier written
+ * last), then newest first. When the words find
  * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
  * blocks holding each word of three characters or more as a substring (in a tool input, in its first
  * `TRIGRAM_TOOL_INPUT_CHARS`, 1,024, characters; not in a tool output: it is found by its words only).
@@ -73,25 +74,40 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const limit = filter.limit ?? 20;
   const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, s.leaf_fsid) AS resume_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
-  // rank in the full-text index alone, then filter the best few: a common word matches many blocks
-  const ranked = (pool: number | undefined): Array<Record<string, SqlValue>> =>
-    db.all(
-      `${select}, r.score FROM (SELECT rowid, bm25(blocks_fts, 10.0, 5.0, 1.0) AS score FROM blocks_fts WHERE blocks_fts MATCH ? ORDER BY score${pool === undefined ? '' : ' LIMIT ?'}) AS r ${from.replace('fts.rowid', 'r.rowid')} WHERE 1 ${where} ORDER BY r.score, a.t DESC LIMIT ?`,
-      [match, ...(pool === undefined ? [] : [pool]), ...params, limit],
+  // candidates checked against the filters: a few more than asked for when only rewound blocks are left out, many
+  // more with filters of the user's (each one checked costs a few pages read)
+  const narrowed = ['author', 'tool', 'projectFolder', 'since', 'until'].some(
+    (k) => filter[k as keyof SearchFilter] !== undefined,
+  );
+  const pool = narrowed ? Math.max(200, limit * 10) : Math.max(40, limit * 2);
+  const ids: SqlValue[] = [];
+  for (const tier of RANK_TIERS) {
+    const need = limit - ids.length;
+    if (need <= 0) break;
+    // the tier's blocks carry no author or no tool: the filter leaves none of them
+    if ((filter.author !== undefined && !tier.author) || (filter.tool !== undefined && !tier.tool)) continue;
+    const q = tier.columns === undefined ? match : `${tier.columns} : (${match})`;
+    ids.push(...rankTier(db, q, `${tier.where} ${where}`, params, need, pool, from));
+  }
+  if (ids.length > 0) {
+    const list = JSON.stringify(ids);
+    const rows = new Map(
+      db
+        .all(
+          `${select} FROM ${from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE b.id IN (SELECT value FROM json_each(?))`,
+          [list],
+        )
+        .map((r) => [r['id'], r]),
     );
-  const pool = Math.max(200, limit * 10);
-  let rows = ranked(pool);
-  if (rows.length < limit) rows = ranked(undefined); // the filters left too few of the best: rank them all
-  if (rows.length > 0) {
     const snippets = new Map(
       db
         .all(
           `SELECT rowid, snippet(blocks_fts, -1, char(2), char(3), '…', 12) AS snippet FROM blocks_fts WHERE blocks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-          [match, JSON.stringify(rows.map((r) => r['id']))],
+          [match, list],
         )
         .map((r) => [r['rowid'], String(r['snippet'])]),
     );
-    return rows.map((r) => hit(r, snippets.get(r['id'] as SqlValue) ?? '', 'words'));
+    return ids.map((id) => hit(rows.get(id) as Row, snippets.get(id) ?? '', 'words'));
   }
   // the trigram index answers words of three characters or more (LIKE on a trigram table is answered by
   // its index, on what it holds, `trigram_text`; not with an ESCAPE clause: a % or _ in a word matches any
@@ -106,6 +122,70 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   );
   return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
 }
+
+type Row = Record<string, SqlValue>;
+
+/**
+ * The best blocks of one tier that pass the filters: the tier's last written {@link RANKED_AT_MOST} matches ranked by
+ * bm25 in the full-text index alone, then checked against the filters best first, `pool` of them, then the next
+ * `pool` × 9 (ids and times only: a block's text is read for the hits alone) while fewer than `need` pass; by score,
+ * then newest first. When the filters leave fewer than `need` of those and the tier has more matches, every match of
+ * the tier is ranked (a filter that leaves few blocks, on a common word).
+ * @returns the hits' block ids, best first
+ */
+function rankTier(
+  db: Database,
+  q: string,
+  where: string,
+  params: SqlValue[],
+  need: number,
+  pool: number,
+  from: string,
+): SqlValue[] {
+  const scored = `SELECT rowid, bm25(blocks_fts, 10.0, 5.0, 1.0) AS score FROM blocks_fts WHERE blocks_fts MATCH ?`;
+  // the best pool × 10 (a row handed to JavaScript costs µs): the first pool checked, then the rest
+  const best = db.all(
+    `SELECT rowid, score FROM (${scored} ORDER BY rowid DESC LIMIT ${RANKED_AT_MOST}) ORDER BY score LIMIT ${pool * 10}`,
+    [q],
+  );
+  const kept: Array<{ id: SqlValue; score: number; t: number }> = [];
+  for (let checked = 0, size = pool; checked < best.length && kept.length < need; size = best.length) {
+    let end = Math.min(best.length, checked + size);
+    // blocks of one score are checked together: newest first among them
+    while (end < best.length && best[end]?.['score'] === best[end - 1]?.['score']) end++;
+    const scores = new Map(best.slice(checked, end).map((r) => [r['rowid'], Number(r['score'])]));
+    checked = end;
+    for (const r of db.all(
+      `SELECT b.id, a.t FROM ${from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE b.id IN (SELECT value FROM json_each(?)) ${where}`,
+      [JSON.stringify([...scores.keys()]), ...params],
+    ))
+      kept.push({ id: r['id'] as SqlValue, score: scores.get(r['id']) as number, t: Number(r['t']) });
+  }
+  if (kept.length < need && best.length === pool * 10) {
+    const all = db.all(
+      `SELECT b.id FROM (${scored}) AS r ${from.replace('fts.rowid', 'r.rowid')} WHERE 1 ${where} ORDER BY r.score, a.t DESC LIMIT ?`,
+      [q, ...params, need],
+    );
+    return all.map((r) => r['id'] as SqlValue);
+  }
+  kept.sort((x, y) => x.score - y.score || y.t - x.t);
+  return kept.slice(0, need).map((r) => r.id);
+}
+
+/**
+ * The tiers of a search, each tier's hits ranked before the next tier's: what a person typed (the `typed` column, FTS5
+ * column filter), then every other block (assistant text weighted 5, tool input and output 1). The tier's blocks may
+ * carry an author (typed, `system`) and a tool name (tool input and output).
+ */
+const RANK_TIERS = [
+  { columns: '{typed}', where: '', author: true, tool: false },
+  { columns: undefined, where: "AND b.role <> 'typed'", author: true, tool: true },
+] as const;
+
+/** Most blocks of a tier ranked by bm25 for a query before the filters (a common word is in 100,000 blocks of a
+ * 5,000-session index: ranking them all takes a tenth of a second): the tier's last written (highest rowid). When the
+ * filters leave fewer hits than asked for among the best of them, every block of the tier is ranked. */
+export const RANKED_AT_MOST = 2000;
 
 function filters(filter: SearchFilter): { where: string; params: SqlValue[] } {
   const parts: string[] = [];

@@ -28,6 +28,8 @@ export interface StampedTable {
  * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
  * read only the bytes after that size
  * @param ready reads already made (`readStamped`, in the worker that parsed the file): stored as they are
+ * @param recorded files whose stamp in `stamps` is the one their `files` row holds (unchanged to their stat): one
+ * whose row has that stamp too is left as it is without its row leaving SQLite
  * @returns how many rows were written
  */
 export async function refreshStamped(
@@ -37,13 +39,29 @@ export async function refreshStamped(
   stamps: ReadonlyMap<string, FileStamp>,
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
   ready: ReadonlyMap<string, StampedRead> = new Map(),
+  recorded?: ReadonlySet<string>,
 ): Promise<number> {
   db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
+  // a file whose stamp is the one `files` records, and whose row has that stamp too, is in step: found in SQLite
+  const stale = new Set(
+    db
+      .all(
+        `SELECT f.path FROM files f LEFT JOIN ${table} t ON t.path = f.path AND t.parser_version = ? AND ${STAMP.map((c) => `t.${c} = f.${c}`).join(' AND ')} WHERE t.path IS NULL`,
+        [PARSER_VERSION],
+      )
+      .map((r) => String(r['path'])),
+  );
+  const check = paths.filter((path) => recorded?.has(path) !== true || stale.has(path));
   const kept = new Map(
-    db.all(`SELECT path, parser_version, ${STAMP.join(', ')} FROM ${table}`).map((r) => [String(r['path']), r]),
+    db
+      .all(
+        `SELECT path, parser_version, ${STAMP.join(', ')} FROM ${table} WHERE path IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(check)],
+      )
+      .map((r) => [String(r['path']), r]),
   );
   let written = 0;
-  for (const path of paths) {
+  for (const path of check) {
     const now = stamps.get(path);
     const row = kept.get(path);
     if (now === undefined || sameStamp(now, row)) continue;

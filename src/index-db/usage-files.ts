@@ -28,15 +28,17 @@ interface StoredUsage {
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready usage already read (`readStamped`, by the worker that parsed the file)
+ * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many rows were written
  */
 export async function refreshUsageFiles(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
+  recorded?: ReadonlySet<string>,
 ): Promise<number> {
   const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
-  return refreshStamped(db, USAGE_FILES, paths, stamps, usageText, ready);
+  return refreshStamped(db, USAGE_FILES, paths, stamps, usageText, ready, recorded);
 }
 
 /**

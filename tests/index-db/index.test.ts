@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../src/index-db/database.ts';
+import { SETTLED_MS } from '../../src/index-db/file-stamp.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex, type WatcherCache } from '../../src/index-db/refresh-index.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
@@ -214,6 +224,27 @@ test('refresh: nothing changed reads nothing; an append is found and only that f
   assert.deepEqual(
     searchIndex(db, 'narwhal').map((h) => [h.uuid, h.turn]),
     [['v4', 3]],
+  );
+  db.close();
+});
+
+test('refresh: a settled file unchanged to its stat is not opened; a same-size rewrite with its mtime kept is read', async () => {
+  const { dir, s2 } = projects();
+  // a ctime less than SETTLED_MS old is not kept: the first refresh after it stamps the file again
+  await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+  const { path } = await build(dir);
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  const again = await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([again.unchanged, again.statOnly, again.bytesRead], [4, 4, 0]);
+  // the same bytes count with another word, the mtime put back: only the ctime says it changed
+  const { mtime } = statSync(s2);
+  writeFileSync(s2, readFileSync(s2, 'utf8').replace('walrus', 'wombat'));
+  utimesSync(s2, mtime, mtime);
+  const after = await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([after.statOnly, after.reread, after.read], [3, 1, [s2]]);
+  assert.deepEqual(
+    searchIndex(db, 'wombat', { allBranches: true }).map((h) => h.uuid),
+    ['v2'],
   );
   db.close();
 });

@@ -61,8 +61,12 @@ test('sessions.git_branch: the last gitBranch on the path, null when no line nam
 const UNSTAMPED_VERSION =
   'ALTER TABLE listings DROP COLUMN parser_version; ALTER TABLE usage_files DROP COLUMN parser_version';
 
+/** What version 7 added: the files' ctime, the stamp indexes. */
+const STATLESS_VERSION =
+  'DROP INDEX listings_stamp; DROP INDEX usage_files_stamp; ALTER TABLE files DROP COLUMN ctime_ms';
+
 /**
- * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since, and
+ * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since version 6, and
  * `meta.schema_version` says `version`.
  */
 async function olderIndex(dir: string, older: string, version: number): Promise<string> {
@@ -71,7 +75,7 @@ async function olderIndex(dir: string, older: string, version: number): Promise<
   await refreshIndex(db, { projectsDir: dir });
   db.close();
   const old = openDatabase(path);
-  old.exec(`${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`);
+  old.exec(`${STATLESS_VERSION}; ${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`);
   old.close();
   assert.equal(openIndexForRead(path), `schema version ${version}, this romp reads ${SCHEMA_VERSION}`);
   return path;
@@ -235,5 +239,18 @@ test('a version 5 index is migrated to version 6: the trigram index made again w
   );
   const report = await refreshIndex(migrated, { projectsDir: dir });
   assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
+  migrated.close();
+});
+
+test('a version 6 index is migrated to version 7: no ctime recorded, so each file is stamped once, none read', async () => {
+  const dir = projects();
+  const path = await olderIndex(dir, 'SELECT 1', 6);
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  assert.deepEqual(
+    migrated.all('SELECT ctime_ms FROM files').map((r) => r['ctime_ms']),
+    [-1, -1],
+  );
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.statOnly, report.bytesRead], [2, 0, 0]);
   migrated.close();
 });
