@@ -1,3 +1,5 @@
+import { zoneOffset } from './zone-offset.ts';
+
 const DAY = 86_400_000;
 const SLOT = 900_000;
 /** Times whose UTC day the offset path takes (1972–2199): the ISO date there is `YYYY-MM-DD`, as `en-CA` writes it. */
@@ -6,59 +8,26 @@ const TO = Date.UTC(2200, 0, 1);
 
 /**
  * The calendar day (`YYYY-MM-DD`) of a time in a zone, as usage reports bucket responses, with no
- * `Intl` call per response (issue 16). Per UTC day seen, the zone's offset is asked of `Intl` at the
- * day's first and last second: when both agree (every day but a transition's), the day of each time in
- * it is the UTC date of the time plus that offset. A UTC day holding a transition, and a time outside
- * 1972–2199, go by quarter hours instead: `Intl.DateTimeFormat` once per quarter hour of time seen
- * (since 1980 every zone's offset is a multiple of 15 minutes and changes only on such a boundary, so all
- * times of one quarter hour share their day). tzdb has no zone with two transitions within one UTC day.
+ * `Intl` call per response (issue 16): the UTC date of the time plus the zone's offset then
+ * (`zoneOffset`: asked of `Intl` once per UTC day seen, per quarter hour on a transition's day). A time
+ * outside 1972–2199 goes by quarter hours instead, its day written by `Intl.DateTimeFormat` (`en-CA`)
+ * once per quarter hour of time seen.
  * @param timeZone an IANA zone, or undefined for the machine's
  * @returns the day of an epoch time (ms)
  */
 export function dayFormatter(timeZone: string | undefined): (t: number) => string {
   const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  const clock = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  /** The zone's offset (ms) at a whole second: its wall clock read as UTC, less the time. */
-  const offsetAt = (t: number): number => {
-    const p = new Map(clock.formatToParts(t).map((x) => [x.type, Number(x.value)]));
-    const wall = Date.UTC(
-      p.get('year') ?? NaN,
-      (p.get('month') ?? NaN) - 1,
-      p.get('day') ?? NaN,
-      p.get('hour') ?? NaN,
-      p.get('minute') ?? NaN,
-      p.get('second') ?? NaN,
-    );
-    return wall - t;
-  };
-  const offsets = new Map<number, number>(); // UTC day → its offset (NaN: a transition in it)
+  const offset = zoneOffset(timeZone);
   const days = new Map<number, string>(); // local day → its date
   const slots = new Map<number, string>();
-  const bySlot = (t: number): string => {
-    const slot = Math.floor(t / SLOT);
-    let day = slots.get(slot);
-    if (day === undefined) slots.set(slot, (day = format.format(slot * SLOT)));
-    return day;
-  };
   return (t) => {
-    if (!(t >= FROM && t < TO)) return bySlot(t);
-    const utcDay = Math.floor(t / DAY);
-    let offset = offsets.get(utcDay);
-    if (offset === undefined) {
-      const first = offsetAt(utcDay * DAY);
-      offsets.set(utcDay, (offset = first === offsetAt(utcDay * DAY + DAY - 1000) ? first : NaN));
+    if (!(t >= FROM && t < TO)) {
+      const slot = Math.floor(t / SLOT);
+      let day = slots.get(slot);
+      if (day === undefined) slots.set(slot, (day = format.format(slot * SLOT)));
+      return day;
     }
-    if (Number.isNaN(offset)) return bySlot(t);
-    const local = Math.floor((t + offset) / DAY);
+    const local = Math.floor((t + offset(t)) / DAY);
     let day = days.get(local);
     if (day === undefined) days.set(local, (day = new Date(local * DAY).toISOString().slice(0, 10)));
     return day;

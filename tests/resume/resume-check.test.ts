@@ -8,7 +8,6 @@ import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import {
   assistant,
-  at,
   compactBoundary,
   progress,
   text,
@@ -21,8 +20,9 @@ import {
 const end = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> =>
   assistant(uuid, parent, text('done'), sec, { mid, stop: 'end_turn' });
 
+/** `romp resume-check --json` in UTC: a lost turn's `t` as an ISO string, `+00:00`. */
 async function check(args: string[]): Promise<ResumeReport> {
-  const { code, out, err } = await runCli(['resume-check', '--json', ...args]);
+  const { code, out, err } = await runCli(['resume-check', '--json', '--timezone', 'UTC', ...args]);
   assert.equal(code, 0, err);
   return JSON.parse(out) as ResumeReport;
 }
@@ -51,7 +51,7 @@ test('compaction: the turns before the last boundary, located at it, with the su
   assert.equal(report.context_turns, 1);
   assert.deepEqual(
     report.lost.map((l) => [l.cause, l.line, l.uuid, l.t]),
-    [['compaction', 3, 'b', Date.parse(at(10))]],
+    [['compaction', 3, 'b', '2026-03-01T10:00:10.000+00:00']],
   );
   assert.deepEqual(
     report.lost.map((l) => l.turn_id),
@@ -87,7 +87,7 @@ test('history gap: the turns before a parent never written, located at the line 
   const report = await check([file]);
   assert.deepEqual(
     report.lost.map((l) => [l.cause, l.file, l.line, l.uuid, l.t]),
-    [['history_gap', file, 3, 'u2', Date.parse(at(60))]],
+    [['history_gap', file, 3, 'u2', '2026-03-01T10:01:00.000+00:00']],
   );
   assert.deepEqual(
     report.lost.map((l) => l.turn_id),
