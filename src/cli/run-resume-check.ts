@@ -28,9 +28,9 @@ export interface ResumeCheckOptions extends TargetOptions {
 /**
  * `romp resume-check SESSION`: what `claude --resume` will not load (`findLostTurns`), per cause with
  * where it is; `--json` prints the `ResumeReport` (a lost turn's `t` an ISO string with the zone's
- * offset: `isoTime`). Without a session and with `--projects DIR`, every
- * session of the folder (`--json`: an array of reports, one per main transcript). `--handoff FILE`
- * writes the Markdown of the lost turns (`renderHandoff`); `--write-fork DIR` writes the `full` view as a
+ * offset: `isoTime`). Without a session and with `--projects DIR`, every session of the folder
+ * (`--json`: an array of reports, one per main transcript). `--handoff FILE` writes the Markdown of the
+ * lost turns (`renderHandoff`, its times as the JSON's); `--write-fork DIR` writes the `full` view as a
  * new linear transcript `DIR/<new id>.jsonl` (`linearFork`) once the Agent SDK's `getSessionMessages`
  * loads it as intended (refused when it does not; written with a warning when the SDK is not installed).
  * @param args the session (`resolveTargets`)
@@ -89,7 +89,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       await writeOutput(
         io,
         options.handoff,
-        renderHandoff(views.full.session, report, notes),
+        renderHandoff(views.full.session, report, notes, (t) => iso(t) ?? 'time unknown'),
         `${report.lost.length} lost turns`,
       );
     if (options.writeFork !== undefined) return await writeFork(options.writeFork, views.full.path.entries, io);

@@ -178,11 +178,13 @@ test('--handoff writes the lost prompts, outcomes, files edited and the last tod
     end('a4', 'u2', 13, 'm4'),
   ]);
   const handoff = join(tempDir('romp-handoff-'), 'lost.md');
-  const { code, err } = await runCli(['resume-check', file, '--handoff', handoff]);
+  const { code, err } = await runCli(['resume-check', file, '--handoff', handoff, '--timezone', 'America/St_Johns']);
   assert.equal(code, 0, err);
   const md = readFileSync(handoff, 'utf8');
   assert.match(md, /1 of 2 turns/);
-  assert.match(md, /### 1\. completed, 2026-03-01T10:00:00\.000Z\n\n```\nrename the parser\n```/);
+  // times as in --json: ISO in --timezone (10:00Z is 06:30 in Newfoundland's winter)
+  assert.match(md, /- \*\*compaction\*\* at .*:7 \(b, 2026-03-01T06:30:10\.000-03:30\)/);
+  assert.match(md, /### 1\. completed, 2026-03-01T06:30:00\.000-03:30\n\n```\nrename the parser\n```/);
   assert.match(md, /## Files edited in them\n\n- `\/w\/parse\.ts`/);
   assert.match(md, /## Last todo list\n\n- \[x\] rename\n- \[ \] test \(in_progress\)/);
 });
