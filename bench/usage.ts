@@ -4,8 +4,9 @@
  * directly, not through npx) over the same real-shaped projects folder of about 400 MB (160 copies of
  * long corpus sessions, `bench/replicate.ts`): CPU time (user + system) and wall time of each, peak
  * memory, in alternating rounds of one run (GNU time), and whether both found the same token totals.
- * `romp usage` runs twice a round: reading every file (`--no-index`), and with a fresh index of the
- * folder (`romp index` once, in a home of its own: every file's usage taken from it) and the same output.
+ * `romp usage` is run as users run it (`dist/src/cli/romp.cjs`, package.json's `bin`), twice a round:
+ * reading every file (`--no-index`), and with a fresh index of the folder (`romp index` once, in a home of
+ * its own: every file's usage taken from it) and the same output.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -77,7 +78,8 @@ export async function benchUsage(): Promise<void> {
   const root = join(tmpdir(), `romp-bench-usage-real-v${REPLICA_VERSION}`);
   const projects = join(root, 'projects');
   const { bytes } = await replicateProjects(projects, SESSIONS, 40, LONG_SESSIONS);
-  const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
+  // what users run: package.json's `bin` (the bundle with its code cache), not the unbundled bin.js
+  const bin = fileURLToPath(new URL('../src/cli/romp.cjs', import.meta.url));
   const native = ccusageBinary();
   console.log(
     `usage: real-shaped projects folder, ${(bytes / MB).toFixed(0)} MB in ${SESSIONS} sessions; load ${loadavg()[0]?.toFixed(2)}`,

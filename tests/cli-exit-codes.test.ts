@@ -76,12 +76,27 @@ test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, 
   const codes = [
     await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', home], io),
     await cli(['register', 'R', EXAMPLE_SESSION, '--romp-home', file], io),
+    // a file as the home is said so by every command that uses one, not read as an empty registry
+    await cli(['sessions', '--romp-home', file], io),
+    await cli(['index', '--romp-home', file, '--projects', dir, '--no-progress'], io),
   ];
-  assert.deepEqual(codes, [2, 2]);
+  assert.deepEqual(codes, [2, 2, 2, 2]);
+  const notAFolder = `romp: romp's home ${file} is not a folder (set by --romp-home)\n`;
   assert.match(
     err,
-    /^romp: cannot write registry entry .*\/sessions\/R\.json: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\nromp: cannot write registry entry .*home-is-a-file\/sessions\/R\.json: ENOTDIR: not a directory, .*home-is-a-file\/sessions/,
+    /^romp: cannot write registry entry .*\/sessions\/R\.json: EISDIR: illegal operation on a directory, rename '.*' -> '.*\/sessions\/R\.json'\n/,
   );
+  assert.equal(err.split('\n').slice(1).join('\n'), notAFolder.repeat(3));
+  const saved = process.env['ROMP_HOME'];
+  process.env['ROMP_HOME'] = file;
+  try {
+    err = '';
+    assert.equal(await cli(['sessions'], io), 2);
+    assert.equal(err, `romp: romp's home ${file} is not a folder (set by ROMP_HOME)\n`);
+  } finally {
+    if (saved === undefined) delete process.env['ROMP_HOME'];
+    else process.env['ROMP_HOME'] = saved;
+  }
   chmodSync(dir, 0o755);
   const readOnly = await romp(
     ['register', 'R', EXAMPLE_SESSION, '--romp-home', join(dir, 'owned-by-someone-else')],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fitWidth, outputWidth } from '../src/cli/fit-width.ts';
+import { fitWidth, outputWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
@@ -61,6 +61,8 @@ async function outputs(columns: string | undefined): Promise<Map<string, string>
       ['tools', ['tools', file]],
       ['turns', ['turns', file, '--timezone', 'UTC']],
       ['search', ['search', 'slow-suite', '--projects', dir, '--romp-home', home, '--no-progress']],
+      ['usage', ['usage', '--projects', dir, '--timezone', 'UTC', '--no-index']],
+      ['usage project', ['usage', 'project', '--projects', dir, '--timezone', 'UTC', '--no-index']],
     ];
     const out = new Map<string, string>();
     for (const [name, argv] of runs) {
@@ -84,7 +86,10 @@ test('in a pipe every command keeps its lines whole; with COLUMNS=60 each line f
     );
   }
   // the values that make the lines long are there in full (show's outline quotes a prompt's first 100 characters)
-  assert.ok(whole.get('ls')?.includes(`/work/a/project/folder/with/a/rather/long/name  ${SID}  ${PROMPT}`));
+  // but ls's title, cut at 200 columns everywhere (a first prompt can be megabytes of pasted text)
+  assert.ok(
+    whole.get('ls')?.includes(`/work/a/project/folder/with/a/rather/long/name  ${SID}  ${PROMPT.slice(0, 199)}…\n`),
+  );
   assert.ok(whole.get('tools')?.includes(`Bash: ${COMMAND}`));
   assert.ok(whole.get('full')?.includes(PROMPT));
   const cut = await outputs('60');
@@ -93,6 +98,20 @@ test('in a pipe every command keeps its lines whole; with COLUMNS=60 each line f
     assert.deepEqual(long, [], `${name} fits 59 columns with COLUMNS=60`);
   }
   assert.match(cut.get('tools') ?? '', /^#1 {2}Bash: npm test -- --grep slow-suite .*…$/m);
+  // usage: the cache and total columns gone (ccusage's compact layout), the project cut to its last 10 columns,
+  // the title line wrapped between words
+  const project = cut.get('usage project') ?? '';
+  assert.doesNotMatch(project, /Cache|Total Tokens/);
+  assert.match(project, /^│ …long\/name │ - sonnet-4-5 │ {4}20 │ {5}10 │ /m);
+  assert.match(project, /^Usage by project \(times in UTC; each API response counted\n {2}once\)$/m);
+});
+
+test('wrapLines: prose broken between words, continuations indented past the line own indent', () => {
+  assert.deepEqual(wrapLines(['  alpha beta gamma delta epsilon'], 21), ['  alpha beta gamma', '    delta epsilon']);
+  // a word longer than the line is cut into pieces; no width: whole, made safe
+  assert.deepEqual(wrapLines(['x abcdefghijklmnopqrstuvwxyz'], 12), ['x', '  abcdefghi', '  jklmnopqr', '  stuvwxyz']);
+  assert.deepEqual(wrapLines(['a\u001b[2Jb c'], undefined), ['a\\x1b[2Jb c']);
+  assert.deepEqual(wrapWords('one two three', 7, 5), ['one two', 'three']);
 });
 
 test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
@@ -117,6 +136,33 @@ test('romp usage: COLUMNS too narrow for the table leaves out the cache columns,
     assert.match((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
     process.env['COLUMNS'] = '80';
     assert.doesNotMatch((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+});
+
+test('romp usage session on 72 columns stacks id, title, project and time in one column, cut to fit', async () => {
+  const { dir } = projects();
+  const saved = process.env['COLUMNS'];
+  try {
+    process.env['COLUMNS'] = '72';
+    const { out } = await runCli(['usage', 'session', '--projects', dir, '--timezone', 'UTC', '--no-index']);
+    // the numbers take 12 + 5 + 6 + 10 columns and 16 of borders: 71 - 49 leaves the labels 22
+    const lines = out.split('\n');
+    assert.deepEqual(
+      lines.slice(6, 10).map((l) => l.slice(0, 26)),
+      [
+        '│ cccc0000               │',
+        '│ please look at the lo… │',
+        '│ …th/a/rather/long/name │',
+        '│ 2026-03-01 10:00       │',
+      ],
+    );
+    assert.deepEqual(
+      lines.filter((l) => [...l].length > 71),
+      [],
+    );
   } finally {
     if (saved === undefined) delete process.env['COLUMNS'];
     else process.env['COLUMNS'] = saved;

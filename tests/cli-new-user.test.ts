@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../src/diagnostics/diagnostic.ts';
+import { cli } from '../src/cli/cli.ts';
 import { writeDiagnostics } from '../src/cli/write-diagnostics.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -70,4 +71,58 @@ test('romp html -o and romp export -o into a folder not made yet make it, as exp
   const md = join(dir, 'other', 'deeper', 's.md');
   assert.equal((await runCli(['export', file, '--format', 'md', '-o', md])).code, 0);
   assert.match(readFileSync(md, 'utf8'), /hello/);
+});
+
+test('romp html --json names what -o wrote (session, turns, files and their bytes); without -o it is refused', async () => {
+  const dir = tempDir('romp-html-json-');
+  const file = join(dir, 's.jsonl');
+  const sid = 'dddd0000-0000-4000-8000-000000000004';
+  writeFileSync(file, `${JSON.stringify(user('u1', null, 'hello', 0, { sessionId: sid }))}\n`);
+  const page = join(dir, 'p.html');
+  const done = await runCli(['html', file, '-o', page, '--json']);
+  assert.equal(done.code, 0, done.err);
+  assert.deepEqual(JSON.parse(done.out), {
+    rompUuid: sid,
+    turns: 1,
+    truncated: 0,
+    files: [{ path: page, bytes: statSync(page).size }],
+  });
+  const refused = await runCli(['html', file, '--json']);
+  assert.deepEqual([refused.code, refused.out], [2, '']);
+  assert.match(refused.err, /^romp: --json needs -o FILE/);
+});
+
+test('romp serve --json prints one line with the URL and the port the system gave', async () => {
+  const stop = new AbortController();
+  let out = '';
+  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: () => true } };
+  const running = cli(['serve', '--json', '--projects', tempDir('romp-serve-json-')], io, stop.signal);
+  while (!out.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 10));
+  const line = JSON.parse(out) as { url: string; host: string; port: number };
+  assert.equal(line.host, '127.0.0.1');
+  assert.ok(line.port > 0);
+  assert.equal(line.url, `http://127.0.0.1:${line.port}/`);
+  assert.equal((await fetch(line.url)).status, 200);
+  stop.abort();
+  assert.equal(await running, 0);
+});
+
+test('romp register and romp resume refuse a file whose head holds no transcript line; an empty file is taken', async () => {
+  const dir = tempDir('romp-register-check-');
+  const home = join(dir, 'home');
+  const services = join(dir, 'services');
+  writeFileSync(services, 'ftp\t21/tcp\nssh\t22/tcp\n{"not":"a transcript line"}\n');
+  const empty = join(dir, 'new.jsonl');
+  writeFileSync(empty, '');
+  const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const refused = await runCli(['register', id, services, '--romp-home', home]);
+  assert.deepEqual([refused.code, refused.out], [2, '']);
+  assert.equal(
+    refused.err,
+    `romp: ${services}: not a Claude Code transcript (none of its first 3 lines is a transcript line; romp doctor ${services} says why)\n`,
+  );
+  assert.equal((await runCli(['register', id, empty, '--romp-home', home])).code, 0);
+  const resume = await runCli(['resume', id, services, '--romp-home', home]);
+  assert.equal(resume.code, 2);
+  assert.match(resume.err, /not a Claude Code transcript/);
 });

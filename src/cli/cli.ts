@@ -288,6 +288,10 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option(
         '-o, --output <file>',
         'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …',
+      )
+      .option(
+        '--json',
+        'with -o: print what was written as JSON ({"rompUuid","turns","truncated","files":[{"path","bytes"}]})',
       ),
   ).action(async (session: string | undefined, options: HtmlCliOptions) =>
     done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)),
@@ -334,6 +338,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       '--projects <dir>',
       "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
     )
+    .option('--json', 'print the address as one JSON line, {"url","host","port"}, once the viewer listens')
     .action(async (options: ServeCliOptions) =>
       done(await (await import('./run-serve.ts')).runServe(options, io, signal)),
     );

@@ -1,3 +1,5 @@
+import { safeText } from './safe-text.ts';
+
 /** Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji). */
 const WIDE =
   /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u;
@@ -13,6 +15,7 @@ const SGR = /\u001b\[[0-9;]*m/y;
  * @returns the line, whole or cut
  */
 export function fitWidth(line: string, width: number): string {
+  if (textWidth(line) <= width) return line;
   const pieces: string[] = [];
   for (let i = 0; i < line.length;) {
     SGR.lastIndex = i;
@@ -21,7 +24,6 @@ export function fitWidth(line: string, width: number): string {
     i += piece.length;
   }
   const columns = (piece: string): number => (piece.startsWith('\u001b') ? 0 : WIDE.test(piece) ? 2 : 1);
-  if (pieces.reduce((n, p) => n + columns(p), 0) <= width) return line;
   let used = 1;
   let out = '';
   for (const piece of pieces) {
@@ -30,6 +32,28 @@ export function fitWidth(line: string, width: number): string {
     out += piece;
   }
   return `${out}…${out.includes('\u001b') ? '\u001b[0m' : ''}`;
+}
+
+/**
+ * The columns a line takes on a terminal: wide characters (`WIDE`) two, romp's own colour codes none, every
+ * other code point one.
+ * @param line a line without control characters (already `safeText`) but SGR colour codes
+ * @returns its width in columns
+ */
+export function textWidth(line: string): number {
+  let width = 0;
+  for (let i = 0; i < line.length;) {
+    SGR.lastIndex = i;
+    const sgr = line.charCodeAt(i) === 0x1b ? SGR.exec(line)?.[0] : undefined;
+    if (sgr !== undefined) {
+      i += sgr.length;
+      continue;
+    }
+    const point = charAt(line, i);
+    width += point.length === 1 && line.charCodeAt(i) < 0x1100 ? 1 : WIDE.test(point) ? 2 : 1;
+    i += point.length;
+  }
+  return width;
 }
 
 function charAt(text: string, i: number): string {
@@ -74,4 +98,55 @@ export function fitLines(lines: readonly string[], columns: number | undefined):
  */
 export function fitText(text: string, columns: number | undefined): string {
   return columns === undefined ? text : fitLines(text.split('\n'), columns).join('\n');
+}
+
+/**
+ * Words wrapped to `width` columns, each line made safe (`safeText` on each word, so an escape is measured
+ * as printed); a word longer than the width is cut into pieces; each `\n` starts a new line.
+ * @param text the text (from a transcript or romp's own)
+ * @param width the columns a line may take (at least 1)
+ * @param rest the columns of every line after the first (default `width`; at least 1)
+ * @returns the lines, no trailing empty ones
+ */
+export function wrapWords(text: string, width: number, rest: number = width): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/[ \t]+/)) {
+      let piece = safeText(word);
+      while (piece.length > 0) {
+        const room = out.length === 0 ? width : rest;
+        if (line === '') {
+          line = piece.slice(0, room);
+          piece = piece.slice(room);
+        } else if (line.length + 1 + piece.length <= room) {
+          line += ` ${piece}`;
+          piece = '';
+        } else {
+          out.push(line);
+          line = '';
+        }
+      }
+    }
+    out.push(line);
+  }
+  while (out.length > 1 && out.at(-1) === '') out.pop();
+  return out;
+}
+
+/**
+ * Prose lines wrapped to the output's width, as `usage`'s notes and `resume-check`'s report print them: a line
+ * longer than `columns - 1` is broken between words, its continuation lines indented two columns past the
+ * line's own leading spaces. Without a width (a pipe) the lines are kept whole.
+ * @param lines lines of prose (any text: made safe here)
+ * @param columns the width (`outputWidth(io.stdout)`); undefined: each line whole, made safe
+ * @returns the lines
+ */
+export function wrapLines(lines: readonly string[], columns: number | undefined): string[] {
+  if (columns === undefined) return lines.map((line) => safeText(line));
+  return lines.flatMap((line) => {
+    const indent = (/^ */.exec(line) as RegExpExecArray)[0];
+    const width = Math.max(10, columns - 1 - indent.length);
+    return wrapWords(line.slice(indent.length), width, width - 2).map((l, i) => `${indent}${i === 0 ? '' : '  '}${l}`);
+  });
 }

@@ -8,7 +8,7 @@ import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-cost.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
-import { fitWidth } from './fit-width.ts';
+import { fitWidth, wrapWords } from './fit-width.ts';
 
 /** A subagent as shown under the call that started it. */
 export interface SubagentNote {
@@ -149,7 +149,7 @@ function userLines(atom: Atom, turn: Turn, width: number, paint: (style: Style, 
     return [paint('dim', `  ⚙ ${safeText(firstLine(text), {})}`)];
   const who = atom.author === 'human' ? '' : `${authorLabel(atom.author)}: `;
   const mid = turn.trigger?.uuid === atom.uuid ? '' : ' (while Claude worked)';
-  const [first = '', ...rest] = wrap(`${who}${text}${mid}`, width - 2);
+  const [first = '', ...rest] = wrapWords(`${who}${text}${mid}`, width - 2);
   return [paint('bold', `❯ ${first}`), ...rest.map((l) => `  ${l}`)];
 }
 
@@ -165,7 +165,7 @@ function assistantLines(
     if (block.type === 'text') {
       const text = block.text;
       if (text.trim() === '') continue;
-      const [first = '', ...rest] = wrap(text, width - 2);
+      const [first = '', ...rest] = wrapWords(text, width - 2);
       lines.push(`● ${first}`, ...rest.map((l) => `  ${l}`));
     } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
       const size = block.type === 'thinking' ? block.thinking.length : 0;
@@ -225,27 +225,4 @@ function errorLine(text: string): string {
 
 function clip(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, Math.max(1, width - 1))}…` : text;
-}
-
-/** Words wrapped to `width`, each line made safe; a word longer than the width is cut into pieces. */
-function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of paragraph.split(/[ \t]+/)) {
-      const safe = safeText(word);
-      for (let piece = safe; piece.length > 0; piece = piece.slice(width)) {
-        const part = piece.slice(0, width);
-        if (line === '') line = part;
-        else if (line.length + 1 + part.length <= width) line += ` ${part}`;
-        else {
-          out.push(line);
-          line = part;
-        }
-      }
-    }
-    out.push(line);
-  }
-  while (out.length > 1 && out.at(-1) === '') out.pop();
-  return out;
 }

@@ -4,6 +4,7 @@ import type { UsageReportKind, UsageRow } from '../usage/group-usage.ts';
 import { formatCost } from './format-cost.ts';
 import { formatCount } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
+import { fitWidth, textWidth } from './fit-width.ts';
 
 /** What a session row shows beside its numbers (from `romp ls`'s listing). */
 export interface SessionLabel {
@@ -48,6 +49,17 @@ const HEADS: Record<UsageReportKind, string[]> = {
   blocks: ['Block start', 'End'],
 };
 
+/** Which number columns a table shows: all, then without the cache columns, then without the total too
+ * (ccusage's compact layout), the first that fits the width. */
+const LAYOUTS = [
+  { cache: true, total: true },
+  { cache: false, total: true },
+  { cache: false, total: false },
+] as const;
+
+/** The fewest columns a text column is cut to: a session id's first 8, a project's last 12, a model's 10. */
+const MIN_TEXT = 10;
+
 /**
  * A usage report as an aligned table with a header row (cli-table3), thousands separators, one row per
  * day / week / month / session / project / 5-hour block, the models of each row, and a total row:
@@ -55,6 +67,10 @@ const HEADS: Record<UsageReportKind, string[]> = {
  * An output count that is a lower bound (lines written before Claude Code 2.1.112) is marked `≥`. Every
  * text from a transcript (session titles, projects, model names) goes through `safeText`. A project is named by
  * its real folder (`cwd`), by its folder's name only when no line has a cwd, as `romp ls` names it.
+ * On a width (`columns`) the table is made to fit it: the cache columns go, then the total (ccusage's
+ * compact layout), then a report with several label columns (session, project, last activity; a block's
+ * start and end) stacks them in one, then the text (session, project, models) is cut, a project keeping the
+ * end of its path; numbers and times are never cut. Without a width the table is whole.
  * @param kind the report
  * @param rows its rows (`groupUsage`)
  * @param total the total over all rows
@@ -67,46 +83,152 @@ export function formatUsageTable(
   total: Totals,
   options: UsageTableOptions,
 ): string {
-  const build = (withCache: boolean): string => {
-    const numbers = [
-      'Input',
-      'Output',
-      ...(withCache ? ['Cache Create', 'Cache Read'] : []),
-      'Total Tokens',
-      'Cost (USD)',
-    ];
-    const head = [...HEADS[kind], 'Models', ...numbers];
-    const labels = HEADS[kind].length;
-    const table = new Table({
-      head,
-      style: { head: [], border: [] },
-      colAligns: [...head.map((_, i) => (i < labels + 1 ? 'left' : 'right') as 'left' | 'right')],
-    });
-    const cells = (t: Totals): string[] => [
-      count(t.input_tokens),
-      `${t.lowerBound ? '≥ ' : ''}${count(t.output_tokens)}`,
-      ...(withCache ? [count(t.cache_creation_input_tokens), count(t.cache_read_input_tokens)] : []),
-      count(t.input_tokens + t.output_tokens + t.cache_creation_input_tokens + t.cache_read_input_tokens),
-      formatCost(t),
-    ];
-    for (const row of rows) {
-      const models = row.models.map((m) => `- ${safeText(shortModel(m.model))}`).join('\n');
-      table.push([...label(kind, row, options), models, ...cells(row.totals)]);
-      if (options.breakdown === true && row.models.length > 1) {
-        for (const m of row.models)
-          table.push([
-            ...Array.from({ length: labels }, (_, i) => (i === 0 ? `  └ ${safeText(shortModel(m.model))}` : '')),
-            '',
-            ...cells(m.totals),
-          ]);
-      }
+  const room = options.columns === undefined ? Infinity : options.columns - 1;
+  const labels = HEADS[kind].length;
+  let grid: Grid = [];
+  for (const layout of LAYOUTS) {
+    grid = gridOf(kind, rows, total, options, layout);
+    if (tableWidth(grid) <= room) return render(grid, labels);
+  }
+  if (labels === 1) return render(narrow(grid, room, CUT), 1);
+  let folded = fold(grid, labels, Infinity);
+  const over = tableWidth(folded) - room;
+  if (over > 0) folded = fold(grid, labels, Math.max(MIN_TEXT, (columnWidths(folded)[0] as number) - over));
+  return render(narrow(folded, room, ['Models']), 1);
+}
+
+/** The text columns `narrow` cuts, in this order. */
+const CUT = ['Project', 'Session', 'Models'];
+
+/** Label columns that hold a time: never cut. */
+const TIMES = new Set(['Last activity', 'Block start', 'End']);
+
+/** The grid with its label columns (a session's id and title, project and last activity; a block's start and
+ * end) stacked into the first, a line each: the project cut to the width of the others (keeping its end), every
+ * line but a time to `width`. */
+function fold(grid: Grid, labels: number, width: number): Grid {
+  const head = grid[0] as string[];
+  return grid.map((row, r) => {
+    const parts = row.slice(0, labels);
+    if (r === 0) return [parts.join('\n'), ...row.slice(labels)];
+    const others = parts.filter((_, i) => head[i] !== 'Project').flatMap((p) => p.split('\n'));
+    const room = Math.min(width, Math.max(MIN_TEXT, ...others.map(textWidth)));
+    const stacked = parts
+      .map((p, i) =>
+        TIMES.has(head[i] as string)
+          ? p
+          : p
+              .split('\n')
+              .map((line) => (head[i] === 'Project' ? keepEnd(line, room) : fitWidth(line, room)))
+              .join('\n'),
+      )
+      .filter((p) => p !== '')
+      .join('\n');
+    return [stacked, ...row.slice(labels)];
+  });
+}
+
+/** A table's header and cells, each cell's lines joined with `\n`. */
+type Grid = string[][];
+
+function gridOf(
+  kind: UsageReportKind,
+  rows: readonly ReportRow[],
+  total: Totals,
+  options: UsageTableOptions,
+  layout: (typeof LAYOUTS)[number],
+): Grid {
+  const labels = HEADS[kind].length;
+  const head = [
+    ...HEADS[kind],
+    'Models',
+    'Input',
+    'Output',
+    ...(layout.cache ? ['Cache Create', 'Cache Read'] : []),
+    ...(layout.total ? ['Total Tokens'] : []),
+    'Cost (USD)',
+  ];
+  const cells = (t: Totals): string[] => [
+    count(t.input_tokens),
+    `${t.lowerBound ? '≥ ' : ''}${count(t.output_tokens)}`,
+    ...(layout.cache ? [count(t.cache_creation_input_tokens), count(t.cache_read_input_tokens)] : []),
+    ...(layout.total
+      ? [count(t.input_tokens + t.output_tokens + t.cache_creation_input_tokens + t.cache_read_input_tokens)]
+      : []),
+    formatCost(t),
+  ];
+  const grid: Grid = [head];
+  for (const row of rows) {
+    const models = row.models.map((m) => `- ${safeText(shortModel(m.model))}`).join('\n');
+    grid.push([...label(kind, row, options), models, ...cells(row.totals)]);
+    if (options.breakdown === true && row.models.length > 1) {
+      for (const m of row.models)
+        grid.push([
+          ...Array.from({ length: labels }, (_, i) => (i === 0 ? `  └ ${safeText(shortModel(m.model))}` : '')),
+          '',
+          ...cells(m.totals),
+        ]);
     }
-    table.push(['Total', ...Array.from({ length: labels - 1 }, () => ''), '', ...cells(total)]);
-    return table.toString();
-  };
-  const full = build(true);
-  const width = Math.max(...full.split('\n').map((l) => l.length));
-  return options.columns !== undefined && width > options.columns ? build(false) : full;
+  }
+  grid.push(['Total', ...Array.from({ length: labels - 1 }, () => ''), '', ...cells(total)]);
+  return grid;
+}
+
+/** The widest line of each column, in terminal columns. */
+function columnWidths(grid: Grid): number[] {
+  const widths = (grid[0] as string[]).map(() => 0);
+  for (const row of grid)
+    for (const [i, cell] of row.entries())
+      for (const line of cell.split('\n')) widths[i] = Math.max(widths[i] as number, textWidth(line));
+  return widths;
+}
+
+/** The width of the table cli-table3 draws: each column padded by one space a side, a border between and
+ * around. */
+function tableWidth(grid: Grid): number {
+  const widths = columnWidths(grid);
+  return widths.reduce((n, w) => n + w + 3, 1);
+}
+
+/** The grid with its text columns cut until the table fits `room`: the project first (it keeps the end of its path),
+ * then the session (or the stacked labels), then the models, none under `MIN_TEXT`; the numbers never. */
+function narrow(grid: Grid, room: number, names: readonly string[]): Grid {
+  const head = grid[0] as string[];
+  const cut = names.map((h) => head.indexOf(h)).filter((i) => i >= 0);
+  const widths = columnWidths(grid);
+  let excess = tableWidth(grid) - room;
+  for (const i of cut) {
+    const take = Math.max(0, Math.min(excess, (widths[i] as number) - MIN_TEXT));
+    widths[i] = (widths[i] as number) - take;
+    excess -= take;
+  }
+  const project = head.indexOf('Project');
+  return grid.map((row, r) =>
+    row.map((cell, i) =>
+      r === 0 || !cut.includes(i)
+        ? cell
+        : cell
+            .split('\n')
+            .map((line) => (i === project ? keepEnd(line, widths[i] as number) : fitWidth(line, widths[i] as number)))
+            .join('\n'),
+    ),
+  );
+}
+
+/** A path cut to `width` columns keeping its end (`…/folder`). */
+function keepEnd(text: string, width: number): string {
+  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
+}
+
+function render(grid: Grid, labels: number): string {
+  const [head = [], ...body] = grid;
+  const table = new Table({
+    head,
+    style: { head: [], border: [] },
+    colAligns: head.map((_, i) => (i < labels + 1 ? 'left' : 'right')),
+  });
+  table.push(...body);
+  return table.toString();
 }
 
 function label(kind: UsageReportKind, row: ReportRow, options: UsageTableOptions): string[] {

@@ -12,14 +12,13 @@ const two = (n: number): string => String(n).padStart(2, '0');
  * 2026-02-11T21:46:05.123Z in Asia/Kathmandu. The offset is always `±HH:MM`, `+00:00` for UTC (never
  * `Z`): one shape in every zone. A time no line gave (`UNKNOWN_TIME`, `NaN`, `null`) is `null`. An
  * offset that is not whole minutes (local mean time, before 1900) gives the time in UTC (`+00:00`), so the
- * instant stays exact. Offsets of a named zone come from `zoneOffset` (the days of `romp usage`); the
- * machine's from `Date` (no `Intl` at start-up, as `timeFormat`).
+ * instant stays exact. Offsets come from `zoneOffset`, as the days of `romp usage` do (the machine's
+ * zone's from `Date`: no `Intl` at start-up, as `timeFormat`).
  * @param timeZone an IANA zone (validated by the caller), or undefined for the machine's
  * @returns the printer of an epoch time (ms)
  */
 export function isoTime(timeZone?: string): (t: number | null) => string | null {
-  const offset =
-    timeZone === undefined ? (t: number) => -new Date(t).getTimezoneOffset() * 60_000 : zoneOffset(timeZone);
+  const offset = zoneOffset(timeZone);
   return (t) => {
     if (t === null || !isKnownTime(t) || !(Math.abs(t) <= MAX)) return null;
     let ms = offset(t);

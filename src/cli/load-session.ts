@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { View } from '../graph/resolve-active-path.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { refuseUnrelated } from './refuse-unrelated.ts';
@@ -54,7 +54,7 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
       );
     }
     await checkFiles(targets.files);
-    const home = rompHome(options.rompHome);
+    const home = rompHomeFolder(options.rompHome);
     const result = await parseSession(targets.files, {
       view: options.view ?? 'full',
       rompHome: home,

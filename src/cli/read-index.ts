@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Database } from '../index-db/database.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 
 /**
  * romp's index (`$ROMP_HOME/index.db`, docs/index.md) opened read-only, for a command that takes what
@@ -10,7 +10,7 @@ import { rompHome } from '../romp-home/romp-home.ts';
  */
 export async function readIndex(home: string | undefined): Promise<Database | undefined> {
   const { indexPath } = await import('../index-db/update-index.ts');
-  const path = indexPath(rompHome(home));
+  const path = indexPath(rompHomeFolder(home));
   if (!existsSync(path)) return undefined;
   const { openIndexForRead } = await import('../index-db/open-index.ts');
   const db = openIndexForRead(path);

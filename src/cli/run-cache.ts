@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { CACHE_CLOCK_TIMES, cacheClock } from '../cache/cache-clock.ts';
 import { explainCacheWrites, type CacheGroup, type CauseTotals } from '../cache/explain-cache-writes.ts';
 import { readCacheLines } from '../cache/read-cache-lines.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { readIdleSpans } from '../romp-home/state-log.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
@@ -55,7 +55,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
     const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
     const zone = options.timezone === undefined ? {} : { timeZone: options.timezone };
     const usage = await countUsage(files, { prices, ...zone });
-    const home = rompHome(options.rompHome);
+    const home = rompHomeFolder(options.rompHome);
     const idle = (
       await Promise.all(
         files.map(async (file) =>

@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { buildHtmlPage } from '../html/build-html-page.ts';
-import type { CliIO } from './cli-io.ts';
+import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import { plural } from '../text/format-count.ts';
@@ -9,6 +9,8 @@ import { plural } from '../text/format-count.ts';
 export interface HtmlCliOptions extends TargetOptions {
   /** Where to write the page (default: standard output). */
   output?: string;
+  /** With `output`: print what was written as one JSON object. */
+  json?: boolean;
 }
 
 /**
@@ -29,13 +31,16 @@ export function partFile(output: string, n: number): string {
  * a transcript path, a session id or a unique prefix, or `--latest` / `--project`. With `-o` the page
  * goes to the file and one line naming it (size, turns, cuts) to stderr; a long session's page is split
  * into parts (`PART_CHARS`), FILE then the numbered part files beside it (`partFile`), linked from each
- * other, one stderr line each. Without `-o`, one page to stdout, never split.
+ * other, one stderr line each. Without `-o`, one page to stdout, never split. `--json` (with `-o` only: without
+ * it the page is the output) prints `{ rompUuid, turns, truncated, files: [{ path, bytes }] }` to stdout.
  * @param args the session argument (one)
- * @param options output, latest, project, projects
+ * @param options output, json, latest, project, projects
  * @param io where to write
  * @returns the exit code
  */
 export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO): Promise<number> {
+  if (options.json === true && options.output === undefined)
+    throw new UserError('--json needs -o FILE: without it the page itself is what romp html prints');
   return withOneSessionFile('html', args, options, io, async (file) => {
     const output = options.output;
     const { parts, session, diagnostics } = await buildHtmlPage(
@@ -44,13 +49,19 @@ export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO
     );
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
     const split = parts.length === 1 ? '' : `, split into ${plural(parts.length, 'part')} (HTML_SPLIT)`;
+    const files: Array<{ path: string; bytes: number }> = [];
     for (const [i, part] of parts.entries()) {
       const summary =
         i === 0
           ? `${plural(session.turns.length, 'turn')}${cuts === 0 ? '' : `, ${cuts} cut (HTML_TRUNCATED)`}${split}`
           : `part ${i + 1} of ${parts.length}`;
       await writeOutput(io, output === undefined ? undefined : partFile(output, i + 1), part, summary);
+      if (output !== undefined) files.push({ path: partFile(output, i + 1), bytes: Buffer.byteLength(part) });
     }
+    if (options.json === true)
+      io.stdout.write(
+        `${JSON.stringify({ rompUuid: session.rompUuid, turns: session.turns.length, truncated: cuts, files })}\n`,
+      );
     return 0;
   });
 }

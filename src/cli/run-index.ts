@@ -9,7 +9,7 @@ import type { RefreshReport } from '../index-db/refresh-index.ts';
 import { searchIndex, type SearchFilter } from '../index-db/search-index.ts';
 import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
@@ -107,7 +107,7 @@ export async function runSearch(
   if (options.since !== undefined) filter.since = dayStart('--since', options.since);
   if (options.until !== undefined) filter.until = dayStart('--until', options.until) + 24 * 3600 * 1000;
   const path =
-    options.refresh === false ? indexPath(rompHome(options.rompHome)) : (await refresh(options, io, true)).path;
+    options.refresh === false ? indexPath(rompHomeFolder(options.rompHome)) : (await refresh(options, io, true)).path;
   const db = openIndexForRead(path);
   if (typeof db === 'string') throw new UserError(`${path}: ${db}; run romp index`);
   try {
@@ -168,7 +168,7 @@ export async function runSearch(
  * @returns the exit code
  */
 export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Promise<number> {
-  const path = indexPath(rompHome(options.rompHome));
+  const path = indexPath(rompHomeFolder(options.rompHome));
   const db = openIndexForRead(path);
   if (typeof db === 'string') throw new UserError(`${path}: ${db}; run romp index`);
   try {
@@ -224,7 +224,7 @@ async function refresh(
   io: CliIO,
   noWait: boolean,
 ): Promise<{ report: RefreshReport | undefined; path: string }> {
-  const path = indexPath(rompHome(options.rompHome));
+  const path = indexPath(rompHomeFolder(options.rompHome));
   const projectsDir = options.projects ?? defaultProjectsDir();
   // an unreadable folder would look empty, and an empty folder removes every row
   const info = await stat(projectsDir).catch((error: Error) => {

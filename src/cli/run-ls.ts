@@ -27,6 +27,10 @@ export interface LsOptions {
 /** On a width, the project column keeps the end of a longer path (`…/app/server`), this long at most. */
 const PROJECT_WIDTH = 32;
 
+/** The title (or first prompt) is cut to this many columns even in a pipe: a first prompt can be megabytes of
+ * pasted text (`romp ls --json` keeps it whole). */
+const TITLE_WIDTH = 200;
+
 /**
  * `romp ls`: Claude Code's sessions, newest first, as aligned columns under a header: last activity
  * (in `--timezone`, else local; `*` when it is the file's mtime, no line near the end having a time),
@@ -82,7 +86,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
  * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
  * its last 32 characters (down to 12 to leave the title 20), the title to what is left of the line, else (a
- * pipe) every value whole.
+ * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere.
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
@@ -95,11 +99,14 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     s.subagents.length > 0 ? `+${s.subagents.length}` : '',
     safeText(s.cwd || s.project),
     s.id,
-    safeText(
-      `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${s.title || s.firstPrompt}`.replace(
-        /\s+/g,
-        ' ',
+    fitWidth(
+      safeText(
+        `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${(s.title || s.firstPrompt).slice(0, TITLE_WIDTH * 4)}`.replace(
+          /\s+/g,
+          ' ',
+        ),
       ),
+      TITLE_WIDTH,
     ),
   ]);
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];

@@ -10,8 +10,9 @@ import {
   registerSession,
   resolveSession,
 } from '../romp-home/registry.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { readEdges } from '../discover/read-edges.ts';
 import { plural } from '../text/format-count.ts';
 import { fitLines, outputWidth } from './fit-width.ts';
 import { safeText } from './safe-text.ts';
@@ -42,8 +43,8 @@ export async function runRegister(
   io: CliIO,
 ): Promise<number> {
   checkRompUuid(rompUuid);
-  await checkFiles(files);
-  const entry = await registerSession(rompHome(options.rompHome), {
+  await checkTranscripts(files);
+  const entry = await registerSession(rompHomeFolder(options.rompHome), {
     rompUuid,
     files: files.map(fileOf),
     ...(options.name === undefined ? {} : { name: options.name }),
@@ -68,8 +69,8 @@ export async function runRegister(
  */
 export async function runResume(rompUuid: string, file: string, options: RegistryOptions, io: CliIO): Promise<number> {
   checkRompUuid(rompUuid);
-  await checkFiles([file]);
-  const home = rompHome(options.rompHome);
+  await checkTranscripts([file]);
+  const home = rompHomeFolder(options.rompHome);
   // a mistyped id would otherwise start a new session quietly
   if ((await resolveSession(home, rompUuid)) === undefined)
     throw new UserError(`no session ${rompUuid} in the registry at ${home} (romp register it first)`);
@@ -88,6 +89,32 @@ function asUserError(error: unknown): never {
   throw error instanceof RegistryError ? new UserError(error.message) : error;
 }
 
+/** Files a registry entry may name: readable regular files, each empty (a session Claude Code has not written
+ * to yet, or blank lines only) or with a transcript line (a JSON object with a string `type`) among the complete
+ * lines of its first 64 KiB. A head of other lines (`/etc/services`, a binary) is refused before it enters the
+ * registry. */
+async function checkTranscripts(files: string[]): Promise<void> {
+  await checkFiles(files);
+  for (const file of files) {
+    const lines = (await readEdges(file, HEAD_BYTES, 0)).head.filter((line) => line.trim() !== '');
+    if (lines.length > 0 && !lines.some(isTranscriptLine))
+      throw new UserError(
+        `${file}: not a Claude Code transcript (none of its first ${plural(lines.length, 'line')} is a transcript line; romp doctor ${file} says why)`,
+      );
+  }
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+function isTranscriptLine(line: string): boolean {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+  } catch {
+    return false;
+  }
+}
+
 function checkRompUuid(rompUuid: string): void {
   if (!isRompUuid(rompUuid)) throw new UserError(notARompUuid(rompUuid));
 }
@@ -99,7 +126,9 @@ function checkRompUuid(rompUuid: string): void {
  * @returns the exit code
  */
 export async function runSessions(options: RegistryOptions, io: CliIO): Promise<number> {
-  const entries = await listSessions(rompHome(options.rompHome), (d) => io.stderr.write(`${formatDiagnostic(d)}\n`));
+  const entries = await listSessions(rompHomeFolder(options.rompHome), (d) =>
+    io.stderr.write(`${formatDiagnostic(d)}\n`),
+  );
   if (options.json === true) io.stdout.write(`${JSON.stringify(entries)}\n`);
   else if (entries.length === 0) io.stdout.write('no registered sessions\n');
   else

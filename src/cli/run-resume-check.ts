@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { findLostTurns, type CauseNote, type ResumeReport } from '../resume/find-lost-turns.ts';
 import { linearFork } from '../resume/linear-fork.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { renderHandoff } from '../resume/render-handoff.ts';
 import { verifyFork } from '../resume/verify-fork.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
+import { outputWidth, wrapLines } from './fit-width.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { writeOutput } from './one-session-file.ts';
@@ -45,7 +46,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     ...report,
     lost: report.lost.map((l) => withIsoTimes(l, ['t'], iso)),
   });
-  const home = rompHome(options.rompHome);
+  const home = rompHomeFolder(options.rompHome);
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
     if (options.handoff !== undefined || options.writeFork !== undefined)
       throw new UserError('--handoff and --write-fork take one session, not a whole --projects folder');
@@ -56,7 +57,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       const { report, notes } = findLostTurns(await readResumeViews([f.path], { rompHome: home, discover: false }));
       reports.push(report);
       if (options.json !== true && report.lost.length > 0)
-        io.stdout.write(formatReport(f.path, report, notes, time, []));
+        io.stdout.write(formatReport(f.path, report, notes, time, [], outputWidth(io.stdout)));
     }
     if (options.json === true) io.stdout.write(`${JSON.stringify(reports.map(json))}\n`);
     else
@@ -83,6 +84,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
           notes,
           time,
           views.found,
+          outputWidth(io.stdout),
         ),
       );
     if (options.handoff !== undefined)
@@ -125,6 +127,7 @@ function formatReport(
   notes: readonly CauseNote[],
   time: TimeFormat,
   found: readonly string[],
+  columns: number | undefined,
 ): string {
   const lines = [
     `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded (times in ${time.zone})`,
@@ -134,5 +137,5 @@ function formatReport(
     const count = report.lost.filter((l) => l.cause === n.cause && l.uuid === n.uuid).length;
     lines.push(`  ${n.cause} ×${count} at ${n.file}:${n.line} (${n.uuid}, ${time.format(n.t)}): ${n.note}`);
   }
-  return `${lines.join('\n')}\n`;
+  return `${wrapLines(lines, columns).join('\n')}\n`;
 }

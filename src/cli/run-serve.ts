@@ -6,15 +6,18 @@ export interface ServeCliOptions {
   port?: number;
   host?: string;
   projects?: string;
+  /** Print the address as one JSON line (`{"url","host","port"}`) for a program that starts the viewer. */
+  json?: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
  * `romp serve [--port N] [--host H] [--projects DIR]`: the local viewer (`startViewer`) until `signal`
- * aborts (or the process is stopped). Prints the URL; a host other than the loopback gets a warning
- * on stderr (every session would be readable from the network).
- * @param options port (default: a free one), host (default 127.0.0.1), projects folder
+ * aborts (or the process is stopped). Prints the URL (with `--json`: one line `{"url","host","port"}`, the
+ * port the system gave for `--port 0`) once it listens; a host other than the loopback gets a warning on
+ * stderr (every session would be readable from the network).
+ * @param options port (default: a free one), host (default 127.0.0.1), projects folder, json
  * @param io where to write
  * @param signal stops the server
  * @returns the exit code
@@ -28,7 +31,11 @@ export async function runServe(options: ServeCliOptions, io: CliIO, signal?: Abo
     port: options.port ?? 0,
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
   });
-  io.stdout.write(`romp serve: ${viewer.url}\n`);
+  io.stdout.write(
+    options.json === true
+      ? `${JSON.stringify({ url: viewer.url, host, port: Number(new URL(viewer.url).port) })}\n`
+      : `romp serve: ${viewer.url}\n`,
+  );
   await new Promise<void>((resolve) => {
     if (signal?.aborted === true) resolve();
     signal?.addEventListener('abort', () => resolve(), { once: true });

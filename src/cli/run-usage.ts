@@ -1,11 +1,10 @@
-import { SingleBar } from 'cli-progress';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage/count-usage.ts';
 import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-usage.ts';
-import { formatUsageTable, type ReportRow, type SessionLabel } from './format-usage.ts';
+import type { ReportRow, SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
@@ -14,13 +13,12 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
-import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
-import { storedListings } from '../index-db/listings.ts';
+import type { FileListing } from '../discover/list-claude-sessions.ts';
 import { storedUsage } from '../index-db/usage-files.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
-import { outputWidth } from './fit-width.ts';
+import { outputWidth, wrapLines } from './fit-width.ts';
 
 /** Options of `romp usage`. */
 export interface UsageCliOptions {
@@ -84,9 +82,14 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
           io,
         );
   const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
+  // what only a table, a progress bar or the session labels use is loaded then (issue 16: start-up)
   const bar =
     (options.progress ?? (process.stderr.isTTY === true && files.length === 0))
-      ? new SingleBar({ format: 'usage {bar} {value}/{total} files', stream: process.stderr, clearOnComplete: true })
+      ? new (await import('cli-progress')).SingleBar({
+          format: 'usage {bar} {value}/{total} files',
+          stream: process.stderr,
+          clearOnComplete: true,
+        })
       : undefined;
   bar?.start(paths.length, 0);
   let report: UsageReport;
@@ -103,7 +106,10 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
       onDiagnostic: (d) => diagnostics.push(d),
     });
     if (kind === 'session' || kind === 'project')
-      labels = await usageLabels(paths, db === undefined ? undefined : storedListings(db));
+      labels = await usageLabels(
+        paths,
+        db === undefined ? undefined : (await import('../index-db/listings.ts')).storedListings(db),
+      );
   } finally {
     bar?.stop();
     db?.close();
@@ -144,20 +150,30 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
     );
     return code();
   }
+  const { formatUsageTable } = await import('./format-usage.ts'); // with cli-table3: for a table only
   const time = timeFormat(options.timezone);
   const columns = outputWidth(io.stdout);
-  io.stdout.write(`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)\n`);
+  const table = formatUsageTable(kind, rows, total, {
+    time: time.format,
+    ...(options.breakdown === true ? { breakdown: true } : {}),
+    ...(typeof columns === 'number' ? { columns } : {}),
+    ...(labels === undefined ? {} : { sessions: labels.sessions }),
+  });
+  const notes = [
+    ...(report.unknownModels.length > 0
+      ? [
+          `no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)`,
+        ]
+      : []),
+    ...(total.lowerBound
+      ? [
+          '≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound',
+        ]
+      : []),
+  ];
   io.stdout.write(
-    `${formatUsageTable(kind, rows, total, { time: time.format, ...(options.breakdown === true ? { breakdown: true } : {}), ...(typeof columns === 'number' ? { columns } : {}), ...(labels === undefined ? {} : { sessions: labels.sessions }) })}\n`,
+    `${[...wrapLines([`Usage ${TITLES[kind]} (times in ${time.zone}; each API response counted once)`], columns), table, ...wrapLines(notes, columns)].join('\n')}\n`,
   );
-  if (report.unknownModels.length > 0)
-    io.stdout.write(
-      `no price for: ${report.unknownModels.join(', ')} (their tokens are counted, their cost is not; --prices FILE adds one)\n`,
-    );
-  if (total.lowerBound)
-    io.stdout.write(
-      '≥: some responses were written before their final usage (Claude Code before 2.1.112, stop_reason null on every line): output is a lower bound\n',
-    );
   return code();
 }
 
@@ -200,6 +216,7 @@ async function usageLabels(
   paths: string[],
   stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
 ): Promise<UsageLabels> {
+  const { listClaudeSessions } = await import('../discover/list-claude-sessions.ts');
   const labels: UsageLabels = { sessions: new Map(), folders: new Map() };
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
@@ -316,6 +333,7 @@ export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */
 export async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
   if (!subagents) return files;
+  const { sessionSubagents } = await import('../discover/list-claude-sessions.ts');
   const paths = new Set<string>();
   for (const file of files) {
     paths.add(file);

@@ -1,7 +1,7 @@
 import { watch } from 'chokidar';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { rompHome } from '../romp-home/romp-home.ts';
+import { rompHomeFolder } from './romp-home-folder.ts';
 import { watchSession } from '../live/watch-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
@@ -53,7 +53,7 @@ export async function runWatch(
   const following = args.length === 0 && (options.latest === true || options.project !== undefined);
   if (args.length === 0 && options.session === undefined && !following)
     throw new UserError('watch needs transcript files, a session id, --latest, --project or --session <rompUuid>');
-  const home = rompHome(options.rompHome);
+  const home = rompHomeFolder(options.rompHome);
   if (options.session !== undefined)
     checkRegistered(options.session, home, (await resolveSession(home, options.session))?.files ?? []);
   const screen = new WatchScreen(io.stdout, timeFormat(options.timezone));
@@ -191,7 +191,7 @@ async function followLatest(
       : await projectFolder(projectsDir, options.project, process.cwd()).catch(() =>
           projectKey(resolve(options.project as string)),
         );
-  const home = rompHome(options.rompHome);
+  const home = rompHomeFolder(options.rompHome);
   let next: string | undefined;
   let current: string | undefined;
   let wake: (() => void) | undefined;

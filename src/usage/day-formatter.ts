@@ -9,14 +9,17 @@ const TO = Date.UTC(2200, 0, 1);
 /**
  * The calendar day (`YYYY-MM-DD`) of a time in a zone, as usage reports bucket responses, with no
  * `Intl` call per response (issue 16): the UTC date of the time plus the zone's offset then
- * (`zoneOffset`: asked of `Intl` once per UTC day seen, per quarter hour on a transition's day). A time
- * outside 1972–2199 goes by quarter hours instead, its day written by `Intl.DateTimeFormat` (`en-CA`)
- * once per quarter hour of time seen.
+ * (`zoneOffset`: `Date`'s for the machine's zone, so that `romp usage` in it makes no
+ * `Intl.DateTimeFormat`; a named zone's asked of `Intl` once per UTC day seen, per quarter hour on a
+ * transition's day; the CLI's JSON times, `isoTime`, use the same). A time outside 1972–2199 goes by
+ * quarter hours instead: `Intl.DateTimeFormat` (`en-CA`) once per quarter hour of time seen (since 1980
+ * every zone's offset is a multiple of 15 minutes and changes only on such a boundary, so all times of one
+ * quarter hour share their day).
  * @param timeZone an IANA zone, or undefined for the machine's
  * @returns the day of an epoch time (ms)
  */
 export function dayFormatter(timeZone: string | undefined): (t: number) => string {
-  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  let format: Intl.DateTimeFormat | undefined;
   const offset = zoneOffset(timeZone);
   const days = new Map<number, string>(); // local day → its date
   const slots = new Map<number, string>();
@@ -24,7 +27,10 @@ export function dayFormatter(timeZone: string | undefined): (t: number) => strin
     if (!(t >= FROM && t < TO)) {
       const slot = Math.floor(t / SLOT);
       let day = slots.get(slot);
-      if (day === undefined) slots.set(slot, (day = format.format(slot * SLOT)));
+      if (day === undefined) {
+        format ??= new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+        slots.set(slot, (day = format.format(slot * SLOT)));
+      }
       return day;
     }
     const local = Math.floor((t + offset(t)) / DAY);

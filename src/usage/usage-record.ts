@@ -10,8 +10,9 @@ import type { RawRecord } from '../read/parse-line.ts';
  *
  * A line whose `type` is not `"assistant"` is told apart at that member, the rest unread: Claude Code
  * writes `type` before `message` and `toolUseResult`, so a user or progress line costs the walk of its
- * first short members. (A line with two top-level `type` keys goes by the first that is not
- * `"assistant"`; `JSON.parse` goes by the last: Claude Code writes each key once.)
+ * first short members. Those (after `parentUuid`) are mostly the bytes of the line before: a head of the
+ * same bytes as the last line's is not walked again (`memo`). (A line with two top-level `type` keys goes
+ * by the first that is not `"assistant"`; `JSON.parse` goes by the last: Claude Code writes each key once.)
  *
  * Decoded values are what `JSON.parse` gives for them. The walk gives up (`undefined`: the caller parses
  * the line whole, with its diagnostics) on what it does not handle itself: a line not starting with `{`
@@ -68,26 +69,43 @@ const ASSISTANT = Buffer.from('"assistant"');
  * Walks the members of an object whose `{` is just before `i`, noting each wanted member's value span in
  * `spans` (the last of a repeated key, as `JSON.parse` keeps). In the top-level object (`TOP`), a `type`
  * whose value is a plain string other than `"assistant"` ends the walk, and a `message` object is walked
- * in turn, into `MESSAGE_SPANS` (its span then starts at -2). Returns the byte after the closing `}`, -1
- * to give up, or `NOT_ASSISTANT`.
+ * in turn, into `MESSAGE_SPANS` (its span then starts at -2); after its first member, a head of the
+ * `memo`'s bytes is taken from it, and a head not is noted in it at the first `type` or `message` key.
+ * Returns the byte after the closing `}`, -1 to give up, or `NOT_ASSISTANT`.
  */
 function walkObject(buf: Buffer, i: number, end: number, limit: number, names: Wanted, spans: Int32Array): number {
   const top = names === TOP;
   spans.fill(-1);
+  if (top) recalledAt = -1;
+  else usageAt = -1;
   i = skipSpace(buf, i, end);
   if (buf[i] === CLOSE) return i + 1;
+  /** At the top level: where the head after the first member starts (-1: not yet there, -2: done with it). */
+  let head = -1;
   for (;;) {
     if (buf[i] !== QUOTE) return -1;
     const keyEnd = plainStringEnd(buf, i + 1, end);
     if (keyEnd === -1) return -1;
     const name = nameOf(buf, i + 1, keyEnd - 1, names);
+    if (top && name <= 1 && name !== -1 && head >= 0) {
+      remember(buf, head, i, limit, spans);
+      head = -2;
+    }
     i = skipSpace(buf, keyEnd, end);
     if (buf[i] !== 0x3a) return -1;
     const from = skipSpace(buf, i + 1, end);
     const inner = top && name === 1 && buf[from] === OPEN;
+    // a usage object of counts is read as it is walked (`readUsage`), not walked, then parsed
+    const usage = !top && name === 2 && buf[from] === OPEN && limit > 3 ? readUsage(buf, from, end, 0) : -1;
+    if (usage !== -1) {
+      usageAt = from;
+      usageValue = readValue;
+    }
     const to = inner
       ? walkObject(buf, from + 1, end, limit - 1, MESSAGE, MESSAGE_SPANS)
-      : valueEnd(buf, from, end, limit);
+      : usage !== -1
+        ? usage
+        : valueEnd(buf, from, end, limit);
     if (to === -1) return -1;
     if (top && name === 0 && !(to - from === ASSISTANT.length && same(buf, from, ASSISTANT)))
       return plainString(buf, from, to) ? NOT_ASSISTANT : -1;
@@ -99,15 +117,174 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
     if (buf[i] === CLOSE) return i + 1;
     if (buf[i] !== 0x2c) return -1;
     i = skipSpace(buf, i + 1, end);
+    if (top && head === -1) {
+      const after = recall(buf, i, end, limit, spans);
+      [head, i] = after === -1 ? [i, i] : [-2, after];
+    }
   }
+}
+
+/**
+ * The head of the last line walked: the bytes from the end of its first top-level member (`parentUuid`)
+ * to its first `type` or `message` key, and where the wanted members among them are. Claude Code writes
+ * the same head on line after line of a session (`isSidechain`, `userType`, `cwd`, `sessionId`,
+ * `version`, `gitBranch`, `slug`): a line whose bytes there are the same is not walked there again (one
+ * `Buffer.compare`), its members are where the memo says, and their values as decoded before.
+ */
+const memo = {
+  bytes: Buffer.allocUnsafe(4096),
+  /** 0: none. */
+  length: 0,
+  limit: 0,
+  /** As `TOP_SPANS`, from the head's start. */
+  spans: new Int32Array(TOP.length * 2),
+  /** Each member's decoded value (`NONE`: not decoded yet). */
+  values: new Array<unknown>(TOP.length),
+};
+const NONE = Symbol('none');
+/** Where the line being walked took its head from the memo (-1: it did not). */
+let recalledAt = -1;
+
+/** Notes `[from, to)` of the line being walked as the memo's head. */
+function remember(buf: Buffer, from: number, to: number, limit: number, spans: Int32Array): void {
+  memo.length = to - from <= memo.bytes.length ? to - from : 0;
+  if (memo.length === 0) return;
+  buf.copy(memo.bytes, 0, from, to);
+  memo.limit = limit;
+  for (let k = 0; k < TOP.length; k++) {
+    const at = spans[2 * k] as number;
+    memo.spans[2 * k] = at >= from ? at - from : -1;
+    memo.spans[2 * k + 1] = at >= from ? (spans[2 * k + 1] as number) - from : -1;
+    memo.values[k] = NONE;
+  }
+}
+
+/** When the bytes at `i` are the memo's head: notes its members in `spans` and gives the byte after it; else -1. */
+function recall(buf: Buffer, i: number, end: number, limit: number, spans: Int32Array): number {
+  const length = memo.length;
+  if (
+    length === 0 ||
+    i + length > end ||
+    limit !== memo.limit ||
+    buf.compare(memo.bytes, 0, length, i, i + length) !== 0
+  )
+    return -1;
+  for (let k = 0; k < TOP.length; k++) {
+    const at = memo.spans[2 * k] as number;
+    if (at === -1) continue;
+    spans[2 * k] = at + i;
+    spans[2 * k + 1] = (memo.spans[2 * k + 1] as number) + i;
+  }
+  recalledAt = i;
+  return i + length;
+}
+
+/** Where the line's `message.usage` read by `readUsage` starts (-1: none), and what it read. */
+let usageAt = -1;
+let usageValue: unknown;
+/** What the last `readUsage` read. */
+let readValue: unknown;
+
+/** The keys `readUsage` reads (Claude Code 1.0 to 2.1's): any other is left to `JSON.parse`. */
+const USAGE_KEYS = wanted(
+  'input_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+  'cache_creation',
+  'ephemeral_5m_input_tokens',
+  'ephemeral_1h_input_tokens',
+  'output_tokens',
+  'service_tier',
+  'inference_geo',
+  'server_tool_use',
+  'web_search_requests',
+  'web_fetch_requests',
+  'iterations',
+  'speed',
+);
+
+/**
+ * Reads a usage object whose `{` is at `i` as `JSON.parse` would give it, into `readValue`, with no
+ * text decoded but its plain strings: the keys of `USAGE_KEYS` (written with no space), each holding a
+ * whole number of at most 15 digits (exact as a double), a plain string, `null`, `true`, `false`, `[]`,
+ * or (at the top only) such an object (the caller asks only where the walk's cap allows that nesting).
+ * Gives the byte after its `}`, or -1 for anything else (a fraction, a sign, an exponent, a leading zero,
+ * a space, an escape, an unknown key, deeper nesting): the caller then walks and parses it as any value.
+ */
+function readUsage(buf: Buffer, i: number, end: number, depth: number): number {
+  const into: Record<string, unknown> = {};
+  if (buf[++i] === CLOSE) {
+    readValue = into;
+    return i + 1;
+  }
+  for (;;) {
+    if (buf[i] !== QUOTE) return -1;
+    const keyEnd = plainStringEnd(buf, i + 1, end);
+    const k = keyEnd === -1 ? -1 : nameOf(buf, i + 1, keyEnd - 1, USAGE_KEYS);
+    if (k === -1 || buf[keyEnd] !== 0x3a || keyEnd + 6 > end) return -1; // a literal's bytes are within the line
+    i = keyEnd + 1;
+    const c = buf[i] as number;
+    let v: unknown;
+    if (c >= 0x30 && c <= 0x39) {
+      let n = c - 0x30;
+      for (i++; c !== 0x30 && i < end && isDigit(buf[i] as number) && n < 1e14; i++)
+        n = n * 10 + (buf[i] as number) - 0x30;
+      v = n;
+    } else if (c === QUOTE) {
+      const to = plainStringEnd(buf, i + 1, end);
+      if (to === -1 || !plainString(buf, i, to)) return -1;
+      v = buf.toString('utf8', i + 1, to - 1);
+      i = to;
+    } else if (c === OPEN && depth === 0) {
+      i = readUsage(buf, i, end, 1);
+      if (i === -1) return -1;
+      v = readValue;
+    } else if (c === 0x6e && same(buf, i, NULL)) {
+      v = null;
+      i += 4;
+    } else if (c === 0x74 && same(buf, i, TRUE)) {
+      v = true;
+      i += 4;
+    } else if (c === 0x66 && same(buf, i, FALSE)) {
+      v = false;
+      i += 5;
+    } else if (c === 0x5b && buf[i + 1] === 0x5d) {
+      v = [];
+      i += 2;
+    } else return -1;
+    if (i >= end) return -1;
+    into[(USAGE_KEYS[k] as readonly [Buffer, string])[1]] = v;
+    if (buf[i] === CLOSE) {
+      readValue = into;
+      return i + 1;
+    }
+    if (buf[i] !== 0x2c) return -1;
+    i++;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
 /** Decodes the noted members into `into`; `false` when one is not valid JSON. */
 function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord): boolean {
+  const memoAt = names === TOP ? recalledAt : -1;
   for (let k = 0; k < names.length; k++) {
     const from = spans[2 * k] as number;
     if (from === -1) continue;
-    const v = from === -2 ? WALKED : value(buf, from, spans[2 * k + 1] as number);
+    const recalled = memoAt !== -1 && memo.spans[2 * k] !== -1 && from === (memo.spans[2 * k] as number) + memoAt;
+    let v = recalled ? memo.values[k] : NONE;
+    if (v === NONE) {
+      v =
+        from === -2
+          ? WALKED
+          : from === usageAt && names === MESSAGE
+            ? usageValue
+            : value(buf, from, spans[2 * k + 1] as number);
+      // only a plain value is shared between records
+      if (recalled && (typeof v !== 'object' || v === null)) memo.values[k] = v;
+    }
     if (v === FAIL) return false;
     into[(names[k] as readonly [Buffer, string])[1]] = v;
   }
@@ -141,6 +318,7 @@ function value(buf: Buffer, from: number, to: number): unknown {
     if (to - from === ASSISTANT.length && same(buf, from, ASSISTANT)) return 'assistant';
     if (plainString(buf, from, to)) return buf.toString('utf8', from + 1, to - 1);
   } else if (to - from === 4 && first === 0x74 && same(buf, from, TRUE)) return true;
+  else if (to - from === 5 && first === 0x66 && same(buf, from, FALSE)) return false;
   else if (to - from === 4 && first === 0x6e && same(buf, from, NULL)) return null;
   try {
     return JSON.parse(buf.toString('utf8', from, to)) as unknown;
@@ -149,6 +327,7 @@ function value(buf: Buffer, from: number, to: number): unknown {
   }
 }
 const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
 const NULL = Buffer.from('null');
 
 function isSpace(c: number): boolean {

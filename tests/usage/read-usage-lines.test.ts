@@ -109,6 +109,104 @@ test('hand-made shapes: the records usage reads are those of the full parse, at 
   assert.deepEqual(got.codes, ['GLUED_RECORDS:9', 'INVALID_JSON:10', 'NUMBER_REPLACED:11']);
 });
 
+test('a head of the same bytes as the line before: its members as the full parse gives them', async () => {
+  const spaced = (line: string) => line.replaceAll(',"', ', "').replaceAll('":', '" :');
+  const quoted = (line: string) => line.replace('"sessionId"', '"cwd":"x\\",\\"type\\":\\"user\\\\","sessionId"');
+  const user = (sessionId: string) =>
+    JSON.stringify({ parentUuid: 'p', isSidechain: false, sessionId, version: '2.1.120', type: 'user', message: 'hi' });
+  const lines = [
+    asst('a'),
+    asst('b'), // the same head
+    asst('c', { sessionId: 'T' }), // one byte different
+    user('T'), // the same head, then `type`
+    asst('d', { sessionId: 'T' }).replace('"type":"assistant"', '"sessionId":"U","type":"assistant"'), // the last wins
+    asst('e', { isSidechain: true }),
+    spaced(asst('f')),
+    spaced(asst('g')),
+    quoted(asst('h')),
+    quoted(asst('i')),
+    user('S'),
+    asst('j').replace('"isSidechain":false', '"isSidechain":true'),
+  ];
+  const path = write(lines.join('\n'));
+  const got = await fast(path);
+  assert.deepEqual(got.records, await full(path));
+  assert.deepEqual(
+    got.records.map(([, , r]) => [(r as RawRecord)['sessionId'], (r as RawRecord)['isSidechain']]),
+    [
+      ['S', false],
+      ['S', false],
+      ['T', false],
+      ['U', false],
+      ['S', true],
+      ['S', false],
+      ['S', false],
+      ['S', false],
+      ['S', false],
+      ['S', true],
+    ],
+  );
+  // the same head nested deeper than a later read's cap: that read gives up on it, as the full parse does
+  const deep = (id: string) => asst(id).replace('"sessionId"', '"x":{"a":{"b":{"c":{"d":{}}}}},"sessionId"');
+  await fast(write(`${deep('k')}\n${deep('l')}\n`));
+  const capped = write(`${deep('m')}\n`);
+  assert.deepEqual((await fast(capped, { maxDepth: 5 })).codes, ['TOO_DEEP:1']);
+  assert.deepEqual(
+    (await readTranscript(capped, { maxDepth: 5 })).diagnostics.map((d) => `${d.code}:${d.line ?? ''}`),
+    ['TOO_DEEP:1'],
+  );
+});
+
+test('usage objects read without JSON.parse, and those left to it: as the full parse gives them', async () => {
+  const plain = '{"input_tokens":3,"cache_creation":{"ephemeral_5m_input_tokens":0},"output_tokens":10}';
+  const usages = [
+    plain,
+    '{}',
+    '{"input_tokens":0,"output_tokens":999999999999999,"service_tier":"standard","speed":null}',
+    '{"input_tokens":1,"server_tool_use":{"web_search_requests":2},"iterations":[],"inference_geo":true}',
+    '{"input_tokens":1,"output_tokens":2,"input_tokens":7}', // the last wins, in the first's place
+    '{"input_tokens":1234567890123456}', // 16 digits
+    '{"input_tokens":1.5,"output_tokens":2}',
+    '{"input_tokens":-0,"output_tokens":1e3}',
+    '{"input_tokens":012}', // not JSON
+    '{"input_tokens": 3}',
+    '{"input_tokens":3,"__proto__":{"x":1}}',
+    '{"input_tokens":3,"output_tokens_details":{"thinking_tokens":4}}',
+    '{"input_tokens":3,"iterations":[{"input_tokens":1}]}',
+    '{"input_tokens":3,"cache_creation":{"ephemeral_5m_input_tokens":{"a":1}}}',
+    '{"input_tokens":3,"service_tier":"st\\u0061ndard","inference_geo":"x\\"y"}',
+    '{"input_tokens":3,"service_tier":"\u0001"}', // a raw control character: not JSON
+    '{"input_tokens":3,"inference_geo":fals}',
+    '{"input_tokens":3',
+  ];
+  const lines = usages.map((u, i) => asst(`u${i}`).replace(JSON.stringify(usage), u));
+  const path = write(`${lines.join('\n')}\n${asst('torn').slice(0, asst('torn').indexOf('"output_tokens"') + 18)}`);
+  const got = await fast(path);
+  assert.deepEqual(got.records, await full(path));
+  const read = (n: number) => (got.records.find(([line]) => line === n)?.[2] as { message: RawRecord }).message;
+  assert.deepEqual(read(1)['usage'], {
+    input_tokens: 3,
+    cache_creation: { ephemeral_5m_input_tokens: 0 },
+    output_tokens: 10,
+  });
+  assert.deepEqual(Object.keys(read(5)['usage'] as object), ['input_tokens', 'output_tokens']);
+  assert.equal((read(5)['usage'] as RawRecord)['input_tokens'], 7);
+  assert.equal((read(6)['usage'] as RawRecord)['input_tokens'], 1234567890123456);
+  assert.equal(Object.getPrototypeOf(read(11)['usage']), Object.prototype);
+  assert.deepEqual(
+    got.records.map(([line]) => line),
+    [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15],
+  );
+  assert.deepEqual(got.codes, [
+    'NUMBER_REPLACED:8',
+    'INVALID_JSON:9',
+    'INVALID_JSON:16',
+    'INVALID_JSON:17',
+    'INVALID_JSON:18',
+    'INVALID_JSON:19',
+  ]);
+});
+
 test('invalid UTF-8 in a skipped value of an assistant line is still reported', async () => {
   const [head, tail] = asst('m1').split('hi ');
   const path = write(Buffer.concat([Buffer.from(`${head}hi `), Buffer.from([0xff, 0xfe]), Buffer.from(`${tail}\n`)]));
