@@ -58,37 +58,42 @@ function projects(): string {
 
 test('romp ls --json: last is the last time in the file (not the head), else the mtime; prompts and cwd', async () => {
   const root = projects();
-  const { code, out } = await run(['ls', '--projects', root, '--json']);
+  const { code, out } = await run(['ls', '--projects', root, '--json', '--timezone', 'Asia/Kathmandu']);
   type Listed = {
     id: string;
     cwd: string;
-    first: number | null;
-    last: number;
+    first: string | null;
+    last: string;
     lastFrom: string;
     prompts: number;
     lines: number;
     firstPrompt: string;
   };
-  const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
   const list = JSON.parse(out) as Listed[];
   assert.equal(code, 0);
+  // times as ISO strings in the zone (Kathmandu: +05:45), to the ms (the mtime's fraction of a ms left out)
   assert.deepEqual(
-    list.filter((s) => !Number.isInteger(s.last)),
-    [],
-  );
-  assert.deepEqual(
-    list.map((s) => [s.id, s.cwd, iso(s.first), iso(s.last), s.lastFrom, s.prompts, s.lines, s.firstPrompt]),
+    list.map((s) => [s.id, s.cwd, s.first, s.last, s.lastFrom, s.prompts, s.lines, s.firstPrompt]),
     [
-      // no line has a time: the mtime, and no first time (NaN, null in JSON)
-      ['s2', '', null, '2026-03-02T00:00:00.000Z', 'mtime', 0, 1, ''],
-      ['s3', '/work/other', '2026-03-01T12:00:00.000Z', '2026-03-01T12:00:00.000Z', 'timestamp', 1, 1, 'hello'],
-      // the assistant's reply at 11:00, 100 KB before the end; the prompt and /clear count, the caveat,
+      // no line has a time: the mtime (2026-03-02T00:00:00.0007Z), and no first time (null)
+      ['s2', '', null, '2026-03-02T05:45:00.000+05:45', 'mtime', 0, 1, ''],
+      [
+        's3',
+        '/work/other',
+        '2026-03-01T17:45:00.000+05:45',
+        '2026-03-01T17:45:00.000+05:45',
+        'timestamp',
+        1,
+        1,
+        'hello',
+      ],
+      // the assistant's reply at 11:00Z, 100 KB before the end; the prompt and /clear count, the caveat,
       // the tool result and the sidechain line do not
       [
         's1',
         '/work/my app',
-        '2026-03-01T10:00:00.000Z',
-        '2026-03-01T11:00:00.000Z',
+        '2026-03-01T15:45:00.000+05:45',
+        '2026-03-01T16:45:00.000+05:45',
         'timestamp',
         2,
         18,

@@ -24,6 +24,9 @@ export interface CacheClock {
   extra_usd: number | null;
 }
 
+/** The clock's times (epoch ms), which the CLI's `--json` prints as ISO strings (`isoTime`). */
+export const CACHE_CLOCK_TIMES = ['last_response', 'expires_at'] as const;
+
 /**
  * The cache clock of an open session (`romp watch`, `romp cache --statusline`): from the main chain's
  * last API response with usage (not `<synthetic>`), the TTL left and the tokens a request after expiry

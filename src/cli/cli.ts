@@ -129,12 +129,12 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)')
       .choices(['full', 'context'])
       .default('full');
-  const zone = (): Option =>
-    new Option('--timezone <zone>', "IANA zone the times are printed in (default: this machine's)").argParser(
+  const zone = (json = 'in --json as ISO times with its offset'): Option =>
+    new Option('--timezone <zone>', `IANA zone the times are printed in, ${json} (default: this machine's)`).argParser(
       checkZone,
     );
-  /** How the commands that read one session are told which (`loadSession`). */
-  const naming = (command: Command): Command =>
+  /** How the commands that read one session are told which (`loadSession`), and the zone of their times. */
+  const naming = (command: Command, timezone: Option = zone()): Command =>
     command
       .argument(
         '[session...]',
@@ -149,10 +149,14 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--session <rompUuid>', "the session's files from romp's registry")
       .option('--example', 'the bundled example session')
       .addOption(viewOption())
-      .addOption(zone())
+      .addOption(timezone)
       .addOption(home());
   const sessionCommand = (name: string, description: string, json: boolean): Command => {
-    const command = naming(program.command(name).description(description));
+    // --json is the Session itself: the library's model, epoch ms
+    const command = naming(
+      program.command(name).description(description),
+      zone(json ? 'not in this JSON (the Session: epoch ms)' : 'not in --json (the Session: epoch ms)'),
+    );
     if (!json) {
       command
         .option('--full', 'the conversation as a person reads it: prompts, replies, tool calls with their results')
@@ -187,7 +191,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[file]', 'NDJSON file; - or nothing for standard input')
     .option('--json', 'print the Session as JSON instead of the outline')
     .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
-    .addOption(zone())
+    .addOption(zone('not in --json (the Session: epoch ms)'))
     .action(async (file: string | undefined, options: StreamCliOptions) =>
       done(await (await import('./run-stream.ts')).runStream(file, options, io)),
     );
@@ -213,7 +217,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       '--session <rompUuid>',
       "the session's files from romp's registry (resume files registered later are followed)",
     )
-    .addOption(zone())
+    .addOption(zone("in --json the cache clock's as ISO times (the turns: epoch ms)"))
     .addOption(home())
     .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
     .option('--poll', 'poll the files instead of file-system events')
@@ -418,7 +422,12 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)',
     )
     .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
-    .addOption(new Option('--timezone <zone>', "IANA zone for the days (default: this machine's)").argParser(checkZone))
+    .addOption(
+      new Option(
+        '--timezone <zone>',
+        "IANA zone for the days and the clock's times (default: this machine's)",
+      ).argParser(checkZone),
+    )
     .addOption(home())
     .option('--json', 'print {total, causes, bySession, byDay}')
     .action(async (files: string[], options: CacheCliOptions) =>

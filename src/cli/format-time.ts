@@ -12,7 +12,7 @@ export interface TimeFormat {
  * The CLI's one way to print a time: in the machine's zone unless `--timezone` names one, to the
  * minute, `YYYY-MM-DD HH:mm`, with the zone said once where the times are printed. A missing time
  * (`UNKNOWN_TIME`, `NaN`: no line gave one) reads `time unknown`, never 1970. `--json` output
- * keeps epoch ms and ISO strings instead.
+ * gives ISO strings with the zone's offset instead (`isoTime`).
  *
  * The machine's zone is read with `Date`'s local fields, not `Intl` (whose first formatter costs
  * ~10–20 ms of CPU at start-up): it is labelled by its UTC offset (`UTC`, `UTC+09:00`, or

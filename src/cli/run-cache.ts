@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
-import { cacheClock } from '../cache/cache-clock.ts';
+import { CACHE_CLOCK_TIMES, cacheClock } from '../cache/cache-clock.ts';
 import { explainCacheWrites, type CacheGroup, type CauseTotals } from '../cache/explain-cache-writes.ts';
 import { readCacheLines } from '../cache/read-cache-lines.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
@@ -10,6 +10,7 @@ import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
 import { checkFiles, UserError, type CliIO } from './cli-io.ts';
 import { fitLines, outputWidth } from './fit-width.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
@@ -28,7 +29,7 @@ export interface CacheCliOptions extends TargetOptions {
  * its subagents' transcripts, as `romp usage FILE` counts them; without a session and with
  * `--projects DIR`, every transcript of the folder. Totals by cause, project and day; `--json` prints
  * the `CacheReport`. Idle spans in romp's state logs count as human time. `--statusline` prints the session's
- * `CacheClock` as JSON instead; without a
+ * `CacheClock` as JSON instead (its times ISO strings with the zone's offset: `isoTime`); without a
  * session it reads Claude Code's status-line input on stdin (`{"transcript_path": …}`).
  * @param args the session (`resolveTargets`)
  * @param options json, statusline, zone, prices, projects folder
@@ -121,9 +122,13 @@ async function statusline(args: string[], options: CacheCliOptions, io: CliIO): 
   } else files = (await resolveTargets(args, options, 'one', io)).files;
   await checkFiles(files);
   const { session } = await parseSession(files);
-  io.stdout.write(
-    `${JSON.stringify({ session: session.rompUuid, cache_clock: cacheClock(session, Date.now(), options.prices === undefined ? PRICES : await readPrices(options.prices)) ?? null })}\n`,
+  const clock = cacheClock(
+    session,
+    Date.now(),
+    options.prices === undefined ? PRICES : await readPrices(options.prices),
   );
+  const json = clock === undefined ? null : withIsoTimes(clock, CACHE_CLOCK_TIMES, isoTime(options.timezone));
+  io.stdout.write(`${JSON.stringify({ session: session.rompUuid, cache_clock: json })}\n`);
   return 0;
 }
 

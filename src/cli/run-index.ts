@@ -13,6 +13,7 @@ import { rompHomeFolder } from './romp-home-folder.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { dayOption } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
@@ -79,7 +80,8 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
  * searches it as it is) and prints the hits (`searchIndex`), best first: time, project, title, turn,
  * who wrote it, the snippet with each match marked (bold on a terminal, else `«…»`; every transcript
  * character escaped), and the commands that open it. `--json`: an array of `SearchHit`, its `snippet` plain
- * text and `matches` the `[start, end)` of each match in it (UTF-16 code units).
+ * text and `matches` the `[start, end)` of each match in it (UTF-16 code units), its `t` an ISO string with
+ * the zone's offset (`isoTime`).
  * @param words the query's words
  * @param options filters, refresh, romp home, json
  * @param io where to write
@@ -111,7 +113,8 @@ export async function runSearch(
   try {
     const hits = searchIndex(db, query, filter);
     if (options.json === true) {
-      io.stdout.write(`${JSON.stringify(hits)}\n`);
+      const iso = isoTime(options.timezone);
+      io.stdout.write(`${JSON.stringify(hits.map((h) => withIsoTimes(h, ['t'], iso)))}\n`);
       return 0;
     }
     const time = timeFormat(options.timezone);

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { storedListings } from '../index-db/listings.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
@@ -35,11 +36,11 @@ const TITLE_WIDTH = 200;
  * (in `--timezone`, else local; `*` when it is the file's mtime, no line near the end having a time),
  * prompts, subagents, the project's real folder (its `cwd`; the folder's name when no line has one),
  * id, title or first prompt, cut to fit the width (`outputWidth`: `COLUMNS`, the terminal's; whole
- * in a pipe). `--limit N` keeps the newest N; `--json` prints the list (`ClaudeSessionInfo`, times
- * in epoch ms). Entries left out (a FIFO, a link out of the folder) are named on stderr; a transcript
- * that cannot be read is listed, named on stderr, exit 2. With romp's index (`romp index`), a file
- * that still has the stamp its listing was read from is not read again (`storedListings`); any other
- * file is read as without the index: the same output.
+ * in a pipe). `--limit N` keeps the newest N; `--json` prints the list (`ClaudeSessionInfo`, `first`
+ * and `last` as ISO strings with the zone's offset: `isoTime`). Entries left out (a FIFO, a link out of
+ * the folder) are named on stderr; a transcript that cannot be read is listed, named on stderr, exit 2.
+ * With romp's index (`romp index`), a file that still has the stamp its listing was read from is not
+ * read again (`storedListings`); any other file is read as without the index: the same output.
  * @param options projects folder, project (real path or folder name), limit, zone, json
  * @param io where to write (the width of stdout fits the table)
  * @param cwd what `--project .` means
@@ -70,8 +71,10 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     db?.close();
   }
   const list = options.limit === undefined ? all : all.slice(0, options.limit);
-  if (options.json === true) io.stdout.write(`${JSON.stringify(list)}\n`);
-  else if (list.length === 0) io.stdout.write('no sessions\n');
+  if (options.json === true) {
+    const iso = isoTime(options.timezone);
+    io.stdout.write(`${JSON.stringify(list.map((s) => withIsoTimes(s, ['first', 'last'], iso)))}\n`);
+  } else if (list.length === 0) io.stdout.write('no sessions\n');
   else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout)));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),

@@ -11,6 +11,7 @@ import { verifyFork } from '../resume/verify-fork.ts';
 import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { outputWidth, wrapLines } from './fit-width.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { writeOutput } from './one-session-file.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { makeDir } from '../fs/make-dir.ts';
@@ -27,9 +28,10 @@ export interface ResumeCheckOptions extends TargetOptions {
 
 /**
  * `romp resume-check SESSION`: what `claude --resume` will not load (`findLostTurns`), per cause with
- * where it is; `--json` prints the `ResumeReport`. Without a session and with `--projects DIR`, every
- * session of the folder (`--json`: an array of reports, one per main transcript). `--handoff FILE`
- * writes the Markdown of the lost turns (`renderHandoff`); `--write-fork DIR` writes the `full` view as a
+ * where it is; `--json` prints the `ResumeReport` (a lost turn's `t` an ISO string with the zone's
+ * offset: `isoTime`). Without a session and with `--projects DIR`, every session of the folder
+ * (`--json`: an array of reports, one per main transcript). `--handoff FILE` writes the Markdown of the
+ * lost turns (`renderHandoff`, its times as the JSON's); `--write-fork DIR` writes the `full` view as a
  * new linear transcript `DIR/<new id>.jsonl` (`linearFork`) once the Agent SDK's `getSessionMessages`
  * loads it as intended (refused when it does not; written with a warning when the SDK is not installed).
  * @param args the session (`resolveTargets`)
@@ -39,6 +41,11 @@ export interface ResumeCheckOptions extends TargetOptions {
  */
 export async function runResumeCheck(args: string[], options: ResumeCheckOptions, io: CliIO): Promise<number> {
   const time = timeFormat(options.timezone);
+  const iso = isoTime(options.timezone);
+  const json = (report: ResumeReport): unknown => ({
+    ...report,
+    lost: report.lost.map((l) => withIsoTimes(l, ['t'], iso)),
+  });
   const home = rompHomeFolder(options.rompHome);
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
     if (options.handoff !== undefined || options.writeFork !== undefined)
@@ -52,7 +59,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       if (options.json !== true && report.lost.length > 0)
         io.stdout.write(formatReport(f.path, report, notes, time, [], outputWidth(io.stdout)));
     }
-    if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
+    if (options.json === true) io.stdout.write(`${JSON.stringify(reports.map(json))}\n`);
     else
       io.stdout.write(
         `${reports.filter((r) => r.lost.length > 0).length} of ${plural(reports.length, 'session')} ${reports.filter((r) => r.lost.length > 0).length === 1 ? 'loses' : 'lose'} turns on resume\n`,
@@ -68,7 +75,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     await checkFiles(targets.files);
     const views = await readResumeViews(targets.files, { rompHome: home });
     const { report, notes } = findLostTurns(views);
-    if (options.json === true) io.stdout.write(`${JSON.stringify(report)}\n`);
+    if (options.json === true) io.stdout.write(`${JSON.stringify(json(report))}\n`);
     else
       io.stdout.write(
         formatReport(
@@ -84,7 +91,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       await writeOutput(
         io,
         options.handoff,
-        renderHandoff(views.full.session, report, notes),
+        renderHandoff(views.full.session, report, notes, (t) => iso(t) ?? 'time unknown'),
         `${report.lost.length} lost turns`,
       );
     if (options.writeFork !== undefined) return await writeFork(options.writeFork, views.full.path.entries, io);

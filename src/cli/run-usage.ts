@@ -6,6 +6,7 @@ import { countUsage, emptyTotals, type Totals, type UsageReport } from '../usage
 import { groupUsage, USAGE_REPORTS, type UsageReportKind } from '../usage/group-usage.ts';
 import type { ReportRow, SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 import { usageThreads } from '../usage/usage-threads.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
@@ -47,8 +48,9 @@ export interface UsageCliOptions {
  * `project`, `blocks`: `groupUsage`) in `--timezone` (default the machine's), `--since`/`--until`
  * days, `--breakdown` per model; a progress bar on a terminal for a whole projects folder. `--json`
  * without a report prints `countUsage`'s totals (`total`, `bySession`, `byDay`, `byModel`,
- * `unknownModels`); with one, `{report, timeZone, rows, total}`. The session and project reports
- * name a project as `romp ls` does, by its real folder (`cwd` in their `--json` rows, beside the
+ * `unknownModels`); with one, `{report, timeZone, rows, total}`, the rows' times (`first`, `last`, a
+ * block's `end` and its `key`, its start) as ISO strings with the zone's offset (`isoTime`). The session
+ * and project reports name a project as `romp ls` does, by its real folder (`cwd` in their `--json` rows, beside the
  * folder's name: `project`, `key`). Given files bring their sessions' subagent
  * transcripts (`sessionSubagents`: nested `<dir>/<id>/subagents/` from Claude Code 2.1.2, flat
  * `<dir>/agent-*.jsonl` before), where subagent spend is written, unless `--no-subagents`. A file
@@ -134,8 +136,17 @@ export async function runUsage(args: string[], options: UsageCliOptions, io: Cli
   const total = emptyTotals();
   for (const row of rows) for (const m of row.models) addTotals(total, m.totals);
   if (options.json === true) {
+    const iso = isoTime(options.timezone);
+    // a block's key is its start: an ISO time in the zone too
+    const json = rows.map((row) =>
+      withIsoTimes(
+        kind === 'blocks' && row.key !== 'unknown' ? { ...row, key: iso(Date.parse(row.key)) } : row,
+        ['first', 'last', 'end'],
+        iso,
+      ),
+    );
     io.stdout.write(
-      `${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows, total })}\n`,
+      `${JSON.stringify({ report: kind, timeZone: group.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, rows: json, total })}\n`,
     );
     return code();
   }

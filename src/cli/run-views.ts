@@ -6,6 +6,7 @@ import { isKnownTime } from '../model/time.ts';
 import type { CliIO } from './cli-io.ts';
 import { formatTurn } from './format-outline.ts';
 import { timeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { loadSession, type SessionArgs } from './load-session.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
@@ -20,7 +21,9 @@ export interface ViewCliOptions extends SessionArgs {
 
 /**
  * `romp turns | segments | tools [FILES...]`: one derived view of a session (in the `--view` given), as
- * lines or `--json`; `turns --json` is one `summarizeTurn` per turn.
+ * lines or `--json`; `turns --json` is one `summarizeTurn` per turn. In `--json` the view's own times
+ * (`t`, `end`) are ISO strings with the zone's offset (`isoTime`); a segment's `atoms` are the model's, as
+ * `romp json` prints them (epoch ms).
  * @param view which view
  * @param files the positional arguments (`loadSession`)
  * @param options view, json, zone, and how the session is named
@@ -45,23 +48,29 @@ export async function runView(
         : `${value.length === 0 ? none : fitLines([...zone, ...text()], outputWidth(io.stdout)).join('\n')}\n`,
     );
   };
+  const iso = isoTime(options.timezone);
   if (view === 'turns')
     write(
-      session.turns.map((t, i) => summarizeTurn(t, i + 1)),
+      session.turns.map((t, i) => withIsoTimes(summarizeTurn(t, i + 1), ['t', 'end'], iso)),
       () => session.turns.flatMap((t, i) => formatTurn(t, i + 1, time)),
     );
   else if (view === 'segments') {
     const list = segments(session);
-    write(list, () =>
-      list.map(
-        (s) =>
-          `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${plural(s.atoms.length, 'atom')}  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
-      ),
+    write(
+      list.map((s) => withIsoTimes(s, ['t', 'end'], iso)),
+      () =>
+        list.map(
+          (s) =>
+            `${time.format(s.t)}  turn ${s.turnId.split(':').at(-1)} #${s.index}  ${s.input ?? '(before any input)'}  ${plural(s.atoms.length, 'atom')}  ${isKnownTime(s.t) ? `${Math.round((s.end - s.t) / 1000)} s` : 'time unknown'}`,
+        ),
     );
   } else {
     const list = toolCalls(session);
     const turnOf = new Map(session.turns.map((t, i) => [t.id, i + 1]));
-    write(list, () => list.map((c) => toolLine(c, turnOf.get(c.turnId) ?? 0)));
+    write(
+      list.map((c) => withIsoTimes(c, ['t', 'end'], iso)),
+      () => list.map((c) => toolLine(c, turnOf.get(c.turnId) ?? 0)),
+    );
   }
   writeDiagnostics(io, diagnostics);
   return 0;

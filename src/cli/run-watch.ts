@@ -6,11 +6,12 @@ import { watchSession } from '../live/watch-session.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { resolveSession } from '../romp-home/registry.ts';
-import { cacheClock, formatCacheClock } from '../cache/cache-clock.ts';
+import { CACHE_CLOCK_TIMES, cacheClock, formatCacheClock } from '../cache/cache-clock.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { projectKey } from '../discover/project-key.ts';
 import { projectFolder, resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { timeFormat } from './format-time.ts';
+import { isoTime, withIsoTimes } from './iso-time.ts';
 import { WatchScreen } from './watch-screen.ts';
 
 /** Options of `romp watch`. */
@@ -26,8 +27,9 @@ export interface WatchCliOptions extends TargetOptions {
  * turn list redrawn in place at each change, a line per turn, rewinds and compactions marked, then the
  * cache clock (`WatchScreen`); elsewhere the outline lines of the turns that change, appended, then the
  * clock. `--json`: one NDJSON line per change, `{changed, removed, turns, cache_clock}`: the ids of the
- * turns new or changed, with those turns, the ids of the turns gone (a rewind; or, when `--latest` moves
- * on to a new session, the previous session's turns) and the clock.
+ * turns new or changed, with those turns (the model's `Turn`, epoch ms, as `romp json`), the ids of the
+ * turns gone (a rewind; or, when `--latest` moves on to a new session, the previous session's turns) and
+ * the clock (its times ISO strings with the zone's offset: `isoTime`).
  *
  * The session is named as `romp show` names it (`resolveTargets`: paths, an id or unique prefix), or
  * with `--session` from romp's registry. A path that does not exist yet (in a folder that does) is
@@ -101,6 +103,7 @@ type Emit = (
 ) => void;
 
 function emitter(options: WatchCliOptions, io: CliIO, screen: WatchScreen): Emit {
+  const iso = isoTime(options.timezone);
   return ({ session, changed, removed }, first) => {
     const clock = cacheClock(session, Date.now());
     if (options.json === true) {
@@ -111,7 +114,7 @@ function emitter(options: WatchCliOptions, io: CliIO, screen: WatchScreen): Emit
         changed: changed.filter((id) => !gone.has(id)),
         removed,
         turns: session.turns.filter((t) => first || ids.has(t.id)),
-        cache_clock: clock ?? null,
+        cache_clock: clock === undefined ? null : withIsoTimes(clock, CACHE_CLOCK_TIMES, iso),
       };
       io.stdout.write(`${JSON.stringify(json)}\n`);
     } else {

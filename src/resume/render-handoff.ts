@@ -18,9 +18,15 @@ const EDITORS: ReadonlySet<string> = new Set(['Edit', 'MultiEdit', 'Write', 'Not
  * @param session the `full` view
  * @param report what `findLostTurns` reported
  * @param notes its cause notes
+ * @param time how a time (epoch ms) is written: the CLI's `isoTime` in `--timezone`, `time unknown` for none
  * @returns the Markdown
  */
-export function renderHandoff(session: Session, report: ResumeReport, notes: readonly CauseNote[]): string {
+export function renderHandoff(
+  session: Session,
+  report: ResumeReport,
+  notes: readonly CauseNote[],
+  time: (t: number) => string,
+): string {
   const lost = new Set(report.lost.map((l) => l.turn_id));
   const turns = session.turns.filter((t) => lost.has(t.id));
   const out = [
@@ -29,13 +35,12 @@ export function renderHandoff(session: Session, report: ResumeReport, notes: rea
     `${turns.length} of ${plural(report.full_turns, 'turn')} of session ${report.session} are not loaded by \`claude --resume\`.`,
     '',
   ];
-  for (const n of notes)
-    out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${new Date(n.t).toISOString()}): ${n.note}`);
+  for (const n of notes) out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${time(n.t)}): ${n.note}`);
   out.push('', '## Lost turns', '');
   turns.forEach((turn, i) => {
     const prompt = promptText(turn);
     out.push(
-      `### ${i + 1}. ${turnOutcome(turn)}, ${new Date(turn.t).toISOString()}`,
+      `### ${i + 1}. ${turnOutcome(turn)}, ${time(turn.t)}`,
       '',
       prompt === '' ? '(no prompt: the turn went on from the one before)' : fence(prompt),
       '',

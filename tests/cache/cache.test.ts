@@ -199,16 +199,24 @@ test("--statusline reads Claude Code's status-line JSON on stdin and prints the 
   const file = writeJsonl([user('u1', null, 'hi', 0), reply('a1', 'u1', 2, 'm1', usage(5_000, 1_000, true))]);
   let out = '';
   const { cli } = await import('../../src/cli/cli.ts');
-  const code = await cli(['cache', '--statusline'], {
+  const code = await cli(['cache', '--statusline', '--timezone', 'America/St_Johns'], {
     stdin: [JSON.stringify({ transcript_path: file, session_id: 'x' })],
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: () => {} },
   });
   assert.equal(code, 0);
-  const parsed = JSON.parse(out) as { cache_clock: { ttl: string; expires_at: number; rewrite_tokens: number } };
+  const parsed = JSON.parse(out) as {
+    cache_clock: { ttl: string; last_response: string; expires_at: string; rewrite_tokens: number };
+  };
+  // 2026-03-01T10:00:02Z and an hour later, in Newfoundland's winter time (-03:30)
   assert.deepEqual(
-    [parsed.cache_clock.ttl, parsed.cache_clock.expires_at, parsed.cache_clock.rewrite_tokens],
-    ['1h', T0 + 2_000 + 3_600_000, 6_110],
+    [
+      parsed.cache_clock.ttl,
+      parsed.cache_clock.last_response,
+      parsed.cache_clock.expires_at,
+      parsed.cache_clock.rewrite_tokens,
+    ],
+    ['1h', '2026-03-01T06:30:02.000-03:30', '2026-03-01T07:30:02.000-03:30', 6_110],
   );
 });
 
@@ -227,13 +235,18 @@ test('romp watch --json carries the cache clock on each change', async () => {
     },
     stderr: { write: () => true },
   };
-  assert.equal(await cli(['watch', path, '--json', '--poll'], io, controller.signal), 0);
-  const clock = (
-    JSON.parse(out.split('\n')[0] as string) as {
-      cache_clock: { ttl: string; expires_at: number; rewrite_tokens: number };
-    }
-  ).cache_clock;
-  assert.deepEqual([clock.ttl, clock.expires_at, clock.rewrite_tokens], ['5m', T0 + 2_000 + 300_000, 6_110]);
+  assert.equal(
+    await cli(['watch', path, '--json', '--poll', '--timezone', 'Australia/Lord_Howe'], io, controller.signal),
+    0,
+  );
+  const line = JSON.parse(out.split('\n')[0] as string) as {
+    turns: Array<{ t: number }>;
+    cache_clock: { ttl: string; expires_at: string; rewrite_tokens: number };
+  };
+  const clock = line.cache_clock;
+  // 2026-03-01T10:05:02Z on Lord Howe Island's summer time (+11:00)
+  assert.deepEqual([clock.ttl, clock.expires_at, clock.rewrite_tokens], ['5m', '2026-03-01T21:05:02.000+11:00', 6_110]);
+  assert.equal(line.turns[0]?.t, T0); // the turns are the model's: epoch ms
 });
 
 test("expiry: a span romp's state log marks idle counts as human time, even inside a tool call", async () => {

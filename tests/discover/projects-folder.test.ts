@@ -89,12 +89,8 @@ test('ls reads first and last times from spaced JSON ("timestamp": "…", as a p
     '{"type": "assistant", "uuid": "a1", "parentUuid": "u1", "timestamp":\t"2026-03-01T10:00:07.000Z", "message": {"id": "m", "role": "assistant", "content": []}}',
   ];
   writeFileSync(join(root, '-work-app', 's1.jsonl'), lines.join('\n') + '\n');
-  const [listed] = JSON.parse((await runCli(['ls', '--projects', root, '--json'])).out) as Array<{
-    first: number;
-    last: number;
-  }>;
-  assert.deepEqual(
-    [listed?.first, listed?.last],
-    [Date.parse('2026-03-01T10:00:00.000Z'), Date.parse('2026-03-01T10:00:07.000Z')],
-  );
+  const [listed] = JSON.parse(
+    (await runCli(['ls', '--projects', root, '--json', '--timezone', 'Europe/Paris'])).out,
+  ) as Array<{ first: string; last: string }>;
+  assert.deepEqual([listed?.first, listed?.last], ['2026-03-01T11:00:00.000+01:00', '2026-03-01T11:00:07.000+01:00']);
 });

@@ -8,7 +8,6 @@ import { runCli } from '../helpers/run-cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import {
   assistant,
-  at,
   compactBoundary,
   progress,
   text,
@@ -21,8 +20,9 @@ import {
 const end = (uuid: string, parent: string, sec: number, mid: string): Record<string, unknown> =>
   assistant(uuid, parent, text('done'), sec, { mid, stop: 'end_turn' });
 
+/** `romp resume-check --json` in UTC: a lost turn's `t` as an ISO string, `+00:00`. */
 async function check(args: string[]): Promise<ResumeReport> {
-  const { code, out, err } = await runCli(['resume-check', '--json', ...args]);
+  const { code, out, err } = await runCli(['resume-check', '--json', '--timezone', 'UTC', ...args]);
   assert.equal(code, 0, err);
   return JSON.parse(out) as ResumeReport;
 }
@@ -51,7 +51,7 @@ test('compaction: the turns before the last boundary, located at it, with the su
   assert.equal(report.context_turns, 1);
   assert.deepEqual(
     report.lost.map((l) => [l.cause, l.line, l.uuid, l.t]),
-    [['compaction', 3, 'b', Date.parse(at(10))]],
+    [['compaction', 3, 'b', '2026-03-01T10:00:10.000+00:00']],
   );
   assert.deepEqual(
     report.lost.map((l) => l.turn_id),
@@ -87,7 +87,7 @@ test('history gap: the turns before a parent never written, located at the line 
   const report = await check([file]);
   assert.deepEqual(
     report.lost.map((l) => [l.cause, l.file, l.line, l.uuid, l.t]),
-    [['history_gap', file, 3, 'u2', Date.parse(at(60))]],
+    [['history_gap', file, 3, 'u2', '2026-03-01T10:01:00.000+00:00']],
   );
   assert.deepEqual(
     report.lost.map((l) => l.turn_id),
@@ -178,11 +178,13 @@ test('--handoff writes the lost prompts, outcomes, files edited and the last tod
     end('a4', 'u2', 13, 'm4'),
   ]);
   const handoff = join(tempDir('romp-handoff-'), 'lost.md');
-  const { code, err } = await runCli(['resume-check', file, '--handoff', handoff]);
+  const { code, err } = await runCli(['resume-check', file, '--handoff', handoff, '--timezone', 'America/St_Johns']);
   assert.equal(code, 0, err);
   const md = readFileSync(handoff, 'utf8');
   assert.match(md, /1 of 2 turns/);
-  assert.match(md, /### 1\. completed, 2026-03-01T10:00:00\.000Z\n\n```\nrename the parser\n```/);
+  // times as in --json: ISO in --timezone (10:00Z is 06:30 in Newfoundland's winter)
+  assert.match(md, /- \*\*compaction\*\* at .*:7 \(b, 2026-03-01T06:30:10\.000-03:30\)/);
+  assert.match(md, /### 1\. completed, 2026-03-01T06:30:00\.000-03:30\n\n```\nrename the parser\n```/);
   assert.match(md, /## Files edited in them\n\n- `\/w\/parse\.ts`/);
   assert.match(md, /## Last todo list\n\n- \[x\] rename\n- \[ \] test \(in_progress\)/);
 });
