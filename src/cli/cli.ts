@@ -239,8 +239,10 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
     .argument(
       '[files...]',
-      "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
+      "transcript files, session ids or unique prefixes of them, or - for standard input; with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
     )
+    .option('--latest', 'only the newest session (of --project when given)')
+    .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
     .option(
       '--projects <dir>',
       "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
