@@ -100,8 +100,13 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showHelpAfterError()
+    // a usage error is one `romp:` line and a pointer to the help, as every other error, not the whole help
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.replace(/^error: /, 'romp: ')),
+    })
+    .showHelpAfterError('(add --help to see the options)')
     .addHelpText(
       'after',
       `
