@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cli, rompProgram } from '../src/cli/cli.ts';
+import { runCli } from './helpers/run-cli.ts';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
 
@@ -19,5 +20,20 @@ test("every command's --help names each of its options and arguments", async () 
       assert.ok(out.includes(option.flags), `romp ${command.name()} --help lacks ${option.flags}`);
     for (const argument of command.registeredArguments)
       assert.ok(out.includes(argument.name()), `romp ${command.name()} --help lacks ${argument.name()}`);
+  }
+});
+
+test('a usage error is one romp: line and a pointer to --help, exit 2, not the whole help', async () => {
+  for (const [argv, line] of [
+    [['show', '--bogus'], "romp: unknown option '--bogus'"],
+    [['ls', '--timezone', 'Nope'], "romp: option '--timezone <zone>' argument 'Nope' is invalid."],
+    [['nosuch'], "romp: unknown command 'nosuch'"],
+  ] as const) {
+    const r = await runCli([...argv]);
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.out, '');
+    const [first = '', ...rest] = r.err.trimEnd().split('\n');
+    assert.ok(first.startsWith(line), `${argv.join(' ')}: ${r.err}`);
+    assert.deepEqual(rest, ['(add --help to see the options)']);
   }
 });

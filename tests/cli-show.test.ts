@@ -121,6 +121,15 @@ test('a file with no transcript line is refused; diagnostics go to stderr, 20 an
     refused.err,
     `romp: ${junk}: not a Claude Code transcript (0 of 3 lines readable; romp doctor ${junk} says why)\n`,
   );
+  // export and html print no empty session for it either (they printed a "# Session" page and exit 0)
+  for (const argv of [
+    ['export', junk],
+    ['export', junk, '--format', 'json'],
+    ['html', junk],
+  ]) {
+    const r = await run(argv);
+    assert.deepEqual([r.code, r.out, r.err], [2, '', refused.err], argv.join(' '));
+  }
   const broken = writeJsonl([...LINES, ...Array.from({ length: 25 }, (_, i) => `{broken ${i}`)]);
   const shown = await run(['show', broken]);
   assert.equal(shown.code, 0);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
@@ -162,4 +162,26 @@ test('WatchScreen on a short terminal: the oldest turns summed up in one line, t
     'cache: expired',
     '',
   ]);
+});
+
+test('watch: a symlink loop is refused as unreadable, not waited for; one beside --latest does not crash it', async () => {
+  const projects = tempDir('romp-watch-loop-');
+  const folder = join(projects, '-work-app');
+  mkdirSync(folder);
+  symlinkSync('loop-b.jsonl', join(folder, 'loop-a.jsonl'));
+  symlinkSync('loop-a.jsonl', join(folder, 'loop-b.jsonl'));
+  const loop = join(folder, 'loop-a.jsonl');
+  const refused = watching(['watch', loop, '--poll']);
+  await refused.until(
+    (_, err) => err === `romp: ${loop}: cannot read: ELOOP: too many symbolic links encountered, open '${loop}'\n`,
+  );
+  const code = await refused.stop();
+  assert.equal(code, 2);
+  writeFileSync(join(folder, 'aaaa1111.jsonl'), jsonl(user('u1', null, 'first', 0)));
+  // chokidar stats the loop as it walks the folder: an unhandled 'error' event ended the process with a stack trace
+  const w = watching(['watch', '--latest', '--projects', projects, '--json', '--poll']);
+  await w.until((out) => out.includes('"u1"'));
+  writeFileSync(join(folder, 'bbbb2222.jsonl'), jsonl(user('v1', null, 'second', 0)));
+  await w.until((s, err) => s.includes('"second"') && err.includes('following new session bbbb2222'));
+  assert.equal(await w.stop(), 0);
 });

@@ -100,8 +100,13 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .showHelpAfterError()
+    // a usage error is one `romp:` line and a pointer to the help, as every other error, not the whole help
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.replace(/^error: /, 'romp: ')),
+    })
+    .showHelpAfterError('(add --help to see the options)')
     .addHelpText(
       'after',
       `
@@ -243,8 +248,10 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
     .argument(
       '[files...]',
-      "transcript files, with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
+      "transcript files, session ids or unique prefixes of them, or - for standard input; with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
     )
+    .option('--latest', 'only the newest session (of --project when given)')
+    .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
     .option(
       '--projects <dir>',
       "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",

@@ -68,9 +68,10 @@ const MIN_TEXT = 10;
  * text from a transcript (session titles, projects, model names) goes through `safeText`. A project is named by
  * its real folder (`cwd`), by its folder's name only when no line has a cwd, as `romp ls` names it.
  * On a width (`columns`) the table is made to fit it: the cache columns go, then the total (ccusage's
- * compact layout), then a report with several label columns (session, project, last activity; a block's
- * start and end) stacks them in one, then the text (session, project, models) is cut, a project keeping the
- * end of its path; numbers and times are never cut. Without a width the table is whole.
+ * compact layout), then a cost's `(N unpriced)` goes under its sum, then a report with several label columns
+ * (session, project, last activity; a block's start and end) stacks them in one, then the text (session, project,
+ * models) is cut, a project keeping the end of its path; still too wide, the models are stacked under the labels
+ * too. Numbers and times are never cut. Without a width the table is whole.
  * @param kind the report
  * @param rows its rows (`groupUsage`)
  * @param total the total over all rows
@@ -90,11 +91,25 @@ export function formatUsageTable(
     grid = gridOf(kind, rows, total, options, layout);
     if (tableWidth(grid) <= room) return render(grid, labels);
   }
-  if (labels === 1) return render(narrow(grid, room, CUT), 1);
-  let folded = fold(grid, labels, Infinity);
+  grid = stackCostNotes(grid);
+  if (tableWidth(grid) <= room) return render(grid, labels);
+  const cut = labels === 1 ? narrow(grid, room, CUT) : narrow(foldToFit(grid, labels, room), room, ['Models']);
+  if (tableWidth(cut) <= room) return render(cut, 1);
+  return render(foldToFit(grid, labels + 1, room), 0);
+}
+
+/** The grid with a cost's note (`≥ $1.20 (3 unpriced)`) on a line of its own under the sum. */
+function stackCostNotes(grid: Grid): Grid {
+  return grid.map((row, r) =>
+    r === 0 ? row : row.map((cell, i) => (i === row.length - 1 ? cell.replace(' (', '\n(') : cell)),
+  );
+}
+
+/** The grid with its first `columns` columns stacked into one (`fold`), cut so that the table fits `room` if it can. */
+function foldToFit(grid: Grid, columns: number, room: number): Grid {
+  const folded = fold(grid, columns, Infinity);
   const over = tableWidth(folded) - room;
-  if (over > 0) folded = fold(grid, labels, Math.max(MIN_TEXT, (columnWidths(folded)[0] as number) - over));
-  return render(narrow(folded, room, ['Models']), 1);
+  return over > 0 ? fold(grid, columns, Math.max(MIN_TEXT, (columnWidths(folded)[0] as number) - over)) : folded;
 }
 
 /** The text columns `narrow` cuts, in this order. */

@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import type { View } from '../graph/resolve-active-path.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { parseSession, type ParseResult } from '../session/parse-session.ts';
+import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { refuseUnrelated } from './refuse-unrelated.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
-import { plural } from '../text/format-count.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
 export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
@@ -67,24 +67,5 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
     return result;
   } finally {
     await targets.cleanup();
-  }
-}
-
-/** A file of which no line became a record and some line could not be read (blank lines are no sign). */
-function refuseNonTranscripts({ session, diagnostics }: ParseResult): void {
-  const read = new Set<string>();
-  for (const r of session.records) read.add(r.fsid);
-  for (const turn of session.turns) for (const atom of turn.atoms) if (atom.fsid !== undefined) read.add(atom.fsid);
-  for (const file of session.files) {
-    if (read.has(file.fsid)) continue;
-    const lines = new Set(
-      diagnostics
-        .filter((d) => d.file === file.path && d.line !== undefined && d.severity === 'error')
-        .map((d) => d.line),
-    );
-    if (lines.size > 0)
-      throw new UserError(
-        `${file.path}: not a Claude Code transcript (0 of ${plural(lines.size, 'line')} readable; romp doctor ${file.path} says why)`,
-      );
   }
 }

@@ -4,6 +4,7 @@ import { readPageContext } from '../html/read-page-context.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
+import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import type { BulkExportOptions } from './run-bulk-export.ts';
 import { plural } from '../text/format-count.ts';
@@ -45,7 +46,9 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
     );
   return withOneSessionFile('export', args, options, io, async (file) => {
     const view = options.view ?? 'full';
-    const { session } = await parseSession([file], { view });
+    const parsed = await parseSession([file], { view });
+    refuseNonTranscripts(parsed);
+    const { session } = parsed;
     let text: string;
     if (options.format === 'json') text = `${JSON.stringify(session)}\n`;
     else {

@@ -2,6 +2,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { buildHtmlPage } from '../html/build-html-page.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
+import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import { plural } from '../text/format-count.ts';
 
@@ -47,6 +48,7 @@ export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO
       [file],
       output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) },
     );
+    refuseNonTranscripts({ session, diagnostics });
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
     const split = parts.length === 1 ? '' : `, split into ${plural(parts.length, 'part')} (HTML_SPLIT)`;
     const files: Array<{ path: string; bytes: number }> = [];

@@ -19,10 +19,10 @@ import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
 import { outputWidth, wrapLines } from './fit-width.ts';
+import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 
 /** Options of `romp usage`. */
-export interface UsageCliOptions {
-  projects?: string;
+export interface UsageCliOptions extends TargetOptions {
   timezone?: string;
   prices?: string;
   json?: boolean;
@@ -58,7 +58,9 @@ export interface UsageCliOptions {
  * diagnostics are printed in the files' order. With romp's index (`romp index`), a file that still has
  * the stamp its usage was read from is not read again (`storedUsage`, and `storedListings` for the
  * session report's titles); any other file is read as without the index: the same output.
- * @param args the report's name (optional), then transcript paths
+ * Sessions are named as every command names them (`resolveTargets`): paths, session ids or unique prefixes
+ * (looked up under `--projects`), `-` for standard input, `--latest` and `--project DIR`.
+ * @param args the report's name (optional), then transcript paths, session ids or `-`
  * @param options projects folder, zone, days, breakdown, price file, json
  * @param io where to write
  * @returns the exit code
@@ -66,11 +68,27 @@ export interface UsageCliOptions {
 export async function runUsage(args: string[], options: UsageCliOptions, io: CliIO): Promise<number> {
   const named = args[0] !== undefined && (USAGE_REPORTS as readonly string[]).includes(args[0]) && !existsSync(args[0]);
   const kind = (named ? args[0] : 'daily') as UsageReportKind;
-  const files = named ? args.slice(1) : args;
+  const given = named ? args.slice(1) : args;
+  if (options.projects !== undefined && given.some((f) => f === '-' || existsSync(f)))
+    throw new UserError('give transcript files or --projects, not both (a session id is looked up under --projects)');
+  const targets = await resolveTargets(given, options, 'many', io);
+  try {
+    return await usageOf(kind, named, targets.files, options, io);
+  } finally {
+    await targets.cleanup();
+  }
+}
+
+/** `romp usage` on the files the arguments named (none: every transcript under the projects folder). */
+async function usageOf(
+  kind: UsageReportKind,
+  named: boolean,
+  files: string[],
+  options: UsageCliOptions,
+  io: CliIO,
+): Promise<number> {
   const since = options.since === undefined ? undefined : dayOption('--since', options.since);
   const until = options.until === undefined ? undefined : dayOption('--until', options.until);
-  if (files.length > 0 && options.projects !== undefined)
-    throw new UserError('give transcript files or --projects, not both');
   if (files.length === 0 && options.subagents === false)
     throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
   await checkFiles(files);

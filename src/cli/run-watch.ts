@@ -1,5 +1,5 @@
-import { watch } from 'chokidar';
-import { existsSync } from 'node:fs';
+import { watch, type FSWatcher } from 'chokidar';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { watchSession } from '../live/watch-session.ts';
@@ -80,7 +80,8 @@ async function watchOn(
     await followLatest(options, io, screen, emit, signal);
     return 0;
   }
-  const missing = args.filter((arg) => !existsSync(arg) && (arg.includes('/') || arg.endsWith('.jsonl')));
+  // a link counts as there (a symlink loop is then refused as unreadable, not waited for)
+  const missing = args.filter((arg) => !linked(arg) && (arg.includes('/') || arg.endsWith('.jsonl')));
   for (const file of missing) {
     if (!existsSync(dirname(file)))
       throw new UserError(`${file}: no such file, and no folder ${dirname(file)} to wait in`);
@@ -196,12 +197,14 @@ async function followLatest(
   let current: string | undefined;
   let wake: (() => void) | undefined;
   let inner = new AbortController();
-  const watcher = watch(projectsDir, {
-    ignoreInitial: true,
-    depth: 1,
-    usePolling: options.poll === true,
-    interval: 100,
-  });
+  const watcher = quiet(
+    watch(projectsDir, {
+      ignoreInitial: true,
+      depth: 1,
+      usePolling: options.poll === true,
+      interval: 100,
+    }),
+  );
   watcher.on('add', (path: string) => {
     const parent = dirname(path);
     if (
@@ -265,7 +268,9 @@ async function followLatest(
  * @returns whether they all appeared
  */
 async function appeared(paths: string[], poll: boolean, signal?: AbortSignal): Promise<boolean> {
-  const watcher = watch([...new Set(paths.map((p) => dirname(p)))], { depth: 0, usePolling: poll, interval: 100 });
+  const watcher = quiet(
+    watch([...new Set(paths.map((p) => dirname(p)))], { depth: 0, usePolling: poll, interval: 100 }),
+  );
   try {
     return await new Promise<boolean>((done) => {
       const check = (): void => {
@@ -279,4 +284,20 @@ async function appeared(paths: string[], poll: boolean, signal?: AbortSignal): P
   } finally {
     await watcher.close();
   }
+}
+
+/** Whether a path is there, as a file or as a link (even a dangling or looping one, which `existsSync` says is not). */
+function linked(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * A chokidar watcher that does not crash on an entry it cannot stat (a symlink loop beside the watched files:
+ * ELOOP, a file removed under it): chokidar goes on watching the rest, and what romp reads it checks itself.
+ * @param watcher the watcher
+ * @returns the same watcher
+ */
+function quiet(watcher: FSWatcher): FSWatcher {
+  watcher.on('error', () => {});
+  return watcher;
 }
