@@ -4,15 +4,16 @@
  * sessions (`bench/replicate.ts`). CPU time (`process.cpuUsage`, user + system) is the headline: on this
  * shared machine it moves far less with the load than wall time, which is printed beside it.
  *
- * Floor = read the same bytes, split lines, `JSON.parse` each line, keep nothing; a second baseline also
- * keeps every parsed value (what holding a model in memory costs the garbage collector, with no other
+ * Floor = read the same bytes as romp reads them (system calls on the calling thread, one reused buffer), split
+ * lines, `JSON.parse` each line, keep nothing; a second baseline also keeps every parsed value (what holding a
+ * model in memory costs the garbage collector, with no other
  * work). Ours = `parseSession` (the whole model). Each measure runs in processes of its own, in
  * alternating rounds: once cold, then warm; the medians of the warm runs are compared, and the ratios
  * of the best warm runs (the spread: JIT and collector churn) and of the cold runs printed beside them.
  * Peak memory is the child process's peak resident set (VmHWM) over the file's size.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ const MB = 1024 * 1024;
 
 /** The floor: split lines and `JSON.parse` each; with `keep`, also hold every parsed value (the cost of retention
  * alone). */
-async function floor(path: string, keep = false): Promise<number> {
+function floor(path: string, keep = false): Promise<number> {
   const kept: unknown[] = [];
   const decoder = new LineDecoder(
     (buf, start, end) => {
@@ -39,17 +40,19 @@ async function floor(path: string, keep = false): Promise<number> {
     },
     () => {},
   );
-  const handle = await open(path, 'r');
-  const buffer = Buffer.allocUnsafe(MB);
+  // read as romp reads (`readChunks`): system calls on this thread, one buffer for every file
+  const fd = openSync(path, 'r');
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    const bytesRead = readSync(fd, FLOOR_BUFFER, 0, FLOOR_BUFFER.length, null);
     if (bytesRead === 0) break;
-    decoder.push(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead));
+    decoder.push(bytesRead === FLOOR_BUFFER.length ? FLOOR_BUFFER : FLOOR_BUFFER.subarray(0, bytesRead));
   }
   decoder.flush();
-  await handle.close();
-  return kept.length;
+  closeSync(fd);
+  return Promise.resolve(kept.length);
 }
+
+const FLOOR_BUFFER = Buffer.allocUnsafe(MB);
 
 async function ours(path: string): Promise<number> {
   const { session } = await parseSession([path]);

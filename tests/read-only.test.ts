@@ -43,6 +43,12 @@ test('parsing opens files read-only and writes, renames or removes nothing', asy
     flags.push(flag ?? 'r');
     return realOpen(path, flag, ...rest);
   });
+  // transcripts are read by system calls on the calling thread (`readChunks`)
+  const realOpenSync = fs['openSync'] as (...args: unknown[]) => number;
+  patch(fs, 'openSync', (path: unknown, flag: unknown, ...rest: unknown[]) => {
+    flags.push(flag ?? 'r');
+    return realOpenSync(path, flag, ...rest);
+  });
   for (const name of WRITES) {
     for (const target of [fs, fs.promises]) {
       if (typeof target[name] === 'function')
