@@ -46,4 +46,10 @@ test("timeFormat without a zone prints the machine's local time, labelled by its
     [timeFormat('Asia/Tokyo').zone, timeFormat('Asia/Tokyo').format(t)],
     ['Asia/Tokyo', '2026-03-01 19:05'],
   );
+  // as the user named it, though Node 20's ICU resolves it to an older alias; Intl's spelling of the case
+  assert.deepEqual(
+    [timeFormat('Asia/Kolkata').zone, timeFormat('Europe/Kyiv').zone, timeFormat('utc').zone],
+    ['Asia/Kolkata', 'Europe/Kyiv', 'UTC'],
+  );
+  assert.equal(timeFormat('Asia/Kolkata').format(t), '2026-03-01 15:35');
 });

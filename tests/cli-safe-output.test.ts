@@ -73,6 +73,11 @@ test('safeText escapes C0, DEL, C1 and bidi controls and keeps everything else',
     safeText(`a${TITLE}b\u009b\u202e\u2066\u007f\tü→😀`),
     'a\\x1b]0;pwned\\x07b\\u009b\\u202e\\u2066\\u007f\\x09ü→😀',
   );
+  // the invisible marks escaped; the joiners of an emoji sequence and of Persian text kept
+  assert.equal(
+    safeText('a\u200fb\u200ec\u061cd\u200be\u2028f\u2029g\ufeffh 👨\u200d👩 می\u200cخواهم'),
+    'a\\u200fb\\u200ec\\u061cd\\u200be\\u2028f\\u2029g\\ufeffh 👨\u200d👩 می\u200cخواهم',
+  );
   assert.equal(safeText('one\ntwo\r'), 'one\\x0atwo\\x0d');
   assert.equal(safeText('one\ntwo\r', { keepNewlines: true }), 'one\ntwo\\x0d');
   // the \u form of DEL, C1 and bidi is a JSON escape: JSON output stays exact

@@ -17,7 +17,7 @@ export interface TimeFormat {
  * The machine's zone is read with `Date`'s local fields, not `Intl` (whose first formatter costs
  * ~10–20 ms of CPU at start-up): it is labelled by its UTC offset (`UTC`, `UTC+09:00`, or
  * `UTC+01:00/+02:00` for a zone with summer time, winter offset first). A named zone goes through
- * `Intl.DateTimeFormat`, labelled by its IANA name.
+ * `Intl.DateTimeFormat`, labelled by its IANA name as given (`zoneLabel`).
  * @param timeZone an IANA zone (validated by the caller), or undefined for the machine's
  * @returns the printer
  */
@@ -39,11 +39,17 @@ export function timeFormat(timeZone?: string): TimeFormat {
       const parts = new Map(format.formatToParts(t).map((p) => [p.type, p.value]));
       return `${parts.get('year')}-${parts.get('month')}-${parts.get('day')} ${parts.get('hour')}:${parts.get('minute')}`;
     },
-    zone: format.resolvedOptions().timeZone,
+    zone: zoneLabel(timeZone, format.resolvedOptions().timeZone),
   };
 }
 
 const UNKNOWN = 'time unknown';
+
+/** A named zone's label: the name as `Intl` spells it (`utc` → `UTC`), but the user's own name when `Intl` resolves it
+ * to another (Node 20's ICU gives `Asia/Calcutta` for `Asia/Kolkata`, `Europe/Kiev` for `Europe/Kyiv`). */
+function zoneLabel(given: string, resolved: string): string {
+  return given.toLowerCase() === resolved.toLowerCase() ? resolved : given;
+}
 
 const printable = (t: number): boolean => isKnownTime(t) && Number.isFinite(t);
 

@@ -1,13 +1,18 @@
 /**
  * The characters a terminal acts on instead of showing: C0 controls (U+0000–U+001F: ESC, BEL, BS, CR,
  * LF, TAB, …), DEL (U+007F), C1 controls (U+0080–U+009F, e.g. U+009B, a one-byte CSI), and the bidi
- * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder what is shown.
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that reorder what is shown; and the
+ * invisible marks that reorder or hide text without a control's effect (Trojan Source's lesser risks): the
+ * Arabic letter mark (U+061C), the left-to-right and right-to-left marks (U+200E, U+200F), the zero-width space
+ * (U+200B), the line and paragraph separators (U+2028, U+2029) and the byte-order mark (U+FEFF). The zero-width
+ * joiner and non-joiner (U+200C, U+200D) pass: emoji sequences and Persian and Indic text need them.
  * One character class, so a match never backtracks.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
 /** The same class without LF: for whole outputs whose lines the printer itself broke. */
-const UNSAFE_KEEP_NEWLINES = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_KEEP_NEWLINES =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
 /** Options of {@link safeText}. */
 export interface SafeTextOptions {
@@ -23,8 +28,9 @@ function escape(char: string): string {
 /**
  * Makes text from a transcript, a stream or romp's home safe to print on a terminal: every character a
  * terminal would act on is shown escaped instead, `\x1b` for the C0 controls, `\u007f`, `\u009b`,
- * `\u202e` for DEL, the C1 controls and the bidi controls, so a crafted transcript cannot set the window title,
- * clear the screen, plant an OSC 8 hyperlink or reorder a line. Everything else passes unchanged.
+ * `\u202e` for DEL, the C1 controls and the bidi controls, `\u200f` for the invisible marks, so a crafted
+ * transcript cannot set the window title, clear the screen, plant an OSC 8 hyperlink, reorder a line or hide a
+ * character in it. Everything else passes unchanged.
  *
  * The `\uXXXX` form is also a JSON escape, so the function may run over JSON text too: JSON output
  * holds raw DEL, C1 and bidi characters only inside strings (`JSON.stringify` already escapes C0), where
