@@ -107,7 +107,7 @@ test('romp serve --json prints one line with the URL and the port the system gav
   assert.equal(await running, 0);
 });
 
-test('romp register and romp resume refuse a file whose head holds no transcript line; an empty file is taken', async () => {
+test('register, resume, usage, cache, resume-check and watch refuse a file whose head holds no transcript line', async () => {
   const dir = tempDir('romp-register-check-');
   const home = join(dir, 'home');
   const services = join(dir, 'services');
@@ -125,4 +125,12 @@ test('romp register and romp resume refuse a file whose head holds no transcript
   const resume = await runCli(['resume', id, services, '--romp-home', home]);
   assert.equal(resume.code, 2);
   assert.match(resume.err, /not a Claude Code transcript/);
+  // the commands whose readers skip what is not a transcript line would print an empty report: they refuse too
+  for (const argv of [['usage'], ['usage', 'session'], ['cache'], ['resume-check'], ['watch']]) {
+    const run = await runCli([...argv, services, '--romp-home', home]);
+    assert.deepEqual([run.code, run.out], [2, ''], argv.join(' '));
+    assert.equal(run.err, refused.err, argv.join(' '));
+  }
+  // an empty file is a session not written yet: usage counts nothing, and says so in a table
+  assert.equal((await runCli(['usage', empty, '--romp-home', home])).code, 0);
 });

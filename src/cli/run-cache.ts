@@ -8,7 +8,8 @@ import { readIdleSpans } from '../romp-home/state-log.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
 import { PRICES } from '../usage/prices.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
+import { UserError, type CliIO } from './cli-io.ts';
+import { checkTranscripts } from './check-transcripts.ts';
 import { fitLines, outputWidth } from './fit-width.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { formatCount, plural } from '../text/format-count.ts';
@@ -45,7 +46,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       throw new UserError(
         'which session? give a transcript file, a session id (or a unique prefix), --latest, --project DIR, or --projects DIR for all of them',
       );
-    await checkFiles(targets.files);
+    await checkTranscripts(targets.files);
     const files = whole
       ? await allTranscripts(
           options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'),
@@ -120,7 +121,7 @@ async function statusline(args: string[], options: CacheCliOptions, io: CliIO): 
       );
     files = [path];
   } else files = (await resolveTargets(args, options, 'one', io)).files;
-  await checkFiles(files);
+  await checkTranscripts(files);
   const { session } = await parseSession(files);
   const clock = cacheClock(
     session,

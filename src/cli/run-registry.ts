@@ -11,8 +11,8 @@ import {
   resolveSession,
 } from '../romp-home/registry.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
-import { checkFiles, UserError, type CliIO } from './cli-io.ts';
-import { readEdges } from '../discover/read-edges.ts';
+import { UserError, type CliIO } from './cli-io.ts';
+import { checkTranscripts } from './check-transcripts.ts';
 import { plural } from '../text/format-count.ts';
 import { fitLines, outputWidth } from './fit-width.ts';
 import { safeText } from './safe-text.ts';
@@ -87,32 +87,6 @@ export async function runResume(rompUuid: string, file: string, options: Registr
 /** A registry write's failure is the user's to fix: one `romp: …` line, no stack trace. */
 function asUserError(error: unknown): never {
   throw error instanceof RegistryError ? new UserError(error.message) : error;
-}
-
-/** Files a registry entry may name: readable regular files, each empty (a session Claude Code has not written
- * to yet, or blank lines only) or with a transcript line (a JSON object with a string `type`) among the complete
- * lines of its first 64 KiB. A head of other lines (`/etc/services`, a binary) is refused before it enters the
- * registry. */
-async function checkTranscripts(files: string[]): Promise<void> {
-  await checkFiles(files);
-  for (const file of files) {
-    const lines = (await readEdges(file, HEAD_BYTES, 0)).head.filter((line) => line.trim() !== '');
-    if (lines.length > 0 && !lines.some(isTranscriptLine))
-      throw new UserError(
-        `${file}: not a Claude Code transcript (none of its first ${plural(lines.length, 'line')} is a transcript line; romp doctor ${file} says why)`,
-      );
-  }
-}
-
-const HEAD_BYTES = 64 * 1024;
-
-function isTranscriptLine(line: string): boolean {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-  } catch {
-    return false;
-  }
 }
 
 function checkRompUuid(rompUuid: string): void {

@@ -8,7 +8,8 @@ import { linearFork } from '../resume/linear-fork.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { renderHandoff } from '../resume/render-handoff.ts';
 import { verifyFork } from '../resume/verify-fork.ts';
-import { checkFiles, reportSkipped, UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, UserError, type CliIO } from './cli-io.ts';
+import { checkTranscripts } from './check-transcripts.ts';
 import { outputWidth, wrapLines } from './fit-width.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
@@ -72,7 +73,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       throw new UserError(
         'which session? give a transcript file, a session id (or a unique prefix of one), --latest, --project DIR, or --projects DIR for all of them',
       );
-    await checkFiles(targets.files);
+    await checkTranscripts(targets.files);
     const views = await readResumeViews(targets.files, { rompHome: home });
     const { report, notes } = findLostTurns(views);
     if (options.json === true) io.stdout.write(`${JSON.stringify(json(report))}\n`);

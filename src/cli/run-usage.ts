@@ -11,7 +11,8 @@ import { PRICES, type Price } from '../usage/prices.ts';
 import { usageThreads } from '../usage/usage-threads.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
-import { checkFiles, reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { checkTranscripts } from './check-transcripts.ts';
 import { dayOption } from './day-option.ts';
 import type { FileListing } from '../discover/list-claude-sessions.ts';
 import { storedUsage } from '../index-db/usage-files.ts';
@@ -91,7 +92,7 @@ async function usageOf(
   const until = options.until === undefined ? undefined : dayOption('--until', options.until);
   if (files.length === 0 && options.subagents === false)
     throw new UserError('--no-subagents applies to files given; --projects reads every transcript');
-  await checkFiles(files);
+  await checkTranscripts(files);
   const paths =
     files.length > 0
       ? await withSubagents(files, options.subagents !== false)

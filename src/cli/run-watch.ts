@@ -3,7 +3,8 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { watchSession } from '../live/watch-session.ts';
-import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { checkTranscripts } from './check-transcripts.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { resolveSession } from '../romp-home/registry.ts';
 import { CACHE_CLOCK_TIMES, cacheClock, formatCacheClock } from '../cache/cache-clock.ts';
@@ -91,7 +92,7 @@ async function watchOn(
     if (!(await appeared(missing, options.poll === true, signal))) return 0;
   }
   const { files } = await resolveTargets(args, options, 'one', io);
-  await checkFiles(files);
+  await checkTranscripts(files);
   screen.follow(files[0] ?? `session ${options.session ?? ''}`);
   await watchFiles(files, { ...options, rompHome: home }, io, emit, signal);
   return 0;
