@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fitWidth, outputWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
+import { fitWidth, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
@@ -63,6 +63,7 @@ async function outputs(columns: string | undefined): Promise<Map<string, string>
       ['search', ['search', 'slow-suite', '--projects', dir, '--romp-home', home, '--no-progress']],
       ['usage', ['usage', '--projects', dir, '--timezone', 'UTC', '--no-index']],
       ['usage project', ['usage', 'project', '--projects', dir, '--timezone', 'UTC', '--no-index']],
+      ['sql', ['sql', 'SELECT key, paths_json, title FROM sessions', '--romp-home', home]],
     ];
     const out = new Map<string, string>();
     for (const [name, argv] of runs) {
@@ -167,4 +168,12 @@ test('romp usage session on 72 columns stacks id, title, project and time in one
     if (saved === undefined) delete process.env['COLUMNS'];
     else process.env['COLUMNS'] = saved;
   }
+});
+
+test('shareWidth: narrow columns keep their width, the wide ones share the rest evenly', () => {
+  assert.deepEqual(shareWidth([5, 30, 50], 100), [5, 30, 50]);
+  // 40 - 5 leaves 35 for two: 17 each
+  assert.deepEqual(shareWidth([5, 30, 50], 40), [5, 17, 17]);
+  assert.deepEqual(shareWidth([5, 10, 50], 40), [5, 10, 25]);
+  assert.deepEqual(shareWidth([20, 20], 3), [1, 1]);
 });

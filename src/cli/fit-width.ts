@@ -150,3 +150,27 @@ export function wrapLines(lines: readonly string[], columns: number | undefined)
     return wrapWords(line.slice(indent.length), width, width - 2).map((l, i) => `${indent}${i === 0 ? '' : '  '}${l}`);
   });
 }
+
+/**
+ * The widths columns get when together they must fit `room`: the narrow ones keep theirs, the wide ones share the
+ * rest evenly (the largest level `L` with `sum(min(width, L)) <= room`, at least 1 each), as a table printer
+ * cuts its widest cells first.
+ * @param widths each column's natural width, in terminal columns
+ * @param room the columns they may take together
+ * @returns each column's width, none wider than its natural width
+ */
+export function shareWidth(widths: readonly number[], room: number): number[] {
+  if (widths.reduce((n, w) => n + w, 0) <= room) return [...widths];
+  const sorted = [...widths].sort((a, b) => a - b);
+  let left = room;
+  let level = 1;
+  for (const [i, w] of sorted.entries()) {
+    const even = Math.floor(left / (sorted.length - i));
+    if (w > even) {
+      level = Math.max(1, even);
+      break;
+    }
+    left -= w;
+  }
+  return widths.map((w) => Math.min(w, level));
+}

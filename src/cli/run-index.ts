@@ -18,7 +18,7 @@ import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { plural } from '../text/format-count.ts';
-import { fitLines, outputWidth } from './fit-width.ts';
+import { fitLines, fitWidth, outputWidth, shareWidth, textWidth } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
@@ -209,8 +209,28 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
       io.stdout.write(`[${objects.join(',')}]\n`);
       return 0;
     }
-    const table = new Table({ head: result.columns.map((c) => safeText(c)), style: { head: [], border: [] } });
-    for (const row of result.rows) table.push(row.map((v) => safeText(String(cell(v) ?? 'NULL'))));
+    const head = result.columns.map((c) => safeText(c));
+    const body = result.rows.map((row) => row.map((v) => safeText(String(cell(v) ?? 'NULL'))));
+    // on a width, the widest text cells are cut first until the table fits (each column padded and bordered: 3
+    // more); a column of numbers is never cut
+    const columns = outputWidth(io.stdout);
+    const natural = head.map((h, i) => Math.max(textWidth(h), ...body.map((r) => textWidth(r[i] as string))));
+    const numeric = head.map((_, i) =>
+      result.rows.every((r) => r[i] === null || typeof cell(r[i] as SqlValue) === 'number'),
+    );
+    const texts = natural.filter((_, i) => numeric[i] !== true);
+    const room =
+      (columns ?? Infinity) -
+      1 -
+      (3 * head.length + 1) -
+      natural.reduce((n, w, i) => (numeric[i] === true ? n + w : n), 0);
+    const shared = columns === undefined ? texts : shareWidth(texts, Math.max(texts.length, room));
+    const widths = natural.map((w, i) => (numeric[i] === true ? w : (shared.shift() as number)));
+    const table = new Table({
+      head: head.map((h, i) => fitWidth(h, widths[i] as number)),
+      style: { head: [], border: [] },
+    });
+    for (const row of body) table.push(row.map((c, i) => fitWidth(c, widths[i] as number)));
     io.stdout.write(`${table.toString()}\n(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`);
     return 0;
   } finally {
