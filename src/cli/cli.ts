@@ -299,7 +299,8 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option(
         '--json',
         'with -o: print what was written as JSON ({"rompUuid","turns","truncated","files":[{"path","bytes"}]})',
-      ),
+      )
+      .addOption(zone('not in --json (it holds no times)')),
   ).action(async (session: string | undefined, options: HtmlCliOptions) =>
     done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)),
   );
@@ -330,7 +331,8 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
       .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
       .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
-      .option('--json', 'otlp, parquet, ndjson: the export report as JSON'),
+      .option('--json', 'otlp, parquet, ndjson: the export report as JSON')
+      .addOption(zone('md only (json, otlp, parquet, ndjson keep epoch ms or their own format)')),
   ).action(async (sessions: string[], options: ExportCliOptions) =>
     done(await (await import('./run-export.ts')).runExport(sessions, options, io)),
   );
@@ -345,6 +347,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       '--projects <dir>',
       "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
     )
+    .addOption(zone('on every page'))
     .option('--json', 'print the address as one JSON line, {"url","host","port"}, once the viewer listens')
     .action(async (options: ServeCliOptions) =>
       done(await (await import('./run-serve.ts')).runServe(options, io, signal)),

@@ -3,6 +3,7 @@ import type { View } from '../graph/resolve-active-path.ts';
 import { readPageContext } from '../html/read-page-context.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { timeFormat } from './format-time.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
@@ -25,7 +26,7 @@ export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions,
  * for `romp html`. `--format otlp` (`runOtlpExport`) and `parquet` / `ndjson` (`runLakeExport`) read every
  * session named, or the whole projects folder.
  * @param args the session argument (one; any number for otlp, parquet and ndjson)
- * @param options format, view, output, latest, project, projects
+ * @param options format, view, output, latest, project, projects, timezone (md)
  * @param io where to write
  * @returns the exit code
  */
@@ -52,7 +53,7 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
     let text: string;
     if (options.format === 'json') text = `${JSON.stringify(session)}\n`;
     else {
-      const { ctx, branches } = await readPageContext(session, [file], { view }, false);
+      const { ctx, branches } = await readPageContext(session, [file], { view }, false, timeFormat(options.timezone));
       // in the context view the lines before the compaction are off the path too: they are no rewinds
       text = renderMarkdownTranscript(
         session,

@@ -1,6 +1,7 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { buildHtmlPage } from '../html/build-html-page.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { timeFormat } from './format-time.ts';
 import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
@@ -35,7 +36,7 @@ export function partFile(output: string, n: number): string {
  * other, one stderr line each. Without `-o`, one page to stdout, never split. `--json` (with `-o` only: without
  * it the page is the output) prints `{ rompUuid, turns, truncated, files: [{ path, bytes }] }` to stdout.
  * @param args the session argument (one)
- * @param options output, json, latest, project, projects
+ * @param options output, json, latest, project, projects, timezone
  * @param io where to write
  * @returns the exit code
  */
@@ -44,10 +45,10 @@ export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO
     throw new UserError('--json needs -o FILE: without it the page itself is what romp html prints');
   return withOneSessionFile('html', args, options, io, async (file) => {
     const output = options.output;
-    const { parts, session, diagnostics } = await buildHtmlPage(
-      [file],
-      output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) },
-    );
+    const { parts, session, diagnostics } = await buildHtmlPage([file], {
+      time: timeFormat(options.timezone),
+      ...(output === undefined ? {} : { partHref: (n) => encodeURIComponent(basename(partFile(output, n))) }),
+    });
     refuseNonTranscripts({ session, diagnostics });
     const cuts = diagnostics.filter((d) => d.code === 'HTML_TRUNCATED').length;
     const split = parts.length === 1 ? '' : `, split into ${plural(parts.length, 'part')} (HTML_SPLIT)`;

@@ -1,11 +1,14 @@
 import { startViewer } from '../serve/start-viewer.ts';
 import type { CliIO } from './cli-io.ts';
+import { timeFormat } from './format-time.ts';
 
 /** Options of `romp serve`. */
 export interface ServeCliOptions {
   port?: number;
   host?: string;
   projects?: string;
+  /** The IANA zone the pages print times in (default: the machine's). */
+  timezone?: string;
   /** Print the address as one JSON line (`{"url","host","port"}`) for a program that starts the viewer. */
   json?: boolean;
 }
@@ -17,7 +20,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * aborts (or the process is stopped). Prints the URL (with `--json`: one line `{"url","host","port"}`, the
  * port the system gave for `--port 0`) once it listens; a host other than the loopback gets a warning on
  * stderr (every session would be readable from the network).
- * @param options port (default: a free one), host (default 127.0.0.1), projects folder, json
+ * @param options port (default: a free one), host (default 127.0.0.1), projects folder, timezone, json
  * @param io where to write
  * @param signal stops the server
  * @returns the exit code
@@ -29,6 +32,7 @@ export async function runServe(options: ServeCliOptions, io: CliIO, signal?: Abo
   const viewer = await startViewer({
     host,
     port: options.port ?? 0,
+    time: timeFormat(options.timezone),
     ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
   });
   io.stdout.write(

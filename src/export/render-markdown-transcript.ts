@@ -8,7 +8,7 @@ import { toolLabel } from '../views/tool-label.ts';
 import { atomRuns, groupSummary, isToolOnly } from '../html/atom-runs.ts';
 import { authorName } from '../html/author-name.ts';
 import { TEXT_CAP } from '../html/cap-text.ts';
-import { duration, tokens, usd, utcTime } from '../html/format-numbers.ts';
+import { duration, tokens, usd } from '../html/format-numbers.ts';
 import type { Branch } from '../html/read-branches.ts';
 import type { RenderContext } from '../html/render-context.ts';
 import { editHunks } from '../html/render-diff.ts';
@@ -35,16 +35,17 @@ const quote = (text: string): string =>
     .join('\n');
 
 /**
- * A session as Markdown for people and agents, with the choices of the HTML chat (`renderTurn`): a
- * heading per turn (number, author, UTC time, outcome, duration, tokens, cost) with what was typed as
- * a quote; assistant text as written (it is Markdown); thinking in a collapsed `<details>`; each tool
- * call as its `toolLabel` with its input (a `diff` fence for edits: Claude Code's hunks, else jsdiff's)
- * and its result in fences, runs of tool-only atoms under one "N tool calls" line; subagents quoted under
- * their call; system-authored atoms collapsed; compactions as a rule; images as a placeholder; rewound
- * branches noted after the line they fork from and listed at the end. Inputs and results over 20,000
- * characters are cut with a note. Fences are longer than any backtick run they hold.
+ * A session as Markdown for people and agents, with the choices of the HTML chat (`renderTurn`): a heading
+ * per turn (number, author, time in `ctx.time`'s zone, said once in the head, outcome, duration, tokens,
+ * cost) with what was typed as a quote; assistant text as written (it is Markdown); thinking in a
+ * collapsed `<details>`; each tool call as its `toolLabel` with its input (a `diff` fence for edits:
+ * Claude Code's hunks, else jsdiff's) and its result in fences, runs of tool-only atoms under one "N tool
+ * calls" line; subagents quoted under their call; system-authored atoms collapsed; compactions as a rule;
+ * images as a placeholder; rewound branches noted after the line they fork from and listed at the end.
+ * Inputs and results over 20,000 characters are cut with a note. Fences are longer than any backtick run
+ * they hold.
  * @param session the session (in the view to export)
- * @param ctx patches, subagents, branches (`readPageContext`)
+ * @param ctx patches, subagents, branches, time (`readPageContext`)
  * @param branches the rewound branches
  * @returns the Markdown
  */
@@ -55,7 +56,7 @@ export function renderMarkdownTranscript(
 ): string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
-  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${utcTime(session.turns[0]?.t ?? NaN)} → ${utcTime(session.turns.at(-1)?.end ?? NaN)} · ${plural(session.turns.length, 'turn')} · ${usd(totals.cost_usd)}`;
+  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${ctx.time.format(session.turns[0]?.t ?? NaN)} → ${ctx.time.format(session.turns.at(-1)?.end ?? NaN)} (times in ${ctx.time.zone}) · ${plural(session.turns.length, 'turn')} · ${usd(totals.cost_usd)}`;
   const rest = branches.map(
     (b) =>
       `### Rewound branch (${plural(b.lines.length, 'line')})\n\n${b.lines
@@ -90,7 +91,7 @@ function renderTurn(
   const u = s.usage;
   const total = u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
   const parts = [
-    `${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${utcTime(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`,
+    `${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${ctx.time.format(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`,
   ];
   if (s.prompt !== '') parts.push(quote(s.prompt));
   const trigger = turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
@@ -111,7 +112,7 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
   if (atom.type === 'system' && atom.subtype === 'compact_boundary') {
     const m = atom.compact_metadata;
     return [
-      `---\n\n**compacted**${m === undefined ? '' : ` · ${m.trigger} · ${tokens(m.pre_tokens)} tokens before`} · ${utcTime(atom.t)}\n\n---`,
+      `---\n\n**compacted**${m === undefined ? '' : ` · ${m.trigger} · ${tokens(m.pre_tokens)} tokens before`} · ${ctx.time.format(atom.t)}\n\n---`,
       ...notes,
     ];
   }

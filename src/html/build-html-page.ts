@@ -1,3 +1,4 @@
+import { timeFormat, type TimeFormat } from '../cli/format-time.ts';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession, type ParseOptions } from '../session/parse-session.ts';
@@ -22,6 +23,8 @@ export interface HtmlPageOptions extends Omit<ParseOptions, 'view'> {
   partHref?: (n: number) => string;
   /** The size of a part, in characters of turns (default `PART_CHARS`). */
   partChars?: number;
+  /** How times are printed (default `timeFormat()`: the machine's zone). */
+  time?: TimeFormat;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface HtmlPageOptions extends Omit<ParseOptions, 'view'> {
  * session was compacted, so the page can switch). With `partHref`, a session whose turns come to more
  * than `partChars` is split into parts (whole turns, at compactions where it can), linked together.
  * @param files the session's transcript files
- * @param options parse options, `live`, `session`, `partHref`, `partChars`
+ * @param options parse options, `live`, `session`, `partHref`, `partChars`, `time`
  * @returns the parts (`html` is the first), the session, the parse's diagnostics, one `HTML_TRUNCATED`
  *   per cut and one `HTML_SPLIT` per part after the first
  */
@@ -38,10 +41,16 @@ export async function buildHtmlPage(
   files: string[],
   options: HtmlPageOptions = {},
 ): Promise<{ html: string; parts: string[]; session: Session; diagnostics: Diagnostic[] }> {
-  const { live, session: given, partHref, partChars, ...parse } = options;
+  const { live, session: given, partHref, partChars, time, ...parse } = options;
   const parsed =
     given === undefined ? await parseSession(files, { ...parse, view: 'full' }) : { session: given, diagnostics: [] };
-  const { ctx, branches, omitted, compacted } = await readPageContext(parsed.session, files, parse, true);
+  const { ctx, branches, omitted, compacted } = await readPageContext(
+    parsed.session,
+    files,
+    parse,
+    true,
+    time ?? timeFormat(),
+  );
   const { pages, ranges } = renderPages(parsed.session, ctx, {
     branches,
     omitted,

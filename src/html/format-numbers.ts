@@ -28,17 +28,3 @@ export function duration(ms: number): string {
 export function tokens(n: number): string {
   return n < 1000 ? String(n) : n < 1e6 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1e6).toFixed(1)}M`;
 }
-
-/**
- * An epoch time as `2026-03-01 10:00:03Z` (UTC, to the second): pages and exports read the same anywhere.
- * @param t epoch ms
- * @returns the text, `""` for a time that is not one
- */
-export function utcTime(t: number): string {
-  return Number.isFinite(t)
-    ? new Date(t)
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, 'Z')
-    : '';
-}

@@ -1,4 +1,5 @@
 import { diagnostic } from '../diagnostics/diagnostic.ts';
+import type { TimeFormat } from '../cli/format-time.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession, type ParseOptions } from '../session/parse-session.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
@@ -26,6 +27,7 @@ export interface PageContext {
  * @param files its transcript files
  * @param parse the options it was parsed with
  * @param contextView whether to read the `context` view's atoms
+ * @param time how the page prints times (`timeFormat`)
  * @returns the context; a cut of the branches is an `HTML_TRUNCATED` diagnostic in `ctx.diagnostics`
  */
 export async function readPageContext(
@@ -33,6 +35,7 @@ export async function readPageContext(
   files: string[],
   parse: ParseOptions,
   contextView: boolean,
+  time: TimeFormat,
 ): Promise<PageContext> {
   const compacted = session.turns.some((t) =>
     t.atoms.some((a) => a.type === 'system' && a.subtype === 'compact_boundary'),
@@ -71,6 +74,7 @@ export async function readPageContext(
     branchesFrom,
     context,
     paths,
+    time,
     diagnostics: [],
   };
   if (omitted > 0)

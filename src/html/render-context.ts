@@ -1,3 +1,4 @@
+import type { TimeFormat } from '../cli/format-time.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session } from '../model/types.ts';
 import type { Branch } from './read-branches.ts';
@@ -25,6 +26,8 @@ export interface RenderContext {
   context: ReadonlySet<string> | undefined;
   /** Paths of the session's files by fsid, for the diagnostics of what was cut. */
   paths: ReadonlyMap<string, string>;
+  /** How a time a person reads is printed (`timeFormat`: `--timezone`, else the machine's zone), its zone said once. */
+  time: TimeFormat;
   /** `HTML_TRUNCATED` diagnostics, one per cut, pushed as the page is rendered. */
   diagnostics: Diagnostic[];
 }

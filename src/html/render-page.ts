@@ -4,7 +4,7 @@ import type { Session, Turn } from '../model/types.ts';
 import { countAtomUsage } from '../usage/count-usage.ts';
 import { embedJson } from './embed-json.ts';
 import { escapeHtml } from './escape-html.ts';
-import { tokens, usd, utcTime } from './format-numbers.ts';
+import { tokens, usd } from './format-numbers.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import type { Branch } from './read-branches.ts';
@@ -99,7 +99,7 @@ export function renderPages(
     );
   });
   const lastWithBranches = homes.length === 0 ? 0 : Math.max(...homes);
-  const shell = pageShell(session, options);
+  const shell = pageShell(session, ctx.time, options);
   const anchored: string[] = [];
   const pages = ranges.map(([from, to], part) => {
     const chat = turns.slice(from, to).join('\n');
@@ -144,6 +144,7 @@ const mb = (chars: number): string =>
 
 function pageShell(
   session: Session,
+  time: RenderContext['time'],
   options: PageOptions,
 ): (turns: readonly Turn[], chat: string, branches: string, nav: string) => string {
   const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
@@ -156,7 +157,7 @@ function pageShell(
       : '';
   const total =
     totals.input_tokens + totals.output_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens;
-  const timeline = renderTimeline(session);
+  const timeline = renderTimeline(session, time);
   return (turns, chat, branches, nav) => {
     const tools = new Set<string>();
     for (const turn of turns)
@@ -171,7 +172,7 @@ function pageShell(
 <style>${PAGE_STYLE}</style></head>
 <body${options.live === true ? ' data-live' : ''}>
 <input type="checkbox" id="view-context" class="visually-hidden">
-<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${utcTime(first)} → ${utcTime(last)} · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
+<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${time.format(first)} → ${time.format(last)} (times in ${escapeHtml(time.zone)}) · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
 <div id="timeline-box">${timeline}</div>
 <div class="bar">${switcher}<span id="controls" hidden><input type="search" id="q" placeholder="search (/)" aria-label="search"> <select id="f-author" aria-label="author"><option value="">all authors</option><option>human</option><option>sdk</option><option>peer</option><option>system</option><option>autonomous</option></select> <select id="f-tool" aria-label="tool"><option value="">all tools</option></select> <label><input type="checkbox" id="f-errors"> errors only</label> <span id="count"></span> <span class="keys">j/k turns · t thinking</span></span></div>
 <div id="parts-top">${nav}</div></div>

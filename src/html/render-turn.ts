@@ -5,7 +5,7 @@ import { summarizeTurn } from '../views/summarize-turn.ts';
 import { atomRuns, groupSummary, isToolOnly } from './atom-runs.ts';
 import { authorName } from './author-name.ts';
 import { escapeHtml } from './escape-html.ts';
-import { duration, tokens, usd, utcTime } from './format-numbers.ts';
+import { duration, tokens, usd } from './format-numbers.ts';
 import { renderBlock } from './render-block.ts';
 import type { RenderContext } from './render-context.ts';
 import type { ToolResult } from './tool-results.ts';
@@ -14,7 +14,7 @@ import { plural } from '../text/format-count.ts';
 const PREVIEW = 100;
 
 /**
- * One turn as an `<article class="turn">`: a header (number, author badge, UTC time, `turnOutcome`,
+ * One turn as an `<article class="turn">`: a header (number, author badge, time (`ctx.time`), `turnOutcome`,
  * duration, tokens, cost; the trigger's uuid as its anchor), what was typed (`promptText`), then the
  * other atoms in order, each anchored by its uuid. Runs of tool-only atoms with two or more calls are
  * grouped (`<details class="group">` "6 tool calls"); a tool_result atom whose every result is shown
@@ -53,7 +53,7 @@ export function renderTurn(
   const head =
     `<header class="turn-head${before}"${trigger === undefined ? '' : ` id="${escapeHtml(trigger.uuid)}"`}>` +
     `<span class="n">#${index}</span><span class="badge author-${author.kind}">${escapeHtml(author.label)}</span>` +
-    `<time>${utcTime(turn.t)}</time><span class="outcome outcome-${summary.outcome}">${summary.outcome}</span>` +
+    `<time>${ctx.time.format(turn.t)}</time><span class="outcome outcome-${summary.outcome}">${summary.outcome}</span>` +
     `<span>${duration(summary.duration_ms)}</span><span>${tokens(total)} tokens</span><span>${usd(summary.cost_usd)}</span></header>`;
   const prompt = summary.prompt === '' ? '' : `<div class="prompt${before}">${escapeHtml(summary.prompt)}</div>`;
   const images =
@@ -99,7 +99,7 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
       meta === undefined
         ? ''
         : ` · ${escapeHtml(meta.trigger)} · ${tokens(meta.pre_tokens)} tokens before${meta.post_tokens === undefined ? '' : `, ${tokens(meta.post_tokens)} after`}`;
-    return `<div class="compaction${outside}" id="${id}"><span>compacted${what} · <time>${utcTime(atom.t)}</time></span></div>${links}`;
+    return `<div class="compaction${outside}" id="${id}"><span>compacted${what} · <time>${ctx.time.format(atom.t)}</time></span></div>${links}`;
   }
   if (atom.type === 'idle')
     return `<div class="idle${outside}" id="${id}">idle · ${duration((atom.end ?? atom.t) - atom.t)}</div>${links}`;

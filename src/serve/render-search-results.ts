@@ -1,5 +1,5 @@
 import { escapeHtml } from '../html/escape-html.ts';
-import { utcTime } from '../html/format-numbers.ts';
+import type { TimeFormat } from '../cli/format-time.ts';
 import { markMatches } from '../text/match-marks.ts';
 import type { SearchAnswer } from './session-search.ts';
 import { renderViewerPage } from './render-viewer-page.ts';
@@ -12,10 +12,11 @@ import { renderViewerPage } from './render-viewer-page.ts';
  * cannot run, why (`search needs \`romp index\``).
  * @param query what was searched
  * @param answer the search's answer
+ * @param time how times are printed (`timeFormat`), the zone said in the heading
  * @returns the HTML document
  */
-export function renderSearchResults(query: string, answer: SearchAnswer): string {
-  const heading = `Search<span class="meta"><a href="/">all sessions</a></span>`;
+export function renderSearchResults(query: string, answer: SearchAnswer, time: TimeFormat): string {
+  const heading = `Search<span class="meta"><a href="/">all sessions</a> · times in ${escapeHtml(time.zone)}</span>`;
   if ('unavailable' in answer)
     return renderViewerPage(
       `search: ${query}`,
@@ -26,7 +27,7 @@ export function renderSearchResults(query: string, answer: SearchAnswer): string
   const rows = answer.hits.map((hit) => {
     const name = hit.title === undefined || hit.title === '' ? hit.session_id.slice(0, 8) : hit.title;
     const href = `/s/${encodeURIComponent(hit.session_id)}#${encodeURIComponent(hit.uuid)}`;
-    return `<li class="hit-row"><a href="${escapeHtml(href)}">${escapeHtml(name.replace(/\s+/g, ' ').slice(0, 120))}</a> <span class="meta">${escapeHtml(hit.project ?? '')} · ${hit.turn === null ? 'rewound' : `turn ${hit.turn}`} · ${utcTime(hit.t)} · ${escapeHtml(hit.author)}</span><div class="snippet">${markMatches({ text: hit.snippet, matches: hit.matches ?? [] }, '<mark>', '</mark>', escapeHtml)}</div></li>`;
+    return `<li class="hit-row"><a href="${escapeHtml(href)}">${escapeHtml(name.replace(/\s+/g, ' ').slice(0, 120))}</a> <span class="meta">${escapeHtml(hit.project ?? '')} · ${hit.turn === null ? 'rewound' : `turn ${hit.turn}`} · ${time.format(hit.t)} · ${escapeHtml(hit.author)}</span><div class="snippet">${markMatches({ text: hit.snippet, matches: hit.matches ?? [] }, '<mark>', '</mark>', escapeHtml)}</div></li>`;
   });
   const count = `<p id="search-count">${answer.hits.length} hit${answer.hits.length === 1 ? '' : 's'} for “${escapeHtml(query)}”</p>`;
   return renderViewerPage(`search: ${query}`, heading, query, `${count}<ol class="hits">${rows.join('')}</ol>`);

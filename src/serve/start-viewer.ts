@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { sep } from 'node:path';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
+import { timeFormat, type TimeFormat } from '../cli/format-time.ts';
 import { buildHtmlPage } from '../html/build-html-page.ts';
 import { watchSession } from '../live/watch-session.ts';
 import { parseSession } from '../session/parse-session.ts';
@@ -26,6 +27,8 @@ export interface ViewerOptions {
   /** What the search box asks (default `indexSearch()`: romp's index, read-only; "search needs `romp index`" without
    * one). */
   search?: SessionSearch;
+  /** How the pages print times (default `timeFormat()`: the machine's zone). */
+  time?: TimeFormat;
 }
 
 /** The most hits the search page shows. */
@@ -56,12 +59,13 @@ export interface Viewer {
  * A session is found by its id among the listed ones, never by a path from the request, and its file's
  * real path must lie inside the projects folder: anything else is 404. Only GET (and HEAD) is
  * answered (405 otherwise); nothing writes.
- * @param options projects folder, port, host, part size, search
+ * @param options projects folder, port, host, part size, search, time
  * @returns the viewer, listening
  */
 export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> {
   const projectsDir = await realpath(options.projectsDir ?? defaultProjectsDir());
   const host = options.host ?? '127.0.0.1';
+  const time = options.time ?? timeFormat();
   const summaries = new Map<string, { stamp: string; turns: number; cost_usd: number }>();
   const streams = new Set<AbortController>();
 
@@ -103,7 +107,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     if (path === '/') {
       const rows: SessionRow[] = [];
       for (const s of await sessions()) rows.push(await row(s));
-      return send(response, 200, 'text/html', renderSessionList(rows));
+      return send(response, 200, 'text/html', renderSessionList(rows, time));
     }
     if (path === '/search') {
       const query = (url.searchParams.get('q') ?? '').trim();
@@ -111,7 +115,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
         query === ''
           ? { hits: [] }
           : await (options.search ?? indexSearch())(query, { projectsDir, limit: SEARCH_LIMIT });
-      return send(response, 200, 'text/html', renderSearchResults(query, answer));
+      return send(response, 200, 'text/html', renderSearchResults(query, answer, time));
     }
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
     const session = match === null ? undefined : await find(match[1] as string);
@@ -121,6 +125,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
       const { parts } = await buildHtmlPage([session.path], {
         live: true,
         partHref: href,
+        time,
         ...(options.partChars === undefined ? {} : { partChars: options.partChars }),
       });
       // ?at=<uuid>: the part that holds that atom (a link from the search, or from a part that did not have it)

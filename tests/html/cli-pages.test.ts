@@ -24,11 +24,11 @@ test('romp html -o writes the page and names it on stderr; without -o the page i
 });
 
 test('romp export --format md: headings, quoted prompt, calls with fenced input and result, diffs, branches', async () => {
-  const tools = await runCli(['export', feature('tools')]);
+  const tools = await runCli(['export', feature('tools'), '--timezone', 'UTC']);
   assert.equal(tools.code, 0);
   assert.ok(
     tools.out.includes(
-      '## Turn 1 · human · 2026-03-01 10:00:00Z · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
+      '## Turn 1 · human · 2026-03-01 10:00 · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
     ),
   );
   assert.ok(tools.out.includes('**Grep: "TODO" in src** (error)'));
@@ -54,6 +54,31 @@ test('romp export --format md: a fence outgrows the backticks it holds; assistan
   const fenced = (await runCli(['export', path])).out;
   assert.ok(fenced.includes('````sh\necho ```\n````'));
   assert.ok(fenced.includes('``````\n`````five\n``````'));
+});
+
+test('romp html and export --format md print times in --timezone, the zone said once', async () => {
+  // 21:46:05 UTC + 5:45 (Kathmandu, no summer time) = 03:31 the next day
+  const path = writeJsonl([
+    user('u1', null, 'q', 0, { timestamp: '2026-02-11T21:46:05.123Z' }),
+    assistant('a1', 'u1', { type: 'text', text: 'ok' }, 1, {
+      mid: 'm',
+      extra: { timestamp: '2026-02-11T21:46:05.123Z' },
+    }),
+  ]);
+  const page = (await runCli(['html', path, '--timezone', 'Asia/Kathmandu'])).out;
+  assert.ok(page.includes('<time>2026-02-12 03:31</time>'));
+  // ICU (Node 20) names the zone by its old spelling, Asia/Katmandu; a newer ICU may not
+  const head = / · 2026-02-12 03:31 → 2026-02-12 03:31 \(times in Asia\/Kath?mandu\) · 1 turn/;
+  assert.match(page, head);
+  assert.ok(!page.includes('21:46'));
+  const md = (await runCli(['export', path, '--timezone', 'Asia/Kathmandu'])).out;
+  assert.match(md, head);
+  assert.ok(md.includes('## Turn 1 · human · 2026-02-12 03:31 · '));
+  assert.equal(md.split(/Asia\/Kath?mandu/).length, 2);
+  const bad = await runCli(['html', path, '--timezone', 'Mars/Olympus']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /Mars\/Olympus is not an IANA time zone/);
+  assert.equal((await runCli(['export', path, '--timezone', 'Mars/Olympus'])).code, 2);
 });
 
 test('romp export --format json is the Session', async () => {

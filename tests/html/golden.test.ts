@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
+import { timeFormat } from '../../src/cli/format-time.ts';
 import { FEATURES } from './fixtures.ts';
 
 const GOLDEN = new URL('../../../tests/html/golden/', import.meta.url);
@@ -73,7 +74,7 @@ const TOKENS: Record<string, string[]> = {
 
 for (const [name, write] of Object.entries(FEATURES)) {
   test(`romp html golden: ${name}`, async () => {
-    const { html } = await buildHtmlPage(write());
+    const { html } = await buildHtmlPage(write(), { time: timeFormat('UTC') });
     const main = html.slice(html.indexOf('<main>'), html.indexOf('</main>') + '</main>'.length);
     for (const token of TOKENS[name] ?? []) assert.ok(html.includes(token), `${name}: missing ${token}`);
     const file = new URL(`${name}.html`, GOLDEN);

@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
 import { indexSearch } from '../../src/serve/index-search.ts';
+import { timeFormat } from '../../src/cli/format-time.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import type { SessionSearch } from '../../src/serve/session-search.ts';
@@ -56,14 +57,14 @@ test('romp serve: the results are escaped, each hit a link to /s/<id>#<uuid>; ?a
       ],
     });
   };
-  const viewer = await startViewer({ projectsDir: dir, search, partChars: 1 });
+  const viewer = await startViewer({ projectsDir: dir, search, partChars: 1, time: timeFormat('Asia/Tokyo') });
   try {
     const page = (await get(`${viewer.url}search?q=second`)).text;
     assert.deepEqual(asked, ['second 50 dir']);
     assert.ok(page.includes(`<p id="search-count">1 hit for “second”</p>`));
     assert.ok(
       page.includes(
-        `<li class="hit-row"><a href="/s/${ID}#u2">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</a> <span class="meta">-work-demo · turn 2 · 2026-03-01 10:00:10Z · human</span><div class="snippet">second &lt;script&gt;alert(1)&lt;/script&gt; question</div></li>`,
+        `<li class="hit-row"><a href="/s/${ID}#u2">&quot;&gt;&lt;img src=x onerror=alert(1)&gt;</a> <span class="meta">-work-demo · turn 2 · 2026-03-01 19:00 · human</span><div class="snippet">second &lt;script&gt;alert(1)&lt;/script&gt; question</div></li>`,
       ),
     );
     assert.doesNotMatch(page, /<script|<img/);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { timeFormat } from '../../src/cli/format-time.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { user } from '../helpers/transcript.ts';
 import { ID, line, projectsWithSession, SECOND_TURN } from './fixtures.ts';
@@ -13,17 +14,20 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
   const outside = join(tempDir('romp-outside-'), '7d1e0000-bbbb-4000-8000-000000000002.jsonl');
   writeFileSync(outside, line(user('x1', null, 'secret outside', 0)));
   symlinkSync(outside, join(dir, '-work-demo', '7d1e0000-bbbb-4000-8000-000000000002.jsonl'));
-  const viewer = await startViewer({ projectsDir: dir });
+  // Tokyo is UTC+9, no summer time: 10:00:01Z reads 19:00
+  const viewer = await startViewer({ projectsDir: dir, time: timeFormat('Asia/Tokyo') });
   try {
     assert.match(viewer.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     const list = await (await fetch(viewer.url)).text();
     assert.ok(
       list.includes(
-        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 10:00:01Z</td><td class="num">1</td>`,
+        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 19:00</td><td class="num">1</td>`,
       ),
     );
+    assert.ok(list.includes('1 under the projects folder · times in Asia/Tokyo</span>'));
     const page = await (await fetch(`${viewer.url}s/${ID}`)).text();
     assert.ok(page.includes('<div class="prompt">first question</div>'));
+    assert.ok(page.includes('<time>2026-03-01 19:00</time>'));
     assert.ok(page.includes('<body data-live>'));
     assert.match(page, /connect-src &#39;self&#39;/);
     for (const path of [
