@@ -56,6 +56,17 @@ export function textWidth(line: string): number {
   return width;
 }
 
+/**
+ * A text cut to `width` characters keeping its end (`…/app/server`): how a path is shortened, its last folders
+ * being what tells it apart.
+ * @param text the text (already `safeText`)
+ * @param width the characters it may take (at least 2)
+ * @returns the text, whole or `…` and its end
+ */
+export function keepEnd(text: string, width: number): string {
+  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
+}
+
 function charAt(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(i) as number);
 }

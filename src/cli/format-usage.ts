@@ -4,7 +4,7 @@ import type { UsageReportKind, UsageRow } from '../usage/group-usage.ts';
 import { formatCost } from './format-cost.ts';
 import { formatCount } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
-import { fitWidth, textWidth } from './fit-width.ts';
+import { fitWidth, keepEnd, textWidth } from './fit-width.ts';
 
 /** What a session row shows beside its numbers (from `romp ls`'s listing). */
 export interface SessionLabel {
@@ -129,14 +129,7 @@ function fold(grid: Grid, labels: number, width: number): Grid {
     const others = parts.filter((_, i) => head[i] !== 'Project').flatMap((p) => p.split('\n'));
     const room = Math.min(width, Math.max(MIN_TEXT, ...others.map(textWidth)));
     const stacked = parts
-      .map((p, i) =>
-        TIMES.has(head[i] as string)
-          ? p
-          : p
-              .split('\n')
-              .map((line) => (head[i] === 'Project' ? keepEnd(line, room) : fitWidth(line, room)))
-              .join('\n'),
-      )
+      .map((p, i) => (TIMES.has(head[i] as string) ? p : cutLines(p, room, head[i] === 'Project')))
       .filter((p) => p !== '')
       .join('\n');
     return [stacked, ...row.slice(labels)];
@@ -219,20 +212,16 @@ function narrow(grid: Grid, room: number, names: readonly string[]): Grid {
   }
   const project = head.indexOf('Project');
   return grid.map((row, r) =>
-    row.map((cell, i) =>
-      r === 0 || !cut.includes(i)
-        ? cell
-        : cell
-            .split('\n')
-            .map((line) => (i === project ? keepEnd(line, widths[i] as number) : fitWidth(line, widths[i] as number)))
-            .join('\n'),
-    ),
+    row.map((cell, i) => (r === 0 || !cut.includes(i) ? cell : cutLines(cell, widths[i] as number, i === project))),
   );
 }
 
-/** A path cut to `width` columns keeping its end (`…/folder`). */
-function keepEnd(text: string, width: number): string {
-  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
+/** A cell's lines cut to `width`: a project's keeping their end (`keepEnd`), any other's their start. */
+function cutLines(cell: string, width: number, project: boolean): string {
+  return cell
+    .split('\n')
+    .map((line) => (project ? keepEnd(line, width) : fitWidth(line, width)))
+    .join('\n');
 }
 
 function render(grid: Grid, labels: number): string {

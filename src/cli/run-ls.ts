@@ -7,7 +7,7 @@ import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
-import { fitLines, fitWidth, outputWidth } from './fit-width.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth } from './fit-width.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -117,7 +117,7 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
     // would leave the title under 20 columns
     const others = measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
     const project = Math.min(PROJECT_WIDTH, Math.max(12, columns - 1 - others - 20));
-    for (const row of rows) row[3] = tail(row[3] as string, project);
+    for (const row of rows) row[3] = keepEnd(row[3] as string, project);
   }
   const widths = measure();
   const used = widths.reduce((n, w) => n + w + 2, 0);
@@ -142,8 +142,4 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   return fitLines([line(head), ...rows.map(line), ...note], columns)
     .map((l) => `${l}\n`)
     .join('');
-}
-
-function tail(text: string, width: number): string {
-  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
 }
