@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cli, rompProgram } from '../src/cli/cli.ts';
+import { cli, COMMANDS, rompProgram } from '../src/cli/cli.ts';
 import { runCli } from './helpers/run-cli.ts';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
@@ -21,6 +21,25 @@ test("every command's --help names each of its options and arguments", async () 
     for (const argument of command.registeredArguments)
       assert.ok(out.includes(argument.name()), `romp ${command.name()} --help lacks ${argument.name()}`);
   }
+});
+
+test('the first argument, when a command, defines that command alone; anything else defines them all', async () => {
+  const all = rompProgram(silent, () => {}).commands.map((c) => c.name());
+  assert.deepEqual([...all].sort(), [...COMMANDS].sort());
+  assert.deepEqual(
+    rompProgram(silent, () => {}, undefined, 'resume-check').commands.map((c) => c.name()),
+    ['resume-check'],
+  );
+  assert.deepEqual(
+    rompProgram(silent, () => {}, undefined, 'turns').commands.map((c) => c.name()),
+    ['turns'],
+  );
+  for (const first of ['--help', 'help', 'shwo'])
+    assert.equal(rompProgram(silent, () => {}, undefined, first).commands.length, all.length, first);
+  let err = '';
+  const code = await cli(['shwo'], { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } });
+  assert.equal(code, 2);
+  assert.match(err, /Did you mean show\?/);
 });
 
 test('a usage error is one romp: line and a pointer to --help, exit 2, not the whole help', async () => {
