@@ -165,6 +165,17 @@ test('romp show finds a session by id prefix or --latest; - reads standard input
   ]);
 });
 
+test('romp show quotes a prompt as every printer escapes it: \\x1b, not JSON\'s \\u001b; " and \\ escaped', async () => {
+  const file = writeJsonl([
+    user('u1', null, 'say "hi" \u001b]0;owned\u0007 in C:\\tmp\u202e', 0),
+    assistant('a1', 'u1', text('hi'), 1, { mid: 'm1', stop: 'end_turn' }),
+  ]);
+  const { code, out } = await run(['show', file, '--timezone', 'UTC']);
+  assert.match(out, /^#1 /m);
+  assert.equal(code, 0);
+  assert.equal(out.split('\n')[5], '    "say \\"hi\\" \\x1b]0;owned\\x07 in C:\\\\tmp\\u202e"');
+});
+
 test('romp show / cat / json --turn N: only that turn, numbered as in the whole session; past the end, exit 2', async () => {
   const file = writeJsonl(LINES);
   const outline = await run(['show', file, '--turn', '2', '--timezone', 'UTC']);
