@@ -113,6 +113,11 @@ test('wrapLines: prose broken between words, continuations indented past the lin
   assert.deepEqual(wrapLines(['x abcdefghijklmnopqrstuvwxyz'], 12), ['x', '  abcdefghi', '  jklmnopqr', '  stuvwxyz']);
   assert.deepEqual(wrapLines(['a\u001b[2Jb c'], undefined), ['a\\x1b[2Jb c']);
   assert.deepEqual(wrapWords('one two three', 7, 5), ['one two', 'three']);
+  // a cut never splits an escape or a surrogate pair: the piece before it is shorter instead
+  assert.deepEqual(wrapWords('abcd\u001bxyz', 6), ['abcd', '\\x1bxy', 'z']);
+  assert.deepEqual(wrapWords('ab\u202ecd', 4), ['ab', '\\u202e', 'cd']);
+  assert.deepEqual(wrapWords('\u202e', 3), ['\\u202e']);
+  assert.deepEqual(wrapWords('abc😀d', 4), ['abc', '😀d']);
 });
 
 test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
