@@ -109,7 +109,7 @@ test('romp cat on a terminal: colours unless --no-color or NO_COLOR, wrapped to 
   }
 });
 
-test('a file with no transcript line is refused; diagnostics go to stderr, 20 and a count', async () => {
+test('a file with no transcript line is refused; diagnostics go to stderr, 20 and a count; romp doctor lists all', async () => {
   const junk = writeJsonl([
     'root:x:0:0:root:/root:/bin/bash',
     'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin',
@@ -137,6 +137,12 @@ test('a file with no transcript line is refused; diagnostics go to stderr, 20 an
   const err = shown.err.trimEnd().split('\n');
   assert.equal(err.length, 21);
   assert.equal(err[20], `… and 5 more; romp doctor ${broken} lists them all`);
+  // and it does: the 25 broken lines, each named
+  const doctor = await run(['doctor', broken]);
+  assert.equal(doctor.code, 1);
+  const named = doctor.out.split('\n').filter((l) => l.includes(': error INVALID_JSON'));
+  assert.equal(named.length, 25);
+  assert.match(named[24] ?? '', new RegExp(`:${LINES.length + 25}: error INVALID_JSON`));
 });
 
 test('romp show finds a session by id prefix or --latest; - reads standard input; romp tools names turn, input and error', async () => {
