@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
+import { outputWidth } from './fit-width.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -113,7 +114,12 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(s.replace(/^error: /, 'romp: ')),
+      // help fits COLUMNS or the terminal as every other output; commander's 80 otherwise
+      getOutHelpWidth: () => outputWidth(io.stdout) ?? 80,
+      getErrHelpWidth: () => outputWidth(io.stderr) ?? 80,
     })
+    // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too
+    .configureHelp({ minWidthToWrap: 12 })
     .showHelpAfterError('(add --help to see the options)')
     .addHelpText(
       'after',
