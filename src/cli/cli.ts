@@ -456,11 +456,14 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     program
       .command('sql')
       .description('run one read-only SQL query on the index (tables: docs/index.md)')
-      .argument('<query>', 'a SELECT (or WITH … SELECT) statement')
+      .argument(
+        '<query...>',
+        'a SELECT (or WITH … SELECT) statement; its words may come unquoted (quote it when it holds *, (, ), ; or quotes: the shell reads them)',
+      )
       .addOption(home())
       .option('--json', 'print the rows as a JSON array of objects')
-      .action(async (query: string, options: SqlCliOptions) =>
-        done(await (await import('./run-index.ts')).runSql(query, options, io)),
+      .action(async (query: string[], options: SqlCliOptions) =>
+        done(await (await import('./run-index.ts')).runSql(query.join(' '), options, io)),
       );
   }
   if (wanted('cache')) {

@@ -455,6 +455,12 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     { key: 's1', turns: 1 },
     { key: 's1/agent-x1', turns: 1 },
   ]);
+  // the query's words unquoted, as a shell splits them, are one query
+  const words = "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key".split(' ');
+  assert.deepEqual(
+    JSON.parse((await runCli(['sql', ...words, '--romp-home', home, '--json'])).out),
+    JSON.parse(sql.out),
+  );
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
