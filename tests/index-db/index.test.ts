@@ -291,6 +291,7 @@ test('rebuild: deleting the index and building it again gives the same rows and 
   assert.deepEqual([first.match(/"listing_json"/g)?.length, first.match(/"usage_json"/g)?.length], [3, 4]);
   // parsed (and listed, and usage read) in worker threads or in this one: the same rows
   assert.equal(dumpIndex((await build(dir, undefined, 0)).path), first);
+  assert.equal(dumpIndex((await build(dir, undefined, 1)).path), first);
   assert.equal(dumpIndex((await build(dir, undefined, 2)).path), first);
 });
 
