@@ -144,10 +144,14 @@ export function buildSessionState(
     progressRefs.add(e, ref);
   }
   for (const e of index.duplicates) records.push(refOf(e, false));
-  // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times)
-  const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
-  keyed.sort((a, b) => a.key - b.key);
-  for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
+  // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times);
+  // one file's records by line alone, with no key objects (the sort is stable either way)
+  if (collected.files.length <= 1) records.sort((a, b) => a.line - b.line);
+  else {
+    const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
+    keyed.sort((a, b) => a.key - b.key);
+    for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
+  }
 
   const pathMids = new Set<string>();
   for (const e of path.entries) if (e.messageId !== undefined) pathMids.add(e.messageId);
