@@ -73,6 +73,8 @@ export interface FileRead {
   count: number;
   /** The last record kept whole (not a progress row's), whose envelope strings the next one may share. */
   kept: RawRecord | undefined;
+  /** The last assistant line's `message`, whose `id` and `model` strings the next one may share. */
+  keptMessage: RawRecord | undefined;
 }
 
 /**
@@ -189,6 +191,7 @@ export function newFileRead(file: SessionFile): FileRead {
     last: Number.POSITIVE_INFINITY,
     count: 0,
     kept: undefined,
+    keptMessage: undefined,
   };
 }
 
@@ -301,8 +304,20 @@ const ENVELOPE = ['sessionId', 'cwd', 'version', 'gitBranch', 'slug', 'userType'
 function shareEnvelope(read: FileRead, record: RawRecord): void {
   const last = read.kept;
   read.kept = record;
-  if (last === undefined) return;
-  for (const key of ENVELOPE) {
+  if (last !== undefined) share(record, last, ENVELOPE);
+  const message = record['message'];
+  if (record['type'] !== 'assistant' || typeof message !== 'object' || message === null) return;
+  // the lines of one response (one block each) and the responses of one model
+  if (read.keptMessage !== undefined) share(message as RawRecord, read.keptMessage, MESSAGE_MEMBERS);
+  read.keptMessage = message as RawRecord;
+}
+
+/** An assistant message's members written alike line after line. */
+const MESSAGE_MEMBERS = ['id', 'model'] as const;
+
+/** Points `record`'s string members named in `keys` that equal `last`'s at `last`'s strings. */
+function share(record: RawRecord, last: RawRecord, keys: readonly string[]): void {
+  for (const key of keys) {
     const value = record[key];
     if (typeof value === 'string' && value === last[key]) record[key] = last[key];
   }
