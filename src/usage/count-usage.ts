@@ -477,8 +477,22 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
  * @returns the de-dup key
  */
 export function responseKey(id: string, requestId: string | undefined, sessionId: string): string {
-  return requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
+  // the lines of one response come one after another, their strings the same (`usageRecord` keeps them)
+  if (id !== lastKey.id || requestId !== lastKey.requestId || sessionId !== lastKey.sessionId)
+    lastKey = {
+      id,
+      requestId,
+      sessionId,
+      key: requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`,
+    };
+  return lastKey.key;
 }
+let lastKey: { id: string; requestId: string | undefined; sessionId: string; key: string } = {
+  id: '',
+  requestId: '',
+  sessionId: '',
+  key: '\u0000',
+};
 
 /**
  * The API responses among atoms (a turn's, a session's), each once, by the rules of `countUsage`: one
