@@ -96,11 +96,14 @@ test('romp show loads no ES module loader, node:crypto or node:child_process', (
 test('romp usage runs from its own bundle, with its cache: no ES module loader, node:crypto or a worker', () => {
   const usage = OWN_BUNDLES.get('./run-usage.js') ?? '';
   assert.equal(runBundle(join(CLI, `${usage}.cjs`), join(CLI, `${usage}.cache`)).cached, true);
-  const { out, loaded } = binRun(['usage', EXAMPLE_SESSION, '--json', '--no-index']);
-  // the example's eight responses, as tests/cli.test.ts sums them
-  const total = (JSON.parse(out) as { total: Record<string, number> }).total;
-  assert.deepEqual([total['responses'], total['input_tokens'], total['output_tokens']], [8, 61, 424]);
-  for (const name of ['internal/modules/esm/translators', 'crypto', 'worker_threads']) {
-    assert.equal(loaded.has(`NativeModule ${name}`), false, name);
+  // without the index, and with a home that has none (the index's modules are not loaded to find that out)
+  for (const index of [['--no-index'], ['--romp-home', tempDir('romp-code-cache-home-')]]) {
+    const { out, loaded } = binRun(['usage', EXAMPLE_SESSION, '--json', ...index]);
+    // the example's eight responses, as tests/cli.test.ts sums them
+    const total = (JSON.parse(out) as { total: Record<string, number> }).total;
+    assert.deepEqual([total['responses'], total['input_tokens'], total['output_tokens']], [8, 61, 424]);
+    for (const name of ['internal/modules/esm/translators', 'crypto', 'worker_threads']) {
+      assert.equal(loaded.has(`NativeModule ${name}`), false, `${index[0] ?? ''}: ${name}`);
+    }
   }
 });
