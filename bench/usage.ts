@@ -3,7 +3,8 @@
  * `@ccusage/ccusage-linux-x64` package, fetched once with `npm pack` into the temp folder and run
  * directly, not through npx) over the same real-shaped projects folder of about 400 MB (160 copies of
  * long corpus sessions, `bench/replicate.ts`): CPU time (user + system) and wall time of each, peak
- * memory, in alternating rounds of one run (GNU time), and whether both found the same token totals.
+ * memory, in five alternating rounds of one run (GNU time; at load 8-13 the ratios of three rounds moved by
+ * ±15 % from run to run), and whether both found the same token totals.
  * `romp usage` is run as users run it (`dist/src/cli/romp.cjs`, package.json's `bin`), twice a round:
  * reading every file (`--no-index`), and with a fresh index of the folder (`romp index` once, in a home of
  * its own: every file's usage taken from it) and the same output.
@@ -17,7 +18,7 @@ import { LONG_SESSIONS, REPLICA_VERSION, replicateProjects } from './replicate.t
 
 const MB = 1024 * 1024;
 const SESSIONS = 160;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CCUSAGE = '20.0.24';
 
 interface Timed {

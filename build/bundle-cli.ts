@@ -7,9 +7,13 @@
  * - `dist/src/cli/cli-bundle.cache`: V8's code cache of the bundle after it ran `romp show` on the example
  *   (src/cli/code-cache.ts: used only for these very bytes, by the same V8 with the same flags).
  * - `dist/src/cli/romp.cjs`: src/cli/romp.ts, which runs the bundle with its cache.
+ * - `dist/src/cli/usage-bundle.cjs` and `.cache`: `run-usage.js` and what it imports but the index
+ *   (`src/index-db/`, imported when there is one), a bundle of its own (`OWN_BUNDLES`), its cache made
+ *   after it ran `romp usage` on the example: through Node's ES module loader its 62 modules cost
+ *   `romp usage` more at start-up than the rest of the command line (issue 16).
  *
  * What stays outside the bundle, loaded from tsc's `dist/` when a command needs it:
- * - every `run-*.js` command module but `run-show.js` (`romp usage`, `watch`, `index`, … are imported
+ * - every `run-*.js` command module but `run-show.js` (`romp watch`, `index`, … are imported
  *   when they run, as `cli.ts` does), with what they import; their `UserError` is told from the bundle's
  *   by a mark (cli-io.ts), not by class;
  * - a module outside `dist/src/cli/` that reads `import.meta.url` (`count-usage.js` finds its worker
@@ -24,7 +28,15 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { cli as Cli } from '../src/cli/cli.ts';
-import { BUNDLE_FILE, BUNDLE_IMPORT, CACHE_FILE, codeCacheFile, runBundle } from '../src/cli/code-cache.ts';
+import type { runUsage as RunUsage } from '../src/cli/run-usage.ts';
+import {
+  BUNDLE_FILE,
+  BUNDLE_IMPORT,
+  CACHE_FILE,
+  codeCacheFile,
+  OWN_BUNDLES,
+  runBundle,
+} from '../src/cli/code-cache.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'src', 'cli');
@@ -40,10 +52,11 @@ function outside(path: string): boolean {
   return urls > portable;
 }
 
-/** What the bundle `import()`s (from `dist/`, a package, Node), as the split plugin meets them. */
+/** What the bundles `import()` (from `dist/`, a package, Node), as the split plugin meets them. */
 const dynamicImports = new Set<string>();
 
-const split: Plugin = {
+/** A bundle's split: `out(path, dynamic)` says which `dist/` modules are left out (loaded from `dist/`). */
+const split = (out: (path: string, dynamic: boolean) => boolean): Plugin => ({
   name: 'romp-split',
   setup(b) {
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
@@ -66,14 +79,14 @@ const split: Plugin = {
       }
       if (!args.importer.startsWith(join(ROOT, 'dist') + sep)) return undefined;
       const path = resolve(args.resolveDir, args.path);
-      if (!outside(path)) return undefined;
+      if (!out(path, args.kind === 'dynamic-import')) return undefined;
       const from = relative(CLI, path).split(sep).join('/');
       const specifier = from.startsWith('.') ? from : `./${from}`;
       if (args.kind === 'dynamic-import') dynamicImports.add(specifier);
       return { path: specifier, external: true };
     });
   },
-};
+});
 
 const common = {
   bundle: true,
@@ -93,7 +106,7 @@ const [bundle] = (
     ...common,
     entryPoints: [join(CLI, 'cli.js')],
     outfile: bundlePath,
-    plugins: [split],
+    plugins: [split(outside)],
     define: { 'import.meta.url': '__rompUrl' },
     banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
   })
@@ -116,6 +129,39 @@ if ((await show(['show', join(ROOT, 'examples', 'session.jsonl')], { stdout: dis
 }
 writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
 
+// the command modules with bundles of their own: what they import of the index (libsql, the parse) is left
+// to `dist/` (loaded only with an index), each cache made once the bundle has run its command on the example
+const INDEX = join(ROOT, 'dist', 'src', 'index-db') + sep;
+for (const [specifier, name] of OWN_BUNDLES) {
+  const path = join(CLI, `${name}.cjs`);
+  const [own] = (
+    await build({
+      ...common,
+      entryPoints: [join(CLI, specifier)],
+      outfile: path,
+      plugins: [split((p, dynamic) => outside(p) || (dynamic && p.startsWith(INDEX)))],
+      define: { 'import.meta.url': '__rompUrl' },
+      banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
+    })
+  ).outputFiles;
+  writeFileSync(path, withBundleImports(own?.text ?? ''));
+  const warm = runBundle(path, undefined);
+  await warmUp(name, warm.exports);
+  writeFileSync(join(CLI, `${name}.cache`), codeCacheFile(warm));
+}
+
+/** Runs an own bundle's command on the example (`romp usage` as a table and as JSON), so that its cache holds
+ * the functions compiled then. */
+async function warmUp(name: string, exports: unknown): Promise<void> {
+  if (name !== 'usage-bundle') throw new Error(`bundle-cli: no warm-up for ${name}`);
+  const { runUsage } = exports as { runUsage: typeof RunUsage };
+  const example = join(ROOT, 'examples', 'session.jsonl');
+  for (const json of [false, true]) {
+    if ((await runUsage([example], { json, index: false }, { stdout: discard, stderr: discard })) !== 0)
+      throw new Error(`romp usage examples/session.jsonl failed in ${name}`);
+  }
+}
+
 /** The bundle with its every `import("…")` calling {@link BUNDLE_IMPORT} instead (src/cli/code-cache.ts). */
 function withBundleImports(text: string): string {
   let out = text;
@@ -124,5 +170,7 @@ function withBundleImports(text: string): string {
     out = out.replaceAll(`import(${JSON.stringify(specifier)})`, `${BUNDLE_IMPORT}(${JSON.stringify(specifier)})`);
   }
   if (/\bimport\(/.test(out)) throw new Error('bundle-cli: an import() is left in the bundle');
+  // a module left out and imported statically: `require()` of an ES module, which Node 20 refuses
+  if (/\brequire\("\./.test(out)) throw new Error('bundle-cli: a module left out is imported statically');
   return out;
 }

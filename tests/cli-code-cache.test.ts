@@ -1,7 +1,8 @@
 /**
  * The `romp` bin's start-up (build/bundle-cli.ts, src/cli/code-cache.ts): the bundle runs with V8's code
- * cache when it was made from the very same bytes and without it otherwise, and `romp show` loads neither
- * Node's ES module loader nor `node:crypto` nor `node:child_process`.
+ * cache when it was made from the very same bytes and without it otherwise, `romp show` loads neither
+ * Node's ES module loader nor `node:crypto` nor `node:child_process`, and `romp usage` runs from a bundle
+ * of its own (issue 16).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
-import { BUNDLE_FILE, BUNDLE_IMPORT, CACHE_FILE, codeCacheFile, runBundle } from '../src/cli/code-cache.ts';
+import {
+  BUNDLE_FILE,
+  BUNDLE_IMPORT,
+  CACHE_FILE,
+  codeCacheFile,
+  OWN_BUNDLES,
+  runBundle,
+} from '../src/cli/code-cache.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli/', import.meta.url));
@@ -59,7 +67,8 @@ test("the bundle's import() resolves against the bundle's own path", async () =>
   assert.equal((await load()).answer, 42);
 });
 
-test('romp show loads no ES module loader, node:crypto or node:child_process', () => {
+/** What `romp ARGS` (the bin) prints, and the modules its process loaded (`process.moduleLoadList`). */
+function binRun(args: string[]): { out: string; loaded: Set<string> } {
   const dir = tempDir('romp-code-cache-');
   const preload = join(dir, 'modules.cjs');
   const list = join(dir, 'modules.txt');
@@ -67,14 +76,34 @@ test('romp show loads no ES module loader, node:crypto or node:child_process', (
     preload,
     `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
   );
-  const out = execFileSync(process.execPath, ['--require', preload, join(CLI, 'romp.cjs'), 'show', EXAMPLE_SESSION], {
+  const out = execFileSync(process.execPath, ['--require', preload, join(CLI, 'romp.cjs'), ...args], {
     encoding: 'utf8',
   });
-  assert.match(out, /^4 turns, 22 atoms/m);
   const loaded = new Set(readFileSync(list, 'utf8').split('\n'));
   assert.ok(loaded.has('NativeModule vm'), 'the list is of this process'); // the bin's, for the bundle
+  return { out, loaded };
+}
+
+test('romp show loads no ES module loader, node:crypto or node:child_process', () => {
+  const { out, loaded } = binRun(['show', EXAMPLE_SESSION]);
+  assert.match(out, /^4 turns, 22 atoms/m);
   // Node loads its ES module loader's code for any main module; the translators only when it loads an ES module
   for (const name of ['internal/modules/esm/translators', 'crypto', 'child_process']) {
     assert.equal(loaded.has(`NativeModule ${name}`), false, name);
+  }
+});
+
+test('romp usage runs from its own bundle, with its cache: no ES module loader, node:crypto or a worker', () => {
+  const usage = OWN_BUNDLES.get('./run-usage.js') ?? '';
+  assert.equal(runBundle(join(CLI, `${usage}.cjs`), join(CLI, `${usage}.cache`)).cached, true);
+  // without the index, and with a home that has none (the index's modules are not loaded to find that out)
+  for (const index of [['--no-index'], ['--romp-home', tempDir('romp-code-cache-home-')]]) {
+    const { out, loaded } = binRun(['usage', EXAMPLE_SESSION, '--json', ...index]);
+    // the example's eight responses, as tests/cli.test.ts sums them
+    const total = (JSON.parse(out) as { total: Record<string, number> }).total;
+    assert.deepEqual([total['responses'], total['input_tokens'], total['output_tokens']], [8, 61, 424]);
+    for (const name of ['internal/modules/esm/translators', 'crypto', 'worker_threads']) {
+      assert.equal(loaded.has(`NativeModule ${name}`), false, `${index[0] ?? ''}: ${name}`);
+    }
   }
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -14,6 +14,13 @@ export const CACHE_FILE = 'cli-bundle.cache';
  * an experimental loader option (Node 20), and not at all once given cached data.
  */
 export const BUNDLE_IMPORT = '__rompImport';
+/**
+ * Command modules that run from a bundle of their own, beside the bin, with its own code cache
+ * (`<name>.cjs`, `<name>.cache`; build/bundle-cli.ts), not from `dist/` through Node's ES module loader:
+ * a bundle's `import("./run-usage.js")` runs `usage-bundle.cjs` (issue 16: `romp usage` loaded 62
+ * modules at start-up).
+ */
+export const OWN_BUNDLES: ReadonlyMap<string, string> = new Map([['./run-usage.js', 'usage-bundle']]);
 
 /** A bundle run by {@link runBundle}. */
 export interface RunBundle {
@@ -32,7 +39,8 @@ export interface RunBundle {
  * bytes: V8 itself checks only the source's length, its own version and its flags, so the cache file
  * carries the bundle it was made from ({@link codeCacheFile}). A missing, stale or rejected cache costs
  * only the compile it would have saved. The bundle's `import("./x.js")` (as {@link BUNDLE_IMPORT}) is
- * resolved against the bundle's own path.
+ * resolved against the bundle's own path, a package's (`import("cli-progress")`) as Node resolves it from
+ * here; a module of {@link OWN_BUNDLES} is its bundle beside this one, run once per process.
  *
  * @param path the bundle, absolute
  * @param cachePath its cache file, absolute; undefined to compile without one
@@ -45,10 +53,21 @@ export function runBundle(path: string, cachePath: string | undefined): RunBundl
   const script = new Script(wrapped, cachedData === undefined ? { filename: path } : { filename: path, cachedData });
   const module = { exports: {} };
   const url = pathToFileURL(path);
-  const load = (specifier: string): Promise<unknown> => import(new URL(specifier, url).href);
+  const load = (specifier: string): Promise<unknown> => {
+    const own = OWN_BUNDLES.get(specifier);
+    if (own !== undefined) return Promise.resolve(ownBundle(join(dirname(path), own)));
+    return import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier);
+  };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(path), module, path, dirname(path), load);
   return { exports: module.exports, script, source, cached: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/** What the bundles of {@link OWN_BUNDLES} exported, by path (without `.cjs`): each runs once. */
+const ownBundles = new Map<string, unknown>();
+function ownBundle(base: string): unknown {
+  if (!ownBundles.has(base)) ownBundles.set(base, runBundle(`${base}.cjs`, `${base}.cache`).exports);
+  return ownBundles.get(base);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Database } from '../index-db/database.ts';
+import { indexPath } from '../index-db/index-path.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
 
 /**
@@ -9,7 +10,6 @@ import { rompHomeFolder } from './romp-home-folder.ts';
  * @returns the index; `undefined` (read the files) when there is none, or none this romp reads
  */
 export async function readIndex(home: string | undefined): Promise<Database | undefined> {
-  const { indexPath } = await import('../index-db/update-index.ts');
   const path = indexPath(rompHomeFolder(home));
   if (!existsSync(path)) return undefined;
   const { openIndexForRead } = await import('../index-db/open-index.ts');

@@ -14,8 +14,7 @@ import { writeDiagnostics } from './write-diagnostics.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { checkTranscripts } from './check-transcripts.ts';
 import { dayOption } from './day-option.ts';
-import type { FileListing } from '../discover/list-claude-sessions.ts';
-import { storedUsage } from '../index-db/usage-files.ts';
+import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
@@ -101,7 +100,7 @@ async function usageOf(
           io,
         );
   const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
-  // what only a table, a progress bar or the session labels use is loaded then (issue 16: start-up)
+  // what only a table, a progress bar or the index use is loaded then (issue 16: start-up)
   const bar =
     (options.progress ?? (process.stderr.isTTY === true && files.length === 0))
       ? new (await import('cli-progress')).SingleBar({
@@ -120,7 +119,7 @@ async function usageOf(
       prices,
       workers: usageThreads(),
       ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
-      ...(db === undefined ? {} : { stored: storedUsage(db) }),
+      ...(db === undefined ? {} : { stored: (await import('../index-db/usage-files.ts')).storedUsage(db) }),
       onFile: () => bar?.increment(),
       onDiagnostic: (d) => diagnostics.push(d),
     });
@@ -235,7 +234,6 @@ async function usageLabels(
   paths: string[],
   stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
 ): Promise<UsageLabels> {
-  const { listClaudeSessions } = await import('../discover/list-claude-sessions.ts');
   const labels: UsageLabels = { sessions: new Map(), folders: new Map() };
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
@@ -352,7 +350,6 @@ export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> 
 /** The files, each followed by its session's subagent transcripts when asked (each path once). */
 export async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
   if (!subagents) return files;
-  const { sessionSubagents } = await import('../discover/list-claude-sessions.ts');
   const paths = new Set<string>();
   for (const file of files) {
     paths.add(file);

@@ -1,17 +1,10 @@
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openIndexForWrite } from './open-index.ts';
 import { refreshIndex, type RefreshOptions, type RefreshReport } from './refresh-index.ts';
 import { makeDir } from '../fs/make-dir.ts';
 
-/**
- * The index's path in romp's home: `<home>/index.db`.
- * @param home romp's home folder (`rompHome()`)
- * @returns the path
- */
-export function indexPath(home: string): string {
-  return join(home, 'index.db');
-}
+export { indexPath } from './index-path.ts';
 
 /** Options of `updateIndex`. */
 export interface UpdateOptions extends RefreshOptions {

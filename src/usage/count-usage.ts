@@ -429,43 +429,75 @@ function report(responses: Response[], options: Pick<UsageOptions, 'timeZone' | 
     const price = priceOf(r.model);
     if (price === undefined) unknown.add(r.model);
     const dayKey = Number.isNaN(r.t) ? 'unknown' : dayOf(r.t);
-    for (const bucket of [
-      total,
-      (bySession[r.sessionId] ??= zero()),
-      (byDay[dayKey] ??= zero()),
-      (byModel[r.model] ??= zero()),
-    ])
-      add(bucket, r, price);
+    // one response's numbers, read once, summed into its four rows
+    const row = responseRow(r, price);
+    addRow(total, row);
+    addRow((bySession[r.sessionId] ??= zero()), row);
+    addRow((byDay[dayKey] ??= zero()), row);
+    addRow((byModel[r.model] ??= zero()), row);
   }
   return { total, bySession, byDay, byModel, unknownModels: [...unknown].sort(), responses };
 }
 
-function add(t: Totals, r: Response, price: Price | undefined): void {
+/** What one response adds to a totals row: its tokens (cache writes from the nested 5 m / 1 h breakdown when it
+ * has one) and, with a price, its cost (USD; `undefined`: unpriced). */
+interface ResponseRow {
+  input: number;
+  output: number;
+  creation: number;
+  fiveMinute: number;
+  oneHour: number;
+  read: number;
+  cost: number | undefined;
+  lowerBound: boolean;
+}
+
+function responseRow(r: Response, price: Price | undefined): ResponseRow {
   const u = r.usage;
   const nested = u['cache_creation'] as Record<string, unknown> | null | undefined;
   const m5 = num(nested?.['ephemeral_5m_input_tokens']);
   const h1 = num(nested?.['ephemeral_1h_input_tokens']);
   const flat = num(u['cache_creation_input_tokens']);
-  const creation = m5 + h1 > 0 ? m5 + h1 : flat;
+  const input = num(u['input_tokens']);
+  const output = num(u['output_tokens']);
+  const read = num(u['cache_read_input_tokens']);
   const fiveMinute = m5 + h1 > 0 ? m5 : flat; // without the breakdown, writes are 5-minute writes
-  t.input_tokens += num(u['input_tokens']);
-  t.output_tokens += num(u['output_tokens']);
-  t.cache_creation_input_tokens += creation;
-  t.cache_creation_5m += fiveMinute;
-  t.cache_creation_1h += m5 + h1 > 0 ? h1 : 0;
-  t.cache_read_input_tokens += num(u['cache_read_input_tokens']);
+  const oneHour = m5 + h1 > 0 ? h1 : 0;
+  return {
+    input,
+    output,
+    creation: m5 + h1 > 0 ? m5 + h1 : flat,
+    fiveMinute,
+    oneHour,
+    read,
+    cost:
+      price === undefined
+        ? undefined
+        : (input * price.input +
+            output * price.output +
+            fiveMinute * price.cache_write_5m +
+            oneHour * price.cache_write_1h +
+            read * price.cache_read) /
+          1e6,
+    lowerBound: r.lowerBound,
+  };
+}
+
+function addRow(t: Totals, row: ResponseRow): void {
+  t.input_tokens += row.input;
+  t.output_tokens += row.output;
+  t.cache_creation_input_tokens += row.creation;
+  t.cache_creation_5m += row.fiveMinute;
+  t.cache_creation_1h += row.oneHour;
+  t.cache_read_input_tokens += row.read;
   t.responses++;
-  t.lowerBound ||= r.lowerBound;
-  if (price === undefined) t.unpriced++;
-  else {
-    t.cost_usd +=
-      (num(u['input_tokens']) * price.input +
-        num(u['output_tokens']) * price.output +
-        fiveMinute * price.cache_write_5m +
-        (m5 + h1 > 0 ? h1 : 0) * price.cache_write_1h +
-        num(u['cache_read_input_tokens']) * price.cache_read) /
-      1e6;
-  }
+  t.lowerBound ||= row.lowerBound;
+  if (row.cost === undefined) t.unpriced++;
+  else t.cost_usd += row.cost;
+}
+
+function add(t: Totals, r: Response, price: Price | undefined): void {
+  addRow(t, responseRow(r, price));
 }
 
 /**
@@ -477,8 +509,22 @@ function add(t: Totals, r: Response, price: Price | undefined): void {
  * @returns the de-dup key
  */
 export function responseKey(id: string, requestId: string | undefined, sessionId: string): string {
-  return requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`;
+  // the lines of one response come one after another, their strings the same (`usageRecord` keeps them)
+  if (id !== lastKey.id || requestId !== lastKey.requestId || sessionId !== lastKey.sessionId)
+    lastKey = {
+      id,
+      requestId,
+      sessionId,
+      key: requestId !== undefined ? `${id}\u0000${requestId}` : `${sessionId}\u0000${id}`,
+    };
+  return lastKey.key;
 }
+let lastKey: { id: string; requestId: string | undefined; sessionId: string; key: string } = {
+  id: '',
+  requestId: '',
+  sessionId: '',
+  key: '\u0000',
+};
 
 /**
  * The API responses among atoms (a turn's, a session's), each once, by the rules of `countUsage`: one

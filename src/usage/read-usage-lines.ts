@@ -7,7 +7,7 @@ import { openRegularSync } from '../read/open-regular.ts';
 import { DEFAULT_MAX_DEPTH, keep, parseLineInto } from '../read/parse-line.ts';
 import { readTranscriptLines, type OnRecord } from '../read/read-transcript.ts';
 import { lineTooLong } from '../read/record-decoder.ts';
-import { usageRecord } from './usage-record.ts';
+import { usageRecord, usageRecordPlain } from './usage-record.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
 
 /** Which bytes of a file `readUsageLines` reads, and how. */
@@ -78,7 +78,8 @@ export async function readUsageLines(
     const record = usageRecord(buf, from, to, maxDepth);
     if (record === null) return;
     if (record !== undefined && isUtf8(buf.subarray(from, to))) {
-      if (unwritable(record)) keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
+      if (!usageRecordPlain() && unwritable(record))
+        keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
       else onRecord(record, line, byteOffset);
       return;
     }
@@ -182,7 +183,8 @@ function splitLines(
 
 /**
  * Whether a decoded value holds a number `keep` replaces (`-0`, ±Infinity: `NUMBER_REPLACED`); only then is
- * the record walked by `keep` (its depth is below the cap: `usageRecord` gives up near it).
+ * the record walked by `keep` (its depth is below the cap: `usageRecord` gives up near it). Asked only of a
+ * record with a number or an object `JSON.parse` gave (`usageRecordPlain`).
  */
 function unwritable(value: unknown): boolean {
   if (typeof value === 'number') return value === 0 ? 1 / value < 0 : !Number.isFinite(value);

@@ -29,6 +29,7 @@ import type { RawRecord } from '../read/parse-line.ts';
  */
 export function usageRecord(buf: Buffer, start: number, end: number, maxDepth: number): RawRecord | null | undefined {
   if (buf[start] !== OPEN) return undefined;
+  plain = true;
   const top = walkObject(buf, start + 1, end, maxDepth - 1, TOP, TOP_SPANS);
   if (top === NOT_ASSISTANT) return null;
   if (top === -1) return undefined;
@@ -232,8 +233,9 @@ function readUsage(buf: Buffer, i: number, end: number, depth: number): number {
       v = n;
     } else if (c === QUOTE) {
       const to = plainStringEnd(buf, i + 1, end);
-      if (to === -1 || !plainString(buf, i, to)) return -1;
-      v = buf.toString('utf8', i + 1, to - 1);
+      if (to === -1) return -1;
+      v = interned(buf, i + 1, to - 1, LAST_USAGE, k);
+      if (v === FAIL) return -1;
       i = to;
     } else if (c === OPEN && depth === 0) {
       i = readUsage(buf, i, end, 1);
@@ -269,26 +271,69 @@ function isDigit(c: number): boolean {
 
 /** Decodes the noted members into `into`; `false` when one is not valid JSON. */
 function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord): boolean {
-  const memoAt = names === TOP ? recalledAt : -1;
+  const top = names === TOP;
+  const memoAt = top ? recalledAt : -1;
+  const last = top ? LAST_TOP : LAST_MESSAGE;
   for (let k = 0; k < names.length; k++) {
     const from = spans[2 * k] as number;
     if (from === -1) continue;
     const recalled = memoAt !== -1 && memo.spans[2 * k] !== -1 && from === (memo.spans[2 * k] as number) + memoAt;
     let v = recalled ? memo.values[k] : NONE;
     if (v === NONE) {
+      const to = spans[2 * k + 1] as number;
       v =
         from === -2
           ? WALKED
-          : from === usageAt && names === MESSAGE
+          : from === usageAt && !top
             ? usageValue
-            : value(buf, from, spans[2 * k + 1] as number);
+            : last[k] !== undefined && buf[from] === QUOTE
+              ? interned(buf, from + 1, to - 1, last, k)
+              : value(buf, from, to);
       // only a plain value is shared between records
       if (recalled && (typeof v !== 'object' || v === null)) memo.values[k] = v;
     }
     if (v === FAIL) return false;
+    // a number or an object `JSON.parse` gave may be one `keep` replaces (-0, ±Infinity): `usageRecordPlain`
+    if (typeof v === 'number' || (typeof v === 'object' && v !== null && !(from === usageAt && !top))) plain = false;
     into[(names[k] as readonly [Buffer, string])[1]] = v;
   }
   return true;
+}
+
+/**
+ * Whether the last record `usageRecord` gave holds only values `JSON.stringify` writes back as read
+ * (strings, booleans, `null`, `readUsage`'s whole numbers): then it holds no `-0` or ±Infinity for `keep`
+ * to replace (`NUMBER_REPLACED`), and its reader need not walk it to find one.
+ * @returns true when no member's value is a number or an object `JSON.parse` gave
+ */
+export function usageRecordPlain(): boolean {
+  return plain;
+}
+let plain = true;
+
+/**
+ * The last string decoded for a member whose values repeat from line to line (`message.id` and `requestId`
+ * on the lines of one response, `model`, `stop_reason`, the usage's `service_tier`…), by the member's
+ * index (`undefined`: a member not kept, `''`: none yet): a value of the same bytes is that string, not
+ * decoded again. Only ASCII strings are kept (their bytes are their UTF-16 code units).
+ */
+const LAST_TOP: Array<string | undefined> = TOP.map(([, n]) => (n === 'requestId' ? '' : undefined));
+const LAST_MESSAGE: Array<string | undefined> = MESSAGE.map(([, n]) => (n === 'usage' ? undefined : ''));
+const LAST_USAGE: Array<string | undefined> = USAGE_KEYS.map(() => '');
+
+/** The plain string of bytes `[from, to)` (its quotes excluded), `last[k]` when it has those bytes, else
+ * decoded (`FAIL` when it is not plain) and kept in `last[k]` when ASCII. */
+function interned(buf: Buffer, from: number, to: number, last: Array<string | undefined>, k: number): unknown {
+  const kept = last[k] as string;
+  if (kept.length === to - from) {
+    let i = 0;
+    while (i < kept.length && kept.charCodeAt(i) === buf[from + i]) i++;
+    if (i === kept.length) return kept;
+  }
+  if (!plainString(buf, from - 1, to + 1)) return value(buf, from - 1, to + 1);
+  const text = buf.toString('utf8', from, to);
+  if (text.length === to - from) last[k] = text;
+  return text;
 }
 
 function same(buf: Buffer, from: number, bytes: Buffer): boolean {

@@ -157,6 +157,37 @@ test('a head of the same bytes as the line before: its members as the full parse
   );
 });
 
+test("values of the same bytes as the last line's, and of others as long: as the full parse gives them", async () => {
+  const tier = (t: string) => ({ ...usage, service_tier: t });
+  const negative = (line: string) => line.replace('"version":"2.1.120"', '"version":-0');
+  const lines = [
+    asst('a'),
+    asst('a'), // the same response: its id, requestId and model kept from the line before
+    asst('b', {}, { model: 'claude-opus-4-6', usage: tier('standard') }), // as long, the last byte not the same
+    asst('c', {}, { model: 'claude-opus-4', usage: tier('priority') }),
+    asst('d', {}, { model: 'modèle', stop_reason: 'tool_use' }), // not ASCII: decoded each time
+    asst('e', {}, { model: 'modèle' }),
+    asst('f', {}, { model: 'q"x' }),
+    asst('g', {}, { model: 'q"x', usage: tier('') }),
+    negative(asst('h')), // a -0 in the head: both lines hold it (the second from the head's memo)
+    negative(asst('i')),
+  ];
+  const path = write(lines.join('\n'));
+  const got = await fast(path);
+  assert.deepEqual(got.records, await full(path));
+  assert.deepEqual(
+    got.records.map(([, , r]) => ((r as RawRecord)['message'] as RawRecord)['model']),
+    ['claude-opus-4-5', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-opus-4', 'modèle', 'modèle', 'q"x', 'q"x'].concat(
+      ['claude-opus-4-5', 'claude-opus-4-5'],
+    ),
+  );
+  assert.deepEqual(
+    got.records.map(([, , r]) => (((r as RawRecord)['message'] as RawRecord)['usage'] as RawRecord)['service_tier']),
+    [undefined, undefined, 'standard', 'priority', undefined, undefined, undefined, '', undefined, undefined],
+  );
+  assert.deepEqual(got.codes, ['NUMBER_REPLACED:9', 'NUMBER_REPLACED:10']);
+});
+
 test('usage objects read without JSON.parse, and those left to it: as the full parse gives them', async () => {
   const plain = '{"input_tokens":3,"cache_creation":{"ephemeral_5m_input_tokens":0},"output_tokens":10}';
   const usages = [
