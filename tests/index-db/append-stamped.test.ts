@@ -6,7 +6,7 @@ import type { Database } from '../../src/index-db/database.ts';
 import { stampFile, type FileStamp } from '../../src/index-db/file-stamp.ts';
 import { refreshListings } from '../../src/index-db/listings.ts';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
-import { refreshUsageFiles } from '../../src/index-db/usage-files.ts';
+import { refreshUsageFiles, storedParts } from '../../src/index-db/usage-files.ts';
 import { corpusPresent, corpusTranscripts } from '../helpers/corpus.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
@@ -34,8 +34,10 @@ async function refreshed(db: Database, paths: string[]): Promise<Map<string, str
   const rows = new Map<string, string>();
   for (const r of db.all('SELECT path, listing_json FROM listings'))
     rows.set(`listing ${String(r['path'])}`, String(r['listing_json']));
-  for (const r of db.all('SELECT path, usage_json FROM usage_files'))
-    rows.set(`usage ${String(r['path'])}`, String(r['usage_json']));
+  for (const r of db.all('SELECT path, usage_json FROM usage_files')) {
+    const { groups, ...rest } = storedParts(db, String(r['path']), String(r['usage_json']));
+    rows.set(`usage ${String(r['path'])}`, JSON.stringify({ groups: [...groups], ...rest }));
+  }
   return rows;
 }
 
