@@ -1,7 +1,7 @@
-import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { isKnownTime } from '../model/time.ts';
+import { turnToolBlocks } from './turn-tool-blocks.ts';
 
 /** A `tool_use` and its `tool_result`, paired by id on the active path. */
 export interface ToolCall {
@@ -34,63 +34,90 @@ export interface ToolCall {
  * @returns the calls
  */
 export function toolCalls(session: Session): ToolCall[] {
-  const calls = new Map<string, ToolCall>();
-  const order: ToolCall[] = [];
+  return wantedToolCalls(session, () => true).map(([call]) => call);
+}
+
+/** A call of a turn not wanted: paired all the same (a result after it settles it), never made. */
+interface Unmade {
+  resultUuid: string | null;
+}
+
+/**
+ * The tool calls of some turns (`toolCalls`' pairing over the whole session: a result in a wanted turn of a use in
+ * another is no orphan), each with how many calls of its `tool_use_id` the session has up to it (1 for the first):
+ * the index rewrites an append's turns without making every call of a long session.
+ * @param session the session
+ * @param wanted the turns (by `Turn.id`) whose calls are made
+ * @returns the calls of those turns and their occurrences, in atom order
+ */
+export function wantedToolCalls(session: Session, wanted: (turnId: string) => boolean): Array<[ToolCall, number]> {
+  const calls = new Map<string, ToolCall | Unmade>();
+  const seen = new Map<string, number>();
+  const order: Array<[ToolCall, number]> = [];
+  const occurrence = (id: string): number => {
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n;
+  };
   for (const turn of session.turns) {
-    for (const atom of turn.atoms) {
-      for (const b of knownBlocks(atom.message?.content)) {
-        if (atom.type === 'assistant' && b.type === 'tool_use') {
-          const call: ToolCall = {
-            tool_use_id: b.id,
-            name: b.name,
-            input: b.input,
-            useUuid: atom.uuid,
-            resultUuid: null,
-            t: atom.t,
-            end: null,
-            duration_ms: null,
-            is_error: false,
-            error: null,
-            turnId: turn.id,
-          };
-          calls.set(b.id, call);
-          order.push(call);
-        } else if (b.type === 'tool_result') {
-          settle(
-            calls.get(b.tool_use_id),
-            atom,
-            b.is_error === true ? toolResultText(b.content) : null,
-            b.tool_use_id,
-            turn.id,
-            calls,
-            order,
-          );
+    const made = wanted(turn.id);
+    for (const { atom, block: b } of turnToolBlocks(turn)) {
+      if (atom.type === 'assistant' && b.type === 'tool_use') {
+        const n = occurrence(b.id);
+        if (!made) {
+          calls.set(b.id, { resultUuid: null });
+          continue;
         }
+        const call: ToolCall = {
+          tool_use_id: b.id,
+          name: b.name,
+          input: b.input,
+          useUuid: atom.uuid,
+          resultUuid: null,
+          t: atom.t,
+          end: null,
+          duration_ms: null,
+          is_error: false,
+          error: null,
+          turnId: turn.id,
+        };
+        calls.set(b.id, call);
+        order.push([call, n]);
+      } else if (b.type === 'tool_result') {
+        const id = b.tool_use_id;
+        const error = (): string | null => (b.is_error === true ? toolResultText(b.content) : null);
+        const call = calls.get(id);
+        if (call !== undefined && call.resultUuid === null) {
+          if ('turnId' in call) paired(call, atom, error());
+          else call.resultUuid = atom.uuid;
+          continue;
+        }
+        const n = occurrence(id);
+        if (!made) {
+          if (call === undefined) calls.set(id, { resultUuid: atom.uuid });
+          continue;
+        }
+        const orphan = orphanCall(id, atom, error(), turn.id);
+        if (call === undefined) calls.set(id, orphan);
+        order.push([orphan, n]);
       }
     }
   }
   return order;
 }
 
-/** Pairs a result (its error text, `null` when it is no error) with its call, or keeps it as an orphan. */
-function settle(
-  call: ToolCall | undefined,
-  atom: Atom,
-  error: string | null,
-  id: string,
-  turnId: string,
-  calls: Map<string, ToolCall>,
-  order: ToolCall[],
-): void {
-  if (call !== undefined && call.resultUuid === null) {
-    call.resultUuid = atom.uuid;
-    call.end = atom.t;
-    call.duration_ms = call.t === null || !isKnownTime(call.t) || !isKnownTime(atom.t) ? null : atom.t - call.t;
-    call.is_error = error !== null;
-    call.error = error;
-    return;
-  }
-  const orphan: ToolCall = {
+/** Pairs a result (its error text, `null` when it is no error) with its call. */
+function paired(call: ToolCall, atom: Atom, error: string | null): void {
+  call.resultUuid = atom.uuid;
+  call.end = atom.t;
+  call.duration_ms = call.t === null || !isKnownTime(call.t) || !isKnownTime(atom.t) ? null : atom.t - call.t;
+  call.is_error = error !== null;
+  call.error = error;
+}
+
+/** A result without a use (or whose use already has one): an orphan call. */
+function orphanCall(id: string, atom: Atom, error: string | null, turnId: string): ToolCall {
+  return {
     tool_use_id: id,
     name: '',
     input: undefined,
@@ -103,6 +130,4 @@ function settle(
     error,
     turnId,
   };
-  if (call === undefined) calls.set(id, orphan);
-  order.push(orphan);
 }
