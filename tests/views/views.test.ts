@@ -206,6 +206,14 @@ test('wantedToolCalls: the calls of some turns, paired over the whole session, e
     wanted.map(([, n]) => n),
     [1, 2, 3],
   );
+  // turn 3 alone, the pairing of turns 1 and 2 continued from the one kept of turn 1: y's 2nd and 3rd
+  assert.deepEqual(
+    wantedToolCalls(r.session, (id) => id === turns[2]).map(([c, n]) => [c.useUuid, c.resultUuid, n]),
+    [
+      ['a3', 'ry2', 2],
+      [null, 'ry2', 3],
+    ],
+  );
   // turn 1 alone: x settled by a result in a turn not made
   assert.deepEqual(
     wantedToolCalls(r.session, (id) => id === turns[0]).map(([c, n]) => [c.tool_use_id, c.resultUuid, c.end, n]),
