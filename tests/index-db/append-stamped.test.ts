@@ -84,6 +84,16 @@ test('an append is read from where the usage row and the listing stopped: the by
     [5, 7],
   );
   assert.equal(usage.next, 7);
+  // stored as two parts: the first read's m1, then the append's m2 alone (the part before not written again)
+  assert.deepEqual(
+    db
+      .all('SELECT part, usage_json FROM usage_parts WHERE path = ? ORDER BY part', [path])
+      .map((r) => [r['part'], (JSON.parse(String(r['usage_json'])) as typeof usage).groups.map(([k]) => k)]),
+    [
+      [0, ['m1\u0000req_m1']],
+      [1, ['m2\u0000req_m2']],
+    ],
+  );
   // the listing counted the two prompts and six lines it read, not the one put in before
   const listing = JSON.parse(second.get(`listing ${path}`) as string) as { prompts: number; lines: number };
   assert.deepEqual([listing.prompts, listing.lines], [2, 6]);
