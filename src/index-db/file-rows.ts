@@ -116,9 +116,17 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
       ...(changed === undefined ? {} : { onlyTurns: changed }),
     },
   );
-  // a response on the path keeps its turn (also one of a turn whose rows are not made: it is not written)
+  // a response on the path keeps its turn (also one of a turn whose rows are not made: it is neither made nor written)
   const places = changed === undefined ? responsePlaces(rows.atoms) : sessionPlaces(session);
-  rows.usage_facts = responseRows(countedResponses(entry.usage), () => key, places);
+  const counted = countedResponses(entry.usage);
+  const facts =
+    changed === undefined
+      ? counted
+      : counted.filter((r) => {
+          const turn = places.get(`${r.messageId}\u0000${r.requestId ?? ''}`)?.turn_key ?? null;
+          return turn === null || changed.has(turn);
+        });
+  rows.usage_facts = responseRows(facts, () => key, places);
   return {
     path: entry.path,
     key,

@@ -7,7 +7,7 @@
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -48,6 +48,18 @@ const STAT_STAMPS = `ALTER TABLE files ADD COLUMN ctime_ms REAL NOT NULL DEFAULT
 CREATE INDEX listings_stamp ON listings(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);
 CREATE INDEX usage_files_stamp ON usage_files(path, parser_version, dev, ino, size, mtime_ms, head_hash, tail_hash);`;
 
+/** The response groups of `usage_files`, a part per read: a whole read's, then one per append read from where the last
+ * stopped (its new bytes' groups), folded in `part` order by `countUsage`'s merge; the row keeps where the reader goes
+ * on (`next`). An append costs its own groups, not a rewrite of the file's (2.7 MB of JSON for a 100 MB session). */
+const USAGE_PARTS = `CREATE TABLE usage_parts (
+  path TEXT NOT NULL, part INTEGER NOT NULL, usage_json TEXT NOT NULL, PRIMARY KEY (path, part)) WITHOUT ROWID;`;
+
+/** Schema 7's `usage_json` (groups, diagnostics, next) made the first part of its file; the row keeps `next`. */
+const USAGE_IN_PARTS = `${USAGE_PARTS}
+INSERT INTO usage_parts (path, part, usage_json) SELECT path, 0, usage_json FROM usage_files;
+UPDATE usage_files SET usage_json = CASE WHEN json_type(usage_json, '$.next') IS NULL THEN '{}'
+  ELSE json_object('next', json_extract(usage_json, '$.next')) END;`;
+
 /** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
  * and `trigram_text`, what the trigram index holds: what a human typed, assistant text and every other text whole, a
  * tool input's first {@link TRIGRAM_TOOL_INPUT_CHARS} characters, no tool output (`tool_result`: found by its words,
@@ -85,6 +97,7 @@ ${LISTINGS}
 ${USAGE_FILES}
 ${STAMPED_VERSION}
 ${STAT_STAMPS}
+${USAGE_PARTS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -146,6 +159,8 @@ ${TRIGRAM_SQL}
  *   characters: made again from the blocks, in SQLite; no file is read again.
  * - 6 → 7: `files.ctime_ms` (none, `-1`, in the rows of before: the next refresh stamps each file as before and keeps
  *   its ctime), and the stamp indexes of `listings` and `usage_files`; no file is read again.
+ * - 7 → 8: `usage_parts`, the response groups of `usage_files` (its `usage_json` made the file's first part, the row
+ *   keeping where the reader goes on): an append adds a part instead of rewriting them; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -155,6 +170,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   4: STAMPED_VERSION,
   5: TRIGRAM_AGAIN,
   6: STAT_STAMPS,
+  7: USAGE_IN_PARTS,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -13,6 +13,9 @@ const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as co
 export interface StampedTable {
   table: 'listings' | 'usage_files';
   column: 'listing_json' | 'usage_json';
+  /** Stores what was read beside the row (in the caller's transaction) and gives the column's text; default: the text
+   * read, as it is. */
+  store?: (db: Database, path: string, text: string) => string;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface StampedTable {
  */
 export async function refreshStamped(
   db: Database,
-  { table, column }: StampedTable,
+  { table, column, store }: StampedTable,
   paths: readonly string[],
   stamps: ReadonlyMap<string, FileStamp>,
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
@@ -81,7 +84,7 @@ export async function refreshStamped(
     if (got === undefined) continue;
     db.run(
       `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}, parser_version) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?, ?)`,
-      [path, ...STAMP.map((c) => got.stamp[c] as SqlValue), got.text, PARSER_VERSION],
+      [path, ...STAMP.map((c) => got.stamp[c] as SqlValue), store?.(db, path, got.text) ?? got.text, PARSER_VERSION],
     );
     written++;
   }

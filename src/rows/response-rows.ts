@@ -1,4 +1,4 @@
-import type { Atom, Session } from '../model/types.ts';
+import type { Atom, Session, Turn } from '../model/types.ts';
 import type { AtomRow, UsageFactRow } from './row-types.ts';
 import { usageCells } from './usage-fact-rows.ts';
 import { responseKey, type Response } from '../usage/count-usage.ts';
@@ -25,23 +25,43 @@ export function responsePlaces(atoms: readonly AtomRow[]): Map<string, ResponseP
   return places;
 }
 
+/** Each turn's places (the first atom of each response in it), as last found: a live session's finished turns are the
+ * same objects from one snapshot to the next, so an append walks its own turns' atoms only. */
+const turnPlaces = new WeakMap<Turn, ReadonlyArray<[string, ResponsePlace]>>();
+
 /**
  * The same places as `responsePlaces` over all of a session's atom rows, read from the Session itself
  * (its turns' atoms, then its stream subagents'), without making the rows: for rewriting only the turns an
- * append changed, where the other turns' responses must keep their places.
+ * append changed, where the other turns' responses must keep their places. Each turn's are found once per Turn
+ * object (a Turn is never changed once made).
  * @param session a parsed session
  * @returns the places
  */
 export function sessionPlaces(session: Session): Map<string, ResponsePlace> {
   const places = new Map<string, ResponsePlace>();
-  const take = (atom: Atom, turnKey: string | null): void => {
+  const take = (atom: Atom, turnKey: string | null, into: (k: string, place: ResponsePlace) => void): void => {
     const id = atom.message?.id;
     if (id === undefined) return;
-    const k = `${id}\u0000${atom.request_id ?? ''}`;
-    if (!places.has(k)) places.set(k, { atom_key: atom.uuid, turn_key: turnKey });
+    into(`${id}\u0000${atom.request_id ?? ''}`, { atom_key: atom.uuid, turn_key: turnKey });
   };
-  for (const turn of session.turns) for (const atom of turn.atoms) take(atom, turn.id);
-  for (const list of Object.values(session.subagents ?? {})) for (const atom of list) take(atom, null);
+  const first = (k: string, place: ResponsePlace): void => {
+    if (!places.has(k)) places.set(k, place);
+  };
+  for (const turn of session.turns) {
+    let own = turnPlaces.get(turn);
+    if (own === undefined) {
+      const list: Array<[string, ResponsePlace]> = [];
+      const seen = new Set<string>();
+      for (const atom of turn.atoms)
+        take(atom, turn.id, (k, place) => {
+          if (!seen.has(k)) list.push([k, place]);
+          seen.add(k);
+        });
+      turnPlaces.set(turn, (own = list));
+    }
+    for (const [k, place] of own) first(k, place);
+  }
+  for (const list of Object.values(session.subagents ?? {})) for (const atom of list) take(atom, null, first);
   return places;
 }
 

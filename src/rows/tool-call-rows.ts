@@ -1,5 +1,5 @@
 import type { Session } from '../model/types.ts';
-import { toolCalls } from '../views/tool-calls.ts';
+import { wantedToolCalls } from '../views/tool-calls.ts';
 import { toolLabel } from '../views/tool-label.ts';
 import { capText } from './block-text.ts';
 import type { ToolCallRow } from './row-types.ts';
@@ -11,7 +11,8 @@ import type { ToolCallRow } from './row-types.ts';
  * @param sessionKey its key
  * @param links subagent transcripts by spawning `tool_use_id` (their session keys)
  * @param cap characters of error text kept
- * @param wanted the turns whose calls become rows (default all; keys count every call all the same)
+ * @param wanted the turns whose calls become rows (default all; keys count every call all the same, and only the
+ * wanted turns' calls are made: `wantedToolCalls`)
  * @returns the rows, in atom order; a repeated id's key gets `#2`, `#3`, …
  */
 export function toolCallRows(
@@ -22,26 +23,20 @@ export function toolCallRows(
   wanted: (turnKey: string) => boolean = () => true,
 ): ToolCallRow[] {
   const spawned = new Map(links.map((l) => [l.tool_use_id, l.key]));
-  const seen = new Map<string, number>();
-  return toolCalls(session).flatMap((call) => {
-    const n = (seen.get(call.tool_use_id) ?? 0) + 1;
-    seen.set(call.tool_use_id, n);
-    if (!wanted(call.turnId)) return [];
-    return {
-      key: n === 1 ? call.tool_use_id : `${call.tool_use_id}#${n}`,
-      session_key: sessionKey,
-      turn_key: call.turnId,
-      tool_use_id: call.tool_use_id,
-      name: call.name,
-      input_summary: call.useUuid === null ? '' : toolLabel(call.name, call.input),
-      use_key: call.useUuid,
-      result_key: call.resultUuid,
-      t: call.t,
-      end: call.end,
-      duration_ms: call.duration_ms,
-      is_error: call.is_error,
-      error: call.error === null ? null : capText(call.error, cap),
-      subagent_key: spawned.get(call.tool_use_id) ?? null,
-    };
-  });
+  return wantedToolCalls(session, wanted).map(([call, n]) => ({
+    key: n === 1 ? call.tool_use_id : `${call.tool_use_id}#${n}`,
+    session_key: sessionKey,
+    turn_key: call.turnId,
+    tool_use_id: call.tool_use_id,
+    name: call.name,
+    input_summary: call.useUuid === null ? '' : toolLabel(call.name, call.input),
+    use_key: call.useUuid,
+    result_key: call.resultUuid,
+    t: call.t,
+    end: call.end,
+    duration_ms: call.duration_ms,
+    is_error: call.is_error,
+    error: call.error === null ? null : capText(call.error, cap),
+    subagent_key: spawned.get(call.tool_use_id) ?? null,
+  }));
 }

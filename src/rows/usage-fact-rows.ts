@@ -36,21 +36,59 @@ export function usageFactRows(
       madeFor.set(turn, { sessionKey, prices, rows });
       return rows;
     });
-    const keys = new Set<string>();
-    const uuids = new Set<string>();
-    let facts = 0;
-    let atoms = 0;
-    for (const part of parts) {
-      for (const r of part) keys.add(r.key);
-      facts += part.length;
-    }
-    for (const turn of session.turns) {
-      for (const a of turn.atoms) uuids.add(a.uuid);
-      atoms += turn.atoms.length;
-    }
-    if (keys.size === facts && uuids.size === atoms) return parts.flat();
+    if (disjoint(session.turns, parts)) return parts.flat();
   }
   return factRows(session.turns, session.subagents ?? {}, sessionKey, prices);
+}
+
+/** Response keys and atom uuids. */
+interface Seen {
+  keys: Set<string>;
+  uuids: Set<string>;
+}
+
+/** The response keys and atom uuids of a session's leading turns (all but its last), as last checked, by its first
+ * Turn object, with the parts' session key and prices; `disjoint`: no two of those turns share one. */
+interface Checked extends Seen {
+  turns: Turn[];
+  parts: readonly unknown[];
+  disjoint: boolean;
+}
+const checkedFrom = new WeakMap<Turn, Checked>();
+
+/** Whether no two turns share a response (their facts' keys) or an atom. The turns before the last are checked once
+ * (a live session's finished turns are the same objects from one snapshot to the next); the last, at every call. */
+function disjoint(turns: readonly Turn[], parts: ReadonlyArray<readonly UsageFactRow[]>): boolean {
+  const head = turns[0];
+  if (head === undefined) return true;
+  let c = checkedFrom.get(head);
+  const same = (t: Turn, i: number): boolean => t === turns[i] && (c as Checked).parts[i] === parts[i];
+  if (c === undefined || c.turns.length >= turns.length || !c.turns.every(same)) {
+    c = { turns: [], parts, keys: new Set(), uuids: new Set(), disjoint: true };
+    checkedFrom.set(head, c);
+  }
+  c.parts = parts;
+  for (let i = c.turns.length; i < turns.length - 1 && c.disjoint; i++) {
+    const turn = turns[i] as Turn;
+    c.disjoint = added(turn, parts[i] as readonly UsageFactRow[], c, c);
+    c.turns.push(turn);
+  }
+  const last = turns.length - 1;
+  const own: Seen = { keys: new Set(), uuids: new Set() };
+  return c.disjoint && added(turns[last] as Turn, parts[last] as readonly UsageFactRow[], c, own);
+}
+
+/** Adds a turn's fact keys and atom uuids to `into`; false when one is in `known` or `into` already. */
+function added(turn: Turn, facts: readonly UsageFactRow[], known: Seen, into: Seen): boolean {
+  for (const r of facts) {
+    if (known.keys.has(r.key) || into.keys.has(r.key)) return false;
+    into.keys.add(r.key);
+  }
+  for (const a of turn.atoms) {
+    if (known.uuids.has(a.uuid) || into.uuids.has(a.uuid)) return false;
+    into.uuids.add(a.uuid);
+  }
+  return true;
 }
 
 /** The facts of these turns' atoms and these stream subagents' (see `usageFactRows`). */

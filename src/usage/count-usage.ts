@@ -581,4 +581,4 @@ export function countAtomUsage(atoms: readonly Atom[], prices: Readonly<Record<s
  * (`groupUsage`): `emptyTotals()` is a zero row; `addResponse(totals, response, price)` adds one
  * response's tokens (nested 5 m / 1 h cache writes first) and, with a price, its cost in USD.
  */
-export { zero as emptyTotals, add as addResponse };
+export { zero as emptyTotals, add as addResponse, merge as mergeResponse };

@@ -1,5 +1,5 @@
-import { knownBlocks } from '../model/known-blocks.ts';
 import type { Session } from '../model/types.ts';
+import { turnToolBlocks } from './turn-tool-blocks.ts';
 
 /** A `Task` / `Agent` tool call linked to the transcript of the subagent it spawned. */
 export interface SubagentLink {
@@ -33,16 +33,15 @@ export interface SubagentFile {
  */
 export async function linkSubagents(session: Session, files: SubagentFile[]): Promise<SubagentLink[]> {
   const calls: Array<{ id: string; prompt: string }> = [];
+  if (files.length === 0) return [];
   for (const turn of session.turns) {
-    for (const atom of turn.atoms) {
-      for (const block of knownBlocks(atom.message?.content)) {
-        if (block.type === 'tool_use' && SPAWNERS.has(block.name)) {
-          const prompt =
-            typeof block.input === 'object' && block.input !== null && 'prompt' in block.input
-              ? block.input.prompt
-              : undefined;
-          calls.push({ id: block.id, prompt: typeof prompt === 'string' ? prompt : '' });
-        }
+    for (const { block } of turnToolBlocks(turn)) {
+      if (block.type === 'tool_use' && SPAWNERS.has(block.name)) {
+        const prompt =
+          typeof block.input === 'object' && block.input !== null && 'prompt' in block.input
+            ? block.input.prompt
+            : undefined;
+        calls.push({ id: block.id, prompt: typeof prompt === 'string' ? prompt : '' });
       }
     }
   }

@@ -6,7 +6,7 @@ import type { Database } from '../../src/index-db/database.ts';
 import { stampFile, type FileStamp } from '../../src/index-db/file-stamp.ts';
 import { refreshListings } from '../../src/index-db/listings.ts';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
-import { refreshUsageFiles } from '../../src/index-db/usage-files.ts';
+import { refreshUsageFiles, storedParts } from '../../src/index-db/usage-files.ts';
 import { corpusPresent, corpusTranscripts } from '../helpers/corpus.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
@@ -34,8 +34,10 @@ async function refreshed(db: Database, paths: string[]): Promise<Map<string, str
   const rows = new Map<string, string>();
   for (const r of db.all('SELECT path, listing_json FROM listings'))
     rows.set(`listing ${String(r['path'])}`, String(r['listing_json']));
-  for (const r of db.all('SELECT path, usage_json FROM usage_files'))
-    rows.set(`usage ${String(r['path'])}`, String(r['usage_json']));
+  for (const r of db.all('SELECT path, usage_json FROM usage_files')) {
+    const { groups, ...rest } = storedParts(db, String(r['path']), String(r['usage_json']));
+    rows.set(`usage ${String(r['path'])}`, JSON.stringify({ groups: [...groups], ...rest }));
+  }
   return rows;
 }
 
@@ -82,6 +84,16 @@ test('an append is read from where the usage row and the listing stopped: the by
     [5, 7],
   );
   assert.equal(usage.next, 7);
+  // stored as two parts: the first read's m1, then the append's m2 alone (the part before not written again)
+  assert.deepEqual(
+    db
+      .all('SELECT part, usage_json FROM usage_parts WHERE path = ? ORDER BY part', [path])
+      .map((r) => [r['part'], (JSON.parse(String(r['usage_json'])) as typeof usage).groups.map(([k]) => k)]),
+    [
+      [0, ['m1\u0000req_m1']],
+      [1, ['m2\u0000req_m2']],
+    ],
+  );
   // the listing counted the two prompts and six lines it read, not the one put in before
   const listing = JSON.parse(second.get(`listing ${path}`) as string) as { prompts: number; lines: number };
   assert.deepEqual([listing.prompts, listing.lines], [2, 6]);

@@ -8,6 +8,7 @@ import { PARSER_VERSION } from '../../src/index-db/parser-version.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
 import { SCHEMA_VERSION } from '../../src/index-db/schema.ts';
+import { storedParts } from '../../src/index-db/usage-files.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, text, user } from '../helpers/transcript.ts';
 
@@ -65,8 +66,14 @@ const UNSTAMPED_VERSION =
 const STATLESS_VERSION =
   'DROP INDEX listings_stamp; DROP INDEX usage_files_stamp; ALTER TABLE files DROP COLUMN ctime_ms';
 
+/** What version 8 added: the usage groups in parts (a fresh build has one per file), `usage_json` holding `next`. */
+const PARTLESS_VERSION = `UPDATE usage_files SET usage_json = json_set(
+    (SELECT p.usage_json FROM usage_parts p WHERE p.path = usage_files.path AND p.part = 0),
+    '$.next', json_extract(usage_json, '$.next'));
+  DROP TABLE usage_parts`;
+
 /**
- * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since version 6, and
+ * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since version 6 (or 7), and
  * `meta.schema_version` says `version`.
  */
 async function olderIndex(dir: string, older: string, version: number): Promise<string> {
@@ -75,7 +82,9 @@ async function olderIndex(dir: string, older: string, version: number): Promise<
   await refreshIndex(db, { projectsDir: dir });
   db.close();
   const old = openDatabase(path);
-  old.exec(`${STATLESS_VERSION}; ${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`);
+  old.exec(
+    `${PARTLESS_VERSION}; ${version < 7 ? STATLESS_VERSION : 'SELECT 1'}; ${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`,
+  );
   old.close();
   assert.equal(openIndexForRead(path), `schema version ${version}, this romp reads ${SCHEMA_VERSION}`);
   return path;
@@ -134,7 +143,7 @@ test('a version 2 index is migrated to version 3, and the next refresh fills usa
   assert.deepEqual(
     migrated
       .all(
-        "SELECT path, json_array_length(usage_json, '$.groups') AS responses, json_extract(usage_json, '$.groups[0][1].usage.input_tokens') AS input FROM usage_files ORDER BY path",
+        "SELECT f.path, json_array_length(p.usage_json, '$.groups') AS responses, json_extract(p.usage_json, '$.groups[0][1].usage.input_tokens') AS input FROM usage_files f JOIN usage_parts p ON p.path = f.path ORDER BY f.path",
       )
       .map((r) => [String(r['path']).slice(dir.length), r['responses'], r['input']]),
     [
@@ -252,5 +261,32 @@ test('a version 6 index is migrated to version 7: no ctime recorded, so each fil
   );
   const report = await refreshIndex(migrated, { projectsDir: dir });
   assert.deepEqual([report.unchanged, report.statOnly, report.bytesRead], [2, 0, 0]);
+  migrated.close();
+});
+
+test('a version 7 index is migrated to version 8: its usage groups made the first part of each file, none read', async () => {
+  const dir = projects();
+  const path = await olderIndex(dir, 'SELECT 1', 7);
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  // each file: m1 and m2, 10 input tokens each; the row keeps the line after the last read (5: four lines)
+  assert.deepEqual(
+    migrated.all('SELECT path, usage_json FROM usage_files ORDER BY path').map((r) => {
+      const { groups, diagnostics, next } = storedParts(migrated, String(r['path']), String(r['usage_json']));
+      return [
+        String(r['path']).slice(dir.length),
+        [...groups.keys()].length,
+        [...groups.values()][0]?.usage['input_tokens'],
+        diagnostics.length,
+        next,
+        r['usage_json'],
+      ];
+    }),
+    [
+      ['/-work-demo/s1.jsonl', 2, 10, 0, 5, '{"next":5}'],
+      ['/-work-demo/s2.jsonl', 2, 10, 0, 5, '{"next":5}'],
+    ],
+  );
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
   migrated.close();
 });

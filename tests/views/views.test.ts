@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { decisions } from '../../src/views/decisions.ts';
 import { positions } from '../../src/views/positions.ts';
 import { segments } from '../../src/views/segments.ts';
-import { toolCalls } from '../../src/views/tool-calls.ts';
+import { toolCalls, wantedToolCalls } from '../../src/views/tool-calls.ts';
 import { parseLines } from '../helpers/parse.ts';
 import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
@@ -167,5 +167,56 @@ test('subagents: linked by the sidecar toolUseId, or by the prompt the Task call
   assert.deepEqual(
     parsed.session.turns.map((t) => t.atoms.map((a) => [a.uuid, a.author])),
     [[['y1', 'system']]],
+  );
+});
+
+test('wantedToolCalls: the calls of some turns, paired over the whole session, each with its occurrence', async () => {
+  const r = await parseLines([
+    user('p1', null, 'first', 0, { promptSource: 'typed' }),
+    assistant('a1', 'p1', toolUse('x', 'Bash'), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('p2', 'a1', 'second', 2, { promptSource: 'typed' }),
+    user('rx', 'p2', [toolResult('x', 'late', true)], 3),
+    assistant('a2', 'rx', toolUse('y', 'Read'), 4, { mid: 'm2', stop: 'tool_use' }),
+    user('ry', 'a2', [toolResult('y', 'file')], 5),
+    user('p3', 'ry', 'third', 6, { promptSource: 'typed' }),
+    assistant('a3', 'p3', toolUse('y', 'Read'), 7, { mid: 'm3', stop: 'tool_use' }),
+    user('ry2', 'a3', [toolResult('y', 'again'), toolResult('y', 'twice')], 8),
+  ]);
+  const turns = r.session.turns.map((t) => t.id);
+  assert.equal(turns.length, 3);
+  const all = toolCalls(r.session);
+  // x's use in turn 1, its result in turn 2: one call of turn 1; y twice (a use each), then an orphan y result
+  assert.deepEqual(
+    all.map((c) => [c.tool_use_id, c.useUuid, c.resultUuid, turns.indexOf(c.turnId) + 1, c.is_error]),
+    [
+      ['x', 'a1', 'rx', 1, true],
+      ['y', 'a2', 'ry', 2, false],
+      ['y', 'a3', 'ry2', 3, false],
+      ['y', null, 'ry2', 3, false],
+    ],
+  );
+  const later = new Set(turns.slice(1));
+  const wanted = wantedToolCalls(r.session, (id) => later.has(id));
+  // the same calls as the whole session's of turns 2 and 3 (x's result is no orphan), y's the 1st, 2nd and 3rd
+  assert.deepEqual(
+    wanted.map(([c]) => c),
+    all.filter((c) => later.has(c.turnId)),
+  );
+  assert.deepEqual(
+    wanted.map(([, n]) => n),
+    [1, 2, 3],
+  );
+  // turn 3 alone, the pairing of turns 1 and 2 continued from the one kept of turn 1: y's 2nd and 3rd
+  assert.deepEqual(
+    wantedToolCalls(r.session, (id) => id === turns[2]).map(([c, n]) => [c.useUuid, c.resultUuid, n]),
+    [
+      ['a3', 'ry2', 2],
+      [null, 'ry2', 3],
+    ],
+  );
+  // turn 1 alone: x settled by a result in a turn not made
+  assert.deepEqual(
+    wantedToolCalls(r.session, (id) => id === turns[0]).map(([c, n]) => [c.tool_use_id, c.resultUuid, c.end, n]),
+    [['x', 'rx', Date.parse('2026-03-01T10:00:03.000Z'), 1]],
   );
 });
