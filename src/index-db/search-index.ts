@@ -114,12 +114,14 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   // the trigram index answers words of three characters or more (LIKE on a trigram table is answered by
   // its index, on what it holds, `trigram_text`; not with an ESCAPE clause: a % or _ in a word matches any
   // characters; detail=none keeps the index small); a shorter word is a LIKE on the blocks the others found,
-  // or on every block
+  // or on every block. Newest first in the order the index yields its rows (`fts.rowid`, ids in time order): the
+  // first `limit` that pass end the search; ordered by `b.id`, every match was found and sorted first (two seconds
+  // for a common part of a word at the issue's size, against 16 ms)
   const long = words.filter((w) => [...w].length >= 3);
   const short = words.filter((w) => [...w].length < 3);
   const like = [...long.map(() => 'fts.trigram_text LIKE ?'), ...short.map(() => 'b.text LIKE ?')].join(' AND ');
   const substring = db.all(
-    `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY b.id DESC LIMIT ?`,
+    `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY ${long.length > 0 ? 'fts.rowid' : 'b.id'} DESC LIMIT ?`,
     [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],
   );
   return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
