@@ -113,6 +113,11 @@ test('wrapLines: prose broken between words, continuations indented past the lin
   assert.deepEqual(wrapLines(['x abcdefghijklmnopqrstuvwxyz'], 12), ['x', '  abcdefghi', '  jklmnopqr', '  stuvwxyz']);
   assert.deepEqual(wrapLines(['a\u001b[2Jb c'], undefined), ['a\\x1b[2Jb c']);
   assert.deepEqual(wrapWords('one two three', 7, 5), ['one two', 'three']);
+  // a cut never splits an escape or a surrogate pair: the piece before it is shorter instead
+  assert.deepEqual(wrapWords('abcd\u001bxyz', 6), ['abcd', '\\x1bxy', 'z']);
+  assert.deepEqual(wrapWords('ab\u202ecd', 4), ['ab', '\\u202e', 'cd']);
+  assert.deepEqual(wrapWords('\u202e', 3), ['\\u202e']);
+  assert.deepEqual(wrapWords('abc😀d', 4), ['abc', '😀d']);
 });
 
 test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
@@ -176,4 +181,35 @@ test('shareWidth: narrow columns keep their width, the wide ones share the rest 
   assert.deepEqual(shareWidth([5, 30, 50], 40), [5, 17, 17]);
   assert.deepEqual(shareWidth([5, 10, 50], 40), [5, 10, 25]);
   assert.deepEqual(shareWidth([20, 20], 3), [1, 1]);
+});
+
+test('romp doctor and the diagnostics on stderr wrap to COLUMNS between words, nothing lost', async () => {
+  const dir = tempDir('romp-fit-doctor-');
+  const file = join(dir, 'broken.jsonl');
+  const bad = Array.from({ length: 22 }, (_, i) => `{"not json": number ${i} in a line long enough to wrap`);
+  writeFileSync(file, `${[JSON.stringify(user('u1', null, 'hello', 0)), ...bad].join('\n')}\n`);
+  const saved = process.env['COLUMNS'];
+  try {
+    process.env['COLUMNS'] = '50';
+    const doctor = await runCli(['doctor', file]);
+    const show = await runCli(['show', file, '--timezone', 'UTC']);
+    for (const [name, text] of [
+      ['doctor', doctor.out],
+      ['show stderr', show.err],
+    ] as const) {
+      const lines = text.trimEnd().split('\n');
+      assert.ok(lines.length > 22, `${name}: ${lines.length} lines`);
+      for (const line of lines) assert.ok(line.length <= 49, `${name}: ${line.length}: ${line}`);
+    }
+    // the words of the last diagnostic, and of the count, read back once the wrapping is undone
+    const joined = (text: string): string => text.replace(/\n +/g, ' ');
+    assert.match(
+      joined(doctor.out),
+      /:23: error INVALID_JSON line is not valid JSON \(52 chars: "\{\\"not json\\": number 21 in a line long enough to wrap"\)/,
+    );
+    assert.match(joined(show.err), /… and 2 more; romp doctor \S+broken\.jsonl lists them all\n$/);
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
 });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cli, rompProgram } from '../src/cli/cli.ts';
+import { cli, COMMANDS, rompProgram } from '../src/cli/cli.ts';
 import { runCli } from './helpers/run-cli.ts';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
+const silentErr = { stderr: { write: () => true } };
 
 test("every command's --help names each of its options and arguments", async () => {
   const commands = rompProgram(silent, () => {}).commands;
@@ -23,6 +24,25 @@ test("every command's --help names each of its options and arguments", async () 
   }
 });
 
+test('the first argument, when a command, defines that command alone; anything else defines them all', async () => {
+  const all = rompProgram(silent, () => {}).commands.map((c) => c.name());
+  assert.deepEqual([...all].sort(), [...COMMANDS].sort());
+  assert.deepEqual(
+    rompProgram(silent, () => {}, undefined, 'resume-check').commands.map((c) => c.name()),
+    ['resume-check'],
+  );
+  assert.deepEqual(
+    rompProgram(silent, () => {}, undefined, 'turns').commands.map((c) => c.name()),
+    ['turns'],
+  );
+  for (const first of ['--help', 'help', 'shwo'])
+    assert.equal(rompProgram(silent, () => {}, undefined, first).commands.length, all.length, first);
+  let err = '';
+  const code = await cli(['shwo'], { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } });
+  assert.equal(code, 2);
+  assert.match(err, /Did you mean show\?/);
+});
+
 test('a usage error is one romp: line and a pointer to --help, exit 2, not the whole help', async () => {
   for (const [argv, line] of [
     [['show', '--bogus'], "romp: unknown option '--bogus'"],
@@ -35,5 +55,27 @@ test('a usage error is one romp: line and a pointer to --help, exit 2, not the w
     const [first = '', ...rest] = r.err.trimEnd().split('\n');
     assert.ok(first.startsWith(line), `${argv.join(' ')}: ${r.err}`);
     assert.deepEqual(rest, ['(add --help to see the options)']);
+  }
+});
+
+test('a command help fits COLUMNS: descriptions wrapped between words, even on 40 columns', async () => {
+  const saved = process.env['COLUMNS'];
+  try {
+    const help = async (columns: string): Promise<string[]> => {
+      process.env['COLUMNS'] = columns;
+      let out = '';
+      assert.equal(await cli(['ls', '--help'], { stdout: { write: (s: string) => (out += s) }, ...silentErr }), 0);
+      return out.trimEnd().split('\n');
+    };
+    const wide = await help('200');
+    const narrow = await help('40');
+    assert.ok(narrow.length > wide.length + 10, `${narrow.length} lines at 40 columns, ${wide.length} at 200`);
+    // a word wider than its column (a path) is the only thing past 40
+    for (const line of narrow) assert.ok(line.length <= 40 || /\S{20,}/.test(line), line);
+    const words = (lines: string[]): string => lines.join(' ').replace(/\s+/g, ' ');
+    assert.equal(words(narrow), words(wide));
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
   }
 });

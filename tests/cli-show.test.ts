@@ -109,7 +109,7 @@ test('romp cat on a terminal: colours unless --no-color or NO_COLOR, wrapped to 
   }
 });
 
-test('a file with no transcript line is refused; diagnostics go to stderr, 20 and a count', async () => {
+test('a file with no transcript line is refused; diagnostics go to stderr, 20 and a count; romp doctor lists all', async () => {
   const junk = writeJsonl([
     'root:x:0:0:root:/root:/bin/bash',
     'daemon:x:1:1::/usr/sbin:/usr/sbin/nologin',
@@ -137,6 +137,12 @@ test('a file with no transcript line is refused; diagnostics go to stderr, 20 an
   const err = shown.err.trimEnd().split('\n');
   assert.equal(err.length, 21);
   assert.equal(err[20], `… and 5 more; romp doctor ${broken} lists them all`);
+  // and it does: the 25 broken lines, each named
+  const doctor = await run(['doctor', broken]);
+  assert.equal(doctor.code, 1);
+  const named = doctor.out.split('\n').filter((l) => l.includes(': error INVALID_JSON'));
+  assert.equal(named.length, 25);
+  assert.match(named[24] ?? '', new RegExp(`:${LINES.length + 25}: error INVALID_JSON`));
 });
 
 test('romp show finds a session by id prefix or --latest; - reads standard input; romp tools names turn, input and error', async () => {
@@ -163,6 +169,17 @@ test('romp show finds a session by id prefix or --latest; - reads standard input
     '#1  Read: src/missing.ts  1,000 ms  t2  error: File does not exist.',
     "#1  Edit: src/clock.ts +2 −1  1,000 ms  t3  error: The user doesn't want to proceed with this tool use. The tool use was rejected.",
   ]);
+});
+
+test('romp show quotes a prompt as every printer escapes it: \\x1b, not JSON\'s \\u001b; " and \\ escaped', async () => {
+  const file = writeJsonl([
+    user('u1', null, 'say "hi" \u001b]0;owned\u0007 in C:\\tmp\u202e', 0),
+    assistant('a1', 'u1', text('hi'), 1, { mid: 'm1', stop: 'end_turn' }),
+  ]);
+  const { code, out } = await run(['show', file, '--timezone', 'UTC']);
+  assert.match(out, /^#1 /m);
+  assert.equal(code, 0);
+  assert.equal(out.split('\n')[5], '    "say \\"hi\\" \\x1b]0;owned\\x07 in C:\\\\tmp\\u202e"');
 });
 
 test('romp show / cat / json --turn N: only that turn, numbered as in the whole session; past the end, exit 2', async () => {

@@ -237,7 +237,7 @@ test('watch of a file not there yet says so once, then follows it', { skip }, as
     writeFileSync(file, jsonl(user('u1', null, 'here \x1b]0;x\x07\u202e', 0)));
     const out = await t.until((s) => s.includes('"here '));
     // a transcript's control characters reach the terminal escaped, in the redrawn block too
-    assert.match(out, /"here \\u001b\]0;x\\u0007\\u202e"/);
+    assert.match(out, /"here \\x1b\]0;x\\x07\\u202e"/);
     assert.ok(!/[\x07\u202e]|\x1b\]/.test(out));
     assert.equal(out.match(/romp: waiting for [^\r\n]*later\.jsonl to be created/g)?.length, 1);
   });

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
+import { outputWidth } from './fit-width.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -69,6 +70,7 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
       exitCode = code;
     },
     signal,
+    argv[0],
   );
 
   try {
@@ -90,12 +92,19 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
 /**
  * The `romp` program as commander holds it: every command, its arguments and options, its action.
  * Used by `cli`, and by the test that checks each command's `--help` names its options.
+ *
+ * Given the first argument, and when it names a command, only that command is defined: defining the
+ * ~25 others, their options and help texts, took a fifth of `romp show`'s start-up over `node -e 0`
+ * (about 6 ms of CPU of 30–45). Anything else (`--help`, `--version`, `help`, a misspelt command, which
+ * commander answers with the nearest name) gets every command.
  * @param io where commands write (already guarded)
  * @param done receives a command's exit code when its action ends
  * @param signal stops long-running commands (`romp watch`)
+ * @param first the first command-line argument, if any: the command to define alone when it is one
  * @returns the program, not yet parsed
  */
-export function rompProgram(io: CliIO, done: (code: number) => void, signal?: AbortSignal): Command {
+export function rompProgram(io: CliIO, done: (code: number) => void, signal?: AbortSignal, first?: string): Command {
+  const wanted = (name: string): boolean => first === undefined || !COMMANDS.has(first) || first === name;
   const program = new Command('romp')
     .description('Read Claude Code sessions as Session → Turn → Atom → ContentBlock.')
     .version(VERSION)
@@ -105,7 +114,12 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(s.replace(/^error: /, 'romp: ')),
+      // help fits COLUMNS or the terminal as every other output; commander's 80 otherwise
+      getOutHelpWidth: () => outputWidth(io.stdout) ?? 80,
+      getErrHelpWidth: () => outputWidth(io.stderr) ?? 80,
     })
+    // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too
+    .configureHelp({ minWidthToWrap: 12 })
     .showHelpAfterError('(add --help to see the options)')
     .addHelpText(
       'after',
@@ -156,7 +170,8 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       .addOption(viewOption())
       .addOption(timezone)
       .addOption(home());
-  const sessionCommand = (name: string, description: string, json: boolean): Command => {
+  const sessionCommand = (name: string, description: string, json: boolean): void => {
+    if (!wanted(name)) return;
     // --json is the Session itself: the library's model, epoch ms
     const command = naming(
       program.command(name).description(description),
@@ -181,102 +196,120 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
       ).argParser(positive),
     );
     const extra = name === 'cat' ? { full: true } : json ? { json: true } : {};
-    return command.action(async (files: string[], options: ShowOptions) =>
+    command.action(async (files: string[], options: ShowOptions) =>
       done(await (await import('./run-show.ts')).runShow(files, { ...options, ...extra }, io)),
     );
   };
   sessionCommand('show', 'print an outline of a session (one block per turn), or with --full the conversation', false);
   sessionCommand('cat', 'print the conversation of a session as a person reads it (romp show --full)', false);
   sessionCommand('json', 'print the Session as JSON on stdout, diagnostics on stderr', true);
-  program
-    .command('stream')
-    .description(
-      'read stream-json (claude -p --output-format stream-json --verbose) and print the outline when it ends',
-    )
-    .argument('[file]', 'NDJSON file; - or nothing for standard input')
-    .option('--json', 'print the Session as JSON instead of the outline')
-    .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
-    .addOption(zone('not in --json (the Session: epoch ms)'))
-    .action(async (file: string | undefined, options: StreamCliOptions) =>
-      done(await (await import('./run-stream.ts')).runStream(file, options, io)),
-    );
-  program
-    .command('watch')
-    .description(
-      'follow a session as it is written: on a terminal the turn list redrawn in place, else the lines of the turns that change',
-    )
-    .argument(
-      '[session...]',
-      'transcript files of one session (waited for if not there yet), or a session id or a unique prefix of one',
-    )
-    .option('--latest', 'the newest session (of --project when given), then each new session as Claude Code starts it')
-    .option(
-      '--project <dir>',
-      "with --latest (or alone): a project's path (. = here) or its folder under the projects folder",
-    )
-    .option(
-      '--projects <dir>',
-      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
-    )
-    .option(
-      '--session <rompUuid>',
-      "the session's files from romp's registry (resume files registered later are followed)",
-    )
-    .addOption(zone("in --json the cache clock's as ISO times (the turns: epoch ms)"))
-    .addOption(home())
-    .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
-    .option('--poll', 'poll the files instead of file-system events')
-    .action(async (files: string[], options: WatchCliOptions) =>
-      done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)),
-    );
+  if (wanted('stream')) {
+    program
+      .command('stream')
+      .description(
+        'read stream-json (claude -p --output-format stream-json --verbose) and print the outline when it ends',
+      )
+      .argument('[file]', 'NDJSON file; - or nothing for standard input')
+      .option('--json', 'print the Session as JSON instead of the outline')
+      .option('--follow', 'print each turn as it ends (with --json: one Turn per line)')
+      .addOption(zone('not in --json (the Session: epoch ms)'))
+      .action(async (file: string | undefined, options: StreamCliOptions) =>
+        done(await (await import('./run-stream.ts')).runStream(file, options, io)),
+      );
+  }
+  if (wanted('watch')) {
+    program
+      .command('watch')
+      .description(
+        'follow a session as it is written: on a terminal the turn list redrawn in place, else the lines of the turns that change',
+      )
+      .argument(
+        '[session...]',
+        'transcript files of one session (waited for if not there yet), or a session id or a unique prefix of one',
+      )
+      .option(
+        '--latest',
+        'the newest session (of --project when given), then each new session as Claude Code starts it',
+      )
+      .option(
+        '--project <dir>',
+        "with --latest (or alone): a project's path (. = here) or its folder under the projects folder",
+      )
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      )
+      .option(
+        '--session <rompUuid>',
+        "the session's files from romp's registry (resume files registered later are followed)",
+      )
+      .addOption(zone("in --json the cache clock's as ISO times (the turns: epoch ms)"))
+      .addOption(home())
+      .option('--json', 'one NDJSON line per change: {changed, removed, turns, cache_clock}')
+      .option('--poll', 'poll the files instead of file-system events')
+      .action(async (files: string[], options: WatchCliOptions) =>
+        done(await (await import('./run-watch.ts')).runWatch(files, options, io, signal)),
+      );
+  }
   for (const [view, description] of [
     ['turns', 'one summary per turn: opener, what was typed, how it ended (outcome), time, atoms, tools, tokens, cost'],
     ['segments', 'the segments of a session: each turn split at its inputs (prompts, decisions)'],
     ['tools', 'the tool calls of a session: each tool_use with its result, duration, error; orphans'],
   ] as const) {
-    naming(program.command(view).description(description))
-      .option('--json', 'print the view as JSON')
-      .action(async (files: string[], options: ViewCliOptions) =>
-        done(await (await import('./run-views.ts')).runView(view, files, options, io)),
+    if (wanted(view))
+      naming(program.command(view).description(description))
+        .option('--json', 'print the view as JSON')
+        .action(async (files: string[], options: ViewCliOptions) =>
+          done(await (await import('./run-views.ts')).runView(view, files, options, io)),
+        );
+  }
+  if (wanted('usage')) {
+    program
+      .command('usage')
+      .description(
+        'tokens and cost of every API response, each counted once, as a table per day, week, month, session, project or 5-hour block',
+      )
+      .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
+      .argument(
+        '[files...]',
+        "transcript files, session ids or unique prefixes of them, or - for standard input; with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
+      )
+      .option('--latest', 'only the newest session (of --project when given)')
+      .option(
+        '--project <dir>',
+        "only a project's sessions: its path (. = here) or its folder under the projects folder",
+      )
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      )
+      .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
+      .addOption(
+        new Option('--timezone <zone>', "IANA zone for the days and times (default: this machine's)").argParser(
+          checkZone,
+        ),
+      )
+      .option('--since <day>', 'only responses on or after this day (YYYYMMDD or YYYY-MM-DD, in the zone)')
+      .option('--until <day>', 'only responses on or before this day')
+      .option('--breakdown', 'a row per model under each row')
+      .option(
+        '--prices <file>',
+        'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price',
+      )
+      .option(
+        '--json',
+        'print the report as JSON (without a report or day range: the totals by session, day and model)',
+      )
+      .addOption(home())
+      .option('--no-index', "read every transcript, not romp index's usage of the files that did not change")
+      .action(async (report: string | undefined, files: string[], options: UsageCliOptions) =>
+        done(
+          await (
+            await import('./run-usage.ts')
+          ).runUsage(report === undefined ? files : [report, ...files], options, io),
+        ),
       );
   }
-  program
-    .command('usage')
-    .description(
-      'tokens and cost of every API response, each counted once, as a table per day, week, month, session, project or 5-hour block',
-    )
-    .argument('[report]', 'daily (default), weekly, monthly, session, project or blocks')
-    .argument(
-      '[files...]',
-      "transcript files, session ids or unique prefixes of them, or - for standard input; with their sessions' subagent transcripts (<dir>/<id>/subagents/, or agent-*.jsonl beside them before 2.1.2) (default: every transcript under --projects)",
-    )
-    .option('--latest', 'only the newest session (of --project when given)')
-    .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
-    .option(
-      '--projects <dir>',
-      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
-    )
-    .option('--no-subagents', 'with files: count only the files given, not their subagent transcripts')
-    .addOption(
-      new Option('--timezone <zone>', "IANA zone for the days and times (default: this machine's)").argParser(
-        checkZone,
-      ),
-    )
-    .option('--since <day>', 'only responses on or after this day (YYYYMMDD or YYYY-MM-DD, in the zone)')
-    .option('--until <day>', 'only responses on or before this day')
-    .option('--breakdown', 'a row per model under each row')
-    .option(
-      '--prices <file>',
-      'JSON {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in USD per MTok over the built-in table; fields left out keep the built-in price',
-    )
-    .option('--json', 'print the report as JSON (without a report or day range: the totals by session, day and model)')
-    .addOption(home())
-    .option('--no-index', "read every transcript, not romp index's usage of the files that did not change")
-    .action(async (report: string | undefined, files: string[], options: UsageCliOptions) =>
-      done(
-        await (await import('./run-usage.ts')).runUsage(report === undefined ? files : [report, ...files], options, io),
-      ),
-    );
   const targetOptions = (command: Command): Command =>
     command
       .option('--latest', 'the newest session (of --project when given)')
@@ -285,248 +318,308 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
         '--projects <dir>',
         "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
       );
-  targetOptions(
-    program
-      .command('html')
-      .description(
-        'write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)',
-      )
-      .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
-      .option(
-        '-o, --output <file>',
-        'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …',
-      )
-      .option(
-        '--json',
-        'with -o: print what was written as JSON ({"rompUuid","turns","truncated","files":[{"path","bytes"}]})',
-      )
-      .addOption(zone('not in --json (it holds no times)')),
-  ).action(async (session: string | undefined, options: HtmlCliOptions) =>
-    done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)),
-  );
-  targetOptions(
-    program
-      .command('export')
-      .description(
-        'write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)',
-      )
-      .argument(
-        '[sessions...]',
-        'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)',
-      )
-      .addOption(
-        new Option(
-          '--format <format>',
-          'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake',
+  if (wanted('html')) {
+    targetOptions(
+      program
+        .command('html')
+        .description(
+          'write one session as a self-contained HTML page: timeline, chat, tool calls, diffs, subagents (docs/html.md)',
         )
-          .choices(['md', 'json', 'otlp', 'parquet', 'ndjson'])
-          .default('md'),
-      )
-      .addOption(viewOption())
-      .option('-o, --output <file>', 'write there (default: standard output)')
-      .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
-      .option('--endpoint <url>', 'otlp: POST the traces to this OTLP/HTTP collector (its /v1/traces)')
-      .option('--include-content', 'otlp: put prompts, replies, tool input and errors on the spans')
-      .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
-      .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
-      .option('--machine <name>', 'the machine name in the lake partitions and trace resource (default: the host name)')
-      .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
-      .option('--json', 'otlp, parquet, ndjson: the export report as JSON')
-      .addOption(zone('md only (json, otlp, parquet, ndjson keep epoch ms or their own format)')),
-  ).action(async (sessions: string[], options: ExportCliOptions) =>
-    done(await (await import('./run-export.ts')).runExport(sessions, options, io)),
-  );
-  program
-    .command('serve')
-    .description(
-      'a local, read-only web viewer: the session list, and each session as the romp html page, updating live',
-    )
-    .option('--port <n>', 'port, 0 to 65535 (default: a free one, printed with the URL)', portNumber)
-    .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
-    .option(
-      '--projects <dir>',
-      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
-    )
-    .addOption(zone('on every page'))
-    .option('--json', 'print the address as one JSON line, {"url","host","port"}, once the viewer listens')
-    .action(async (options: ServeCliOptions) =>
-      done(await (await import('./run-serve.ts')).runServe(options, io, signal)),
+        .argument('[session]', 'a transcript path, a session id or a unique prefix of one')
+        .option(
+          '-o, --output <file>',
+          'write the page there (default: standard output); a long session is split: FILE, then FILE.part2.html, …',
+        )
+        .option(
+          '--json',
+          'with -o: print what was written as JSON ({"rompUuid","turns","truncated","files":[{"path","bytes"}]})',
+        )
+        .addOption(zone('not in --json (it holds no times)')),
+    ).action(async (session: string | undefined, options: HtmlCliOptions) =>
+      done(await (await import('./run-html.ts')).runHtml(session === undefined ? [] : [session], options, io)),
     );
+  }
+  if (wanted('export')) {
+    targetOptions(
+      program
+        .command('export')
+        .description(
+          'write one session as readable Markdown or the Session JSON; sessions as OpenTelemetry traces (otlp) or a Parquet/NDJSON lake (docs/lake.md)',
+        )
+        .argument(
+          '[sessions...]',
+          'a transcript path, a session id or a unique prefix of one (otlp, parquet, ndjson: any number; none: the whole projects folder)',
+        )
+        .addOption(
+          new Option(
+            '--format <format>',
+            'md: Markdown; json: the Session; otlp: OTLP/JSON traces; parquet / ndjson: the lake',
+          )
+            .choices(['md', 'json', 'otlp', 'parquet', 'ndjson'])
+            .default('md'),
+        )
+        .addOption(viewOption())
+        .option('-o, --output <file>', 'write there (default: standard output)')
+        .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
+        .option('--endpoint <url>', 'otlp: POST the traces to this OTLP/HTTP collector (its /v1/traces)')
+        .option('--include-content', 'otlp: put prompts, replies, tool input and errors on the spans')
+        .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
+        .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
+        .option(
+          '--machine <name>',
+          'the machine name in the lake partitions and trace resource (default: the host name)',
+        )
+        .option('--since <day>', 'parquet, ndjson: only sessions whose files changed on or after this day (YYYYMMDD)')
+        .option('--json', 'otlp, parquet, ndjson: the export report as JSON')
+        .addOption(zone('md only (json, otlp, parquet, ndjson keep epoch ms or their own format)')),
+    ).action(async (sessions: string[], options: ExportCliOptions) =>
+      done(await (await import('./run-export.ts')).runExport(sessions, options, io)),
+    );
+  }
+  if (wanted('serve')) {
+    program
+      .command('serve')
+      .description(
+        'a local, read-only web viewer: the session list, and each session as the romp html page, updating live',
+      )
+      .option('--port <n>', 'port, 0 to 65535 (default: a free one, printed with the URL)', portNumber)
+      .option('--host <host>', 'address to bind (default 127.0.0.1; any other is warned about)')
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      )
+      .addOption(zone('on every page'))
+      .option('--json', 'print the address as one JSON line, {"url","host","port"}, once the viewer listens')
+      .action(async (options: ServeCliOptions) =>
+        done(await (await import('./run-serve.ts')).runServe(options, io, signal)),
+      );
+  }
   const projectsOption = (): Option =>
     new Option(
       '--projects <dir>',
       "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
     );
-  program
-    .command('index')
-    .description(
-      'build or refresh the SQLite index of every session ($ROMP_HOME/index.db): only what changed is read (docs/index.md)',
-    )
-    .addOption(projectsOption())
-    .addOption(home())
-    .option('--no-progress', 'no progress line (shown on a terminal: files, MB, ETA)')
-    .option('--json', 'print what was done as JSON')
-    .action(async (options: IndexCliOptions) => done(await (await import('./run-index.ts')).runIndex(options, io)));
-  program
-    .command('search')
-    .description(
-      'full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first); what a person typed ranks first, then the rest by bm25 (assistant text weighted 5, tool input and output 1); a common word ranks its newest 2,000 blocks of each (by time, the same after a rebuild)',
-    )
-    .argument(
-      '<query...>',
-      "words that must all be in one block (a part of a word or text without spaces is found as a substring, in what was typed or replied and a tool input's first 1,024 characters; in a tool output, whole words only)",
-    )
-    .addOption(
-      new Option('--author <author>', 'only text by this author (tool output has none)').choices([
-        'human',
-        'sdk',
-        'peer',
-        'system',
-      ]),
-    )
-    .option('--tool <name>', "only this tool's input and output")
-    .option('--project <dir>', "only a project's sessions: its path (. = here) or its folder under the projects folder")
-    .option('--since <day>', "only from this day on (YYYY-MM-DD or YYYYMMDD, this machine's zone)")
-    .option('--until <day>', 'only up to this day, included')
-    .addOption(new Option('-n, --limit <n>', 'at most N hits (default 20)').argParser(positive))
-    .option('--all-branches', 'rewound branches too (default: the conversation as it stands)')
-    .option('--no-refresh', 'search the index as it is, without refreshing it first')
-    .option('--no-progress', 'no progress line while refreshing')
-    .option('--no-color', 'no bold for the matches (also when NO_COLOR is set)')
-    .addOption(projectsOption())
-    .addOption(home())
-    .addOption(zone())
-    .option(
-      '--json',
-      'print the hits as a JSON array: each snippet as plain text, its matches as [start, end] in UTF-16 code units',
-    )
-    .action(async (query: string[], options: SearchCliOptions) =>
-      done(await (await import('./run-index.ts')).runSearch(query, options, io)),
-    );
-  program
-    .command('sql')
-    .description('run one read-only SQL query on the index (tables: docs/index.md)')
-    .argument('<query>', 'a SELECT (or WITH … SELECT) statement')
-    .addOption(home())
-    .option('--json', 'print the rows as a JSON array of objects')
-    .action(async (query: string, options: SqlCliOptions) =>
-      done(await (await import('./run-index.ts')).runSql(query, options, io)),
-    );
-  program
-    .command('cache')
-    .description(
-      'why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)',
-    )
-    .argument(
-      '[session...]',
-      'transcript files of one session, a session id or a unique prefix of one (with its subagents)',
-    )
-    .option('--latest', 'the newest session (of --project when given)')
-    .option(
-      '--project <dir>',
-      "a project's newest session: its path (. = here) or its folder under the projects folder",
-    )
-    .option('--projects <dir>', "Claude Code's projects folder; without a session: every transcript in it")
-    .option(
-      '--statusline',
-      'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)',
-    )
-    .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
-    .addOption(
-      new Option(
-        '--timezone <zone>',
-        "IANA zone for the days and the clock's times (default: this machine's)",
-      ).argParser(checkZone),
-    )
-    .addOption(home())
-    .option('--json', 'print {total, causes, bySession, byDay}')
-    .action(async (files: string[], options: CacheCliOptions) =>
-      done(await (await import('./run-cache.ts')).runCache(files, options, io)),
-    );
-  program
-    .command('resume-check')
-    .description(
-      'what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)',
-    )
-    .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one')
-    .option('--latest', 'the newest session (of --project when given)')
-    .option(
-      '--project <dir>',
-      "a project's newest session: its path (. = here) or its folder under the projects folder",
-    )
-    .option('--projects <dir>', "Claude Code's projects folder; without a session: check every session in it")
-    .option(
-      '--handoff <file>',
-      'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)',
-    )
-    .option(
-      '--write-fork <dir>',
-      'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended',
-    )
-    .addOption(zone())
-    .addOption(home())
-    .option('--json', 'print {session, context_turns, full_turns, lost, causes} (with --projects: an array of them)')
-    .action(async (files: string[], options: ResumeCheckOptions) =>
-      done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)),
-    );
-  program
-    .command('doctor')
-    .description(
-      'check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)',
-    )
-    .argument('<files...>', 'transcript files or session ids (or unique prefixes of them)')
-    .option('--json', 'print the reports as JSON')
-    .action(async (files: string[], options: { json?: boolean }) =>
-      done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)),
-    );
-  program
-    .command('ls')
-    .description("list Claude Code's sessions, newest first: last activity, prompts, project, id, title")
-    .option(
-      '--projects <dir>',
-      "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
-    )
-    .option('--project <dir>', 'only this project: its path (. = here) or its folder under the projects folder')
-    .addOption(new Option('-n, --limit <n>', 'only the newest N sessions').argParser(positive))
-    .addOption(zone())
-    .option('--json', 'print the list as JSON')
-    .addOption(home())
-    .option('--no-index', "read every transcript, not romp index's listings of the files that did not change")
-    .action(async (options: LsOptions) => done(await (await import('./run-ls.ts')).runLs(options, io)));
-  program
-    .command('sessions')
-    .description("list romp's registered sessions")
-    .addOption(home())
-    .option('--json', 'print the entries as JSON')
-    .action(async (options: RegistryOptions) =>
-      done(await (await import('./run-registry.ts')).runSessions(options, io)),
-    );
-  program
-    .command('register')
-    .description('register a session: its rompUuid and transcript files (the first is the anchor)')
-    .argument('<rompUuid>', "the session's stable identity")
-    .argument('<files...>', 'its transcript files')
-    .option('--name <name>', 'display name')
-    .option('--color <color>', 'display colour (default: derived from the rompUuid)')
-    .option('--dir <dir>', 'working directory')
-    .addOption(home())
-    .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, files: string[], options: RegistryOptions) =>
-      done(await (await import('./run-registry.ts')).runRegister(rompUuid, files, options, io)),
-    );
-  program
-    .command('resume')
-    .description('record a resume: add the new transcript file to the session and move its leaf there')
-    .argument('<rompUuid>', "the session's stable identity")
-    .argument('<file>', 'the new transcript file')
-    .addOption(home())
-    .option('--json', 'print the entry as JSON')
-    .action(async (rompUuid: string, file: string, options: RegistryOptions) =>
-      done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)),
-    );
-
+  if (wanted('index')) {
+    program
+      .command('index')
+      .description(
+        'build or refresh the SQLite index of every session ($ROMP_HOME/index.db): only what changed is read (docs/index.md)',
+      )
+      .addOption(projectsOption())
+      .addOption(home())
+      .option('--no-progress', 'no progress line (shown on a terminal: files, MB, ETA)')
+      .option('--json', 'print what was done as JSON')
+      .action(async (options: IndexCliOptions) => done(await (await import('./run-index.ts')).runIndex(options, io)));
+  }
+  if (wanted('search')) {
+    program
+      .command('search')
+      .description(
+        'full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first); what a person typed ranks first, then the rest by bm25 (assistant text weighted 5, tool input and output 1); a common word ranks its newest 2,000 blocks of each (by time, the same after a rebuild)',
+      )
+      .argument(
+        '<query...>',
+        "words that must all be in one block (a part of a word or text without spaces is found as a substring, in what was typed or replied and a tool input's first 1,024 characters; in a tool output, whole words only)",
+      )
+      .addOption(
+        new Option('--author <author>', 'only text by this author (tool output has none)').choices([
+          'human',
+          'sdk',
+          'peer',
+          'system',
+        ]),
+      )
+      .option('--tool <name>', "only this tool's input and output")
+      .option(
+        '--project <dir>',
+        "only a project's sessions: its path (. = here) or its folder under the projects folder",
+      )
+      .option('--since <day>', "only from this day on (YYYY-MM-DD or YYYYMMDD, this machine's zone)")
+      .option('--until <day>', 'only up to this day, included')
+      .addOption(new Option('-n, --limit <n>', 'at most N hits (default 20)').argParser(positive))
+      .option('--all-branches', 'rewound branches too (default: the conversation as it stands)')
+      .option('--no-refresh', 'search the index as it is, without refreshing it first')
+      .option('--no-progress', 'no progress line while refreshing')
+      .option('--no-color', 'no bold for the matches (also when NO_COLOR is set)')
+      .addOption(projectsOption())
+      .addOption(home())
+      .addOption(zone())
+      .option(
+        '--json',
+        'print the hits as a JSON array: each snippet as plain text, its matches as [start, end] in UTF-16 code units',
+      )
+      .action(async (query: string[], options: SearchCliOptions) =>
+        done(await (await import('./run-index.ts')).runSearch(query, options, io)),
+      );
+  }
+  if (wanted('sql')) {
+    program
+      .command('sql')
+      .description('run one read-only SQL query on the index (tables: docs/index.md)')
+      .argument(
+        '<query...>',
+        'a SELECT (or WITH … SELECT) statement; its words may come unquoted (quote it when it holds *, (, ), ; or quotes: the shell reads them)',
+      )
+      .addOption(home())
+      .option('--json', 'print the rows as a JSON array of objects')
+      .action(async (query: string[], options: SqlCliOptions) =>
+        done(await (await import('./run-index.ts')).runSql(query.join(' '), options, io)),
+      );
+  }
+  if (wanted('cache')) {
+    program
+      .command('cache')
+      .description(
+        'why each API response wrote to the prompt cache: expiry (human or work time), rewind, compaction, model or prompt change, cold start, growth; priced (docs/cache.md)',
+      )
+      .argument(
+        '[session...]',
+        'transcript files of one session, a session id or a unique prefix of one (with its subagents)',
+      )
+      .option('--latest', 'the newest session (of --project when given)')
+      .option(
+        '--project <dir>',
+        "a project's newest session: its path (. = here) or its folder under the projects folder",
+      )
+      .option('--projects <dir>', "Claude Code's projects folder; without a session: every transcript in it")
+      .option(
+        '--statusline',
+        'print the cache clock as JSON: time left before the cache expires and what a request after that re-writes (no session: read {"transcript_path"} on stdin, as a Claude Code status line)',
+      )
+      .option('--prices <file>', 'JSON prices over the built-in table, as romp usage --prices')
+      .addOption(
+        new Option(
+          '--timezone <zone>',
+          "IANA zone for the days and the clock's times (default: this machine's)",
+        ).argParser(checkZone),
+      )
+      .addOption(home())
+      .option('--json', 'print {total, causes, bySession, byDay}')
+      .action(async (files: string[], options: CacheCliOptions) =>
+        done(await (await import('./run-cache.ts')).runCache(files, options, io)),
+      );
+  }
+  if (wanted('resume-check')) {
+    program
+      .command('resume-check')
+      .description(
+        'what claude --resume will not load: every turn of the full history missing from the resumed context, with its cause (docs/resume-check.md)',
+      )
+      .argument('[session...]', 'transcript files of one session, a session id or a unique prefix of one')
+      .option('--latest', 'the newest session (of --project when given)')
+      .option(
+        '--project <dir>',
+        "a project's newest session: its path (. = here) or its folder under the projects folder",
+      )
+      .option('--projects <dir>', "Claude Code's projects folder; without a session: check every session in it")
+      .option(
+        '--handoff <file>',
+        'write a Markdown summary of the lost turns there (prompts, outcomes, files edited, last todo list)',
+      )
+      .option(
+        '--write-fork <dir>',
+        'write the full history as a new linear transcript in DIR, once the Agent SDK reader (getSessionMessages) loads it as intended',
+      )
+      .addOption(zone())
+      .addOption(home())
+      .option('--json', 'print {session, context_turns, full_turns, lost, causes} (with --projects: an array of them)')
+      .action(async (files: string[], options: ResumeCheckOptions) =>
+        done(await (await import('./run-resume-check.ts')).runResumeCheck(files, options, io)),
+      );
+  }
+  if (wanted('doctor')) {
+    program
+      .command('doctor')
+      .description(
+        'check transcripts: diagnostics, orphaned parents, dead branches, compaction fallbacks, duplicate uuids (exit 1 when lines were lost)',
+      )
+      .argument('<files...>', 'transcript files or session ids (or unique prefixes of them)')
+      .option('--json', 'print the reports as JSON')
+      .action(async (files: string[], options: { json?: boolean }) =>
+        done(await (await import('./run-doctor.ts')).runDoctor(files, options, io)),
+      );
+  }
+  if (wanted('ls')) {
+    program
+      .command('ls')
+      .description("list Claude Code's sessions, newest first: last activity, prompts, project, id, title")
+      .option(
+        '--projects <dir>',
+        "Claude Code's projects folder (default: $CLAUDE_CONFIG_DIR/projects, else ~/.claude/projects)",
+      )
+      .option('--project <dir>', 'only this project: its path (. = here) or its folder under the projects folder')
+      .addOption(new Option('-n, --limit <n>', 'only the newest N sessions').argParser(positive))
+      .addOption(zone())
+      .option('--json', 'print the list as JSON')
+      .addOption(home())
+      .option('--no-index', "read every transcript, not romp index's listings of the files that did not change")
+      .action(async (options: LsOptions) => done(await (await import('./run-ls.ts')).runLs(options, io)));
+  }
+  if (wanted('sessions')) {
+    program
+      .command('sessions')
+      .description("list romp's registered sessions")
+      .addOption(home())
+      .option('--json', 'print the entries as JSON')
+      .action(async (options: RegistryOptions) =>
+        done(await (await import('./run-registry.ts')).runSessions(options, io)),
+      );
+  }
+  if (wanted('register')) {
+    program
+      .command('register')
+      .description('register a session: its rompUuid and transcript files (the first is the anchor)')
+      .argument('<rompUuid>', "the session's stable identity")
+      .argument('<files...>', 'its transcript files')
+      .option('--name <name>', 'display name')
+      .option('--color <color>', 'display colour (default: derived from the rompUuid)')
+      .option('--dir <dir>', 'working directory')
+      .addOption(home())
+      .option('--json', 'print the entry as JSON')
+      .action(async (rompUuid: string, files: string[], options: RegistryOptions) =>
+        done(await (await import('./run-registry.ts')).runRegister(rompUuid, files, options, io)),
+      );
+  }
+  if (wanted('resume')) {
+    program
+      .command('resume')
+      .description('record a resume: add the new transcript file to the session and move its leaf there')
+      .argument('<rompUuid>', "the session's stable identity")
+      .argument('<file>', 'the new transcript file')
+      .addOption(home())
+      .option('--json', 'print the entry as JSON')
+      .action(async (rompUuid: string, file: string, options: RegistryOptions) =>
+        done(await (await import('./run-registry.ts')).runResume(rompUuid, file, options, io)),
+      );
+  }
   return program;
 }
+
+/** Every command's name, as {@link rompProgram} defines them (a test checks the two agree). */
+export const COMMANDS: ReadonlySet<string> = new Set([
+  'show',
+  'cat',
+  'json',
+  'stream',
+  'watch',
+  'turns',
+  'segments',
+  'tools',
+  'usage',
+  'html',
+  'export',
+  'serve',
+  'index',
+  'search',
+  'sql',
+  'cache',
+  'resume-check',
+  'doctor',
+  'ls',
+  'sessions',
+  'register',
+  'resume',
+]);
 
 /**
  * `io` with every write made safe for a terminal, newlines kept. `styled` writes unchanged: for a

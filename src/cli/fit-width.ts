@@ -67,6 +67,20 @@ export function keepEnd(text: string, width: number): string {
   return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
 }
 
+/** Where a word too long for `room` is cut: at `room`, or before it so that neither a `safeText` escape
+ * (`\x1b`, `\u202e`) nor a surrogate pair is split (an escape longer than the room is kept whole). */
+function cutAt(word: string, room: number): number {
+  let at = room;
+  const start = word.lastIndexOf('\\', at - 1);
+  const escape = start < 0 || start <= at - 6 ? undefined : ESCAPE.exec(word.slice(start, start + 6))?.[0];
+  if (escape !== undefined && start + escape.length > at) at = start > 0 ? start : escape.length;
+  const code = word.charCodeAt(at - 1);
+  return code >= 0xd800 && code <= 0xdbff && at > 1 ? at - 1 : at;
+}
+
+/** A `safeText` escape at the start of a text. */
+const ESCAPE = /^\\(?:x[0-9a-f]{2}|u[0-9a-f]{4})/;
+
 function charAt(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(i) as number);
 }
@@ -128,8 +142,9 @@ export function wrapWords(text: string, width: number, rest: number = width): st
       while (piece.length > 0) {
         const room = out.length === 0 ? width : rest;
         if (line === '') {
-          line = piece.slice(0, room);
-          piece = piece.slice(room);
+          const at = cutAt(piece, room);
+          line = piece.slice(0, at);
+          piece = piece.slice(at);
         } else if (line.length + 1 + piece.length <= room) {
           line += ` ${piece}`;
           piece = '';

@@ -71,7 +71,9 @@ export function turnHead(turn: Turn, n: number, time: TimeFormat): TurnHead {
   ];
   if (tools !== '') head.push(`tools ${tools}`);
   const text = summary.prompt.replace(/\s+/g, ' ');
-  const preview = text === '' ? '' : safeText(JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text));
+  // quoted, `"` and `\` escaped, the rest as every printer shows it (`\x1b`, not JSON's `\u001b`)
+  const cut = text.length > 100 ? `${text.slice(0, 100)}…` : text;
+  const preview = text === '' ? '' : `"${safeText(cut.replace(/["\\]/g, '\\$&'))}"`;
   return {
     head: head.join('  '),
     preview,

@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findLostTurns } from '../resume/find-lost-turns.ts';
 import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
+import { outputWidth, wrapLines } from './fit-width.ts';
 import { resolveTargets } from './resolve-targets.ts';
 import { plural } from '../text/format-count.ts';
 
@@ -33,11 +34,15 @@ async function examine(files: string[], options: { json?: boolean }, io: CliIO):
   const reports = await examineFiles(files);
   if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
   else {
-    for (const report of reports) io.stdout.write(format(report) + (await resumeRisk(report.file)));
+    const width = outputWidth(io.stdout);
+    for (const report of reports) {
+      const text = format(report) + (await resumeRisk(report.file));
+      io.stdout.write(`${wrapLines(text.trimEnd().split('\n'), width).join('\n')}\n`);
+    }
     if (reports.length > 1 && reports.some((r) => r.orphanedParents.length > 0)) {
-      io.stdout.write(
-        'note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session\n',
-      );
+      const note =
+        'note: each file is examined on its own, so a parent written in another of these files shows as orphaned here; `romp show FILES...` reads them as one session';
+      io.stdout.write(`${wrapLines([note], width).join('\n')}\n`);
     }
   }
   const unreadable = reports.flatMap((r) => r.diagnostics.filter((d) => d.code === 'FILE_UNREADABLE'));
@@ -69,8 +74,8 @@ function format(r: FileReport): string {
       `  duplicate uuids (${plural(r.duplicateUuids.length, 'line')}, ${plural(unique.length, 'uuid')}): ${shown}${unique.length > 10 ? ', …' : ''}`,
     );
   }
-  for (const d of r.diagnostics.filter((x) => x.severity !== 'info').slice(0, 20))
-    lines.push(`  ${formatDiagnostic(d)}`);
+  // all of them: the other commands print 20 and send the reader here for the rest
+  for (const d of r.diagnostics) if (d.severity !== 'info') lines.push(`  ${formatDiagnostic(d)}`);
   return `${lines.join('\n')}\n`;
 }
 

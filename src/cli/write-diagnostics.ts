@@ -1,6 +1,7 @@
 import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { CliIO } from './cli-io.ts';
 import { formatCount } from '../text/format-count.ts';
+import { outputWidth, wrapLines } from './fit-width.ts';
 
 /** The file name of diagnostics read from standard input (`romp stream`). */
 export const STDIN = '<stdin>';
@@ -12,6 +13,7 @@ export const DIAGNOSTICS_SHOWN = 20;
  * Writes diagnostics to stderr, one line each (`file:line: severity CODE message`), the first
  * `limit` of them and then a count of the rest with where to see them all:
  * `… and 1,150 more; romp doctor FILE lists them all` (the file's name when all are of one file, not {@link STDIN}).
+ * On a terminal (or with `COLUMNS`) a line longer than the width is wrapped between words (`wrapLines`).
  * @param io where to write (stderr)
  * @param diagnostics the diagnostics, in the order met
  * @param heading a line said before them (e.g. what they mean for the command's figures), or none
@@ -24,15 +26,14 @@ export function writeDiagnostics(
   limit: number = DIAGNOSTICS_SHOWN,
 ): void {
   if (diagnostics.length === 0) return;
-  if (heading !== undefined) io.stderr.write(`${heading}\n`);
+  const lines = heading === undefined ? [] : [heading];
   const indent = heading === undefined ? '' : '  ';
-  for (const d of diagnostics.slice(0, limit)) io.stderr.write(`${indent}${formatDiagnostic(d)}\n`);
+  for (const d of diagnostics.slice(0, limit)) lines.push(`${indent}${formatDiagnostic(d)}`);
   if (diagnostics.length > limit) {
     const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
     // `romp stream`'s standard input is no file romp doctor could be given again
     const where = files.length === 1 && files[0] !== STDIN ? files[0] : 'FILE';
-    io.stderr.write(
-      `${indent}… and ${formatCount(diagnostics.length - limit)} more; romp doctor ${where} lists them all\n`,
-    );
+    lines.push(`${indent}… and ${formatCount(diagnostics.length - limit)} more; romp doctor ${where} lists them all`);
   }
+  for (const line of wrapLines(lines, outputWidth(io.stderr))) io.stderr.write(`${line}\n`);
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
@@ -13,6 +12,7 @@ import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type R
 import { listedFile, refreshListings } from './listings.ts';
 import type { StampedRead } from './stamped-rows.ts';
 import { refreshUsageFiles } from './usage-files.ts';
+import { usageThreads } from '../usage/usage-threads.ts';
 
 /** Progress of a refresh, after each file read. */
 export interface RefreshProgress {
@@ -34,8 +34,9 @@ export interface RefreshOptions {
   onProgress?: (progress: RefreshProgress) => void;
   /** Keep each file's watcher here between refreshes (`romp index --watch`, tests): appends cost their bytes only. */
   watchers?: WatcherCache;
-  /** Worker threads parsing files while this thread writes (default: the cores; 0 or 1: this thread). Without
-   * `watchers` only: a kept watcher lives in this thread. */
+  /** Worker threads parsing files while this thread writes (0: none, this thread parses; default: one fewer than
+   * `usageThreads()`, the threads the machine's load leaves this process, one of them this writer). Without `watchers`
+   * only: a kept watcher lives in this thread. */
   workers?: number;
 }
 
@@ -168,8 +169,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     files: work.length,
     bytes: work.reduce((n, w) => n + w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0), 0),
   };
-  const workers = options.watchers === undefined && work.length > 1 ? (options.workers ?? availableParallelism()) : 0;
-  const pool = workers > 1 ? new RowPool(workers) : undefined;
+  const workers = options.watchers === undefined && work.length > 1 ? (options.workers ?? usageThreads() - 1) : 0;
+  const pool = workers > 0 ? new RowPool(workers) : undefined;
   db.exec('BEGIN IMMEDIATE');
   try {
     for (const [path, row] of known) {

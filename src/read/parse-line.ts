@@ -140,44 +140,51 @@ const NUMBER = 2;
 /**
  * In place: cuts every object or array nested deeper than `limit`, and replaces the numbers
  * `JSON.stringify` cannot write back as `JSON.stringify` writes them (`-0` → 0, ±Infinity → null).
- * Returns `CUT | NUMBER` flags of what it did.
+ * Returns `CUT | NUMBER` flags of what it did. Plain functions over module state, no closures nor marker
+ * object per record: this runs over every record of a large file.
  */
 function repairTree(value: Record<string, unknown> | unknown[], limit: number): number {
-  let found = 0;
-  const marker = { '(truncated)': `nested deeper than ${limit} levels` };
-  // what a child of a node at `depth` becomes (the child itself, walked, when nothing is wrong with it)
-  const repaired = (child: unknown, depth: number): unknown => {
-    if (typeof child === 'number') {
-      if (child === 0 ? 1 / child > 0 : Number.isFinite(child)) return child;
-      found |= NUMBER;
-      return Number.isFinite(child) ? 0 : null;
-    }
-    if (typeof child !== 'object' || child === null) return child;
-    if (depth + 1 >= limit) {
-      found |= CUT;
-      return { ...marker };
-    }
-    visit(child as Record<string, unknown>, depth + 1);
-    return child;
-  };
-  // plain loops, no iterators: this runs over every record of a large file
-  const visit = (node: Record<string, unknown> | unknown[], depth: number): void => {
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const child: unknown = node[i];
-        const next = repaired(child, depth);
-        if (!Object.is(next, child)) node[i] = next;
-      }
-      return;
-    }
-    for (const key in node) {
-      const child = node[key];
-      const next = repaired(child, depth);
-      if (!Object.is(next, child)) node[key] = next;
-    }
-  };
+  walkFound = 0;
+  depthLimit = limit;
   visit(value, 0);
-  return found;
+  return walkFound;
+}
+
+/** What `repairTree` found so far, and the limit it cuts at (one walk at a time: the walk never yields). */
+let walkFound = 0;
+let depthLimit = 0;
+
+/** What a child of a node at `depth` becomes (the child itself, walked, when nothing is wrong with it). */
+function repaired(child: unknown, depth: number): unknown {
+  if (typeof child === 'number') {
+    if (child === 0 ? 1 / child > 0 : Number.isFinite(child)) return child;
+    walkFound |= NUMBER;
+    return Number.isFinite(child) ? 0 : null;
+  }
+  if (typeof child !== 'object' || child === null) return child;
+  if (depth + 1 >= depthLimit) {
+    walkFound |= CUT;
+    return { '(truncated)': `nested deeper than ${depthLimit} levels` };
+  }
+  visit(child as Record<string, unknown>, depth + 1);
+  return child;
+}
+
+// plain loops, no iterators
+function visit(node: Record<string, unknown> | unknown[], depth: number): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      const next = repaired(child, depth);
+      if (!Object.is(next, child)) node[i] = next;
+    }
+    return;
+  }
+  for (const key in node) {
+    const child = node[key];
+    const next = repaired(child, depth);
+    if (!Object.is(next, child)) node[key] = next;
+  }
 }
 
 function recover(source: string, place: { file: string; line: number; byteOffset: number }): LineResult {

@@ -71,6 +71,10 @@ export interface FileRead {
   first: number;
   last: number;
   count: number;
+  /** The last record kept whole (not a progress row's), whose envelope strings the next one may share. */
+  kept: RawRecord | undefined;
+  /** The last assistant line's `message`, whose `id` and `model` strings the next one may share. */
+  keptMessage: RawRecord | undefined;
 }
 
 /**
@@ -186,6 +190,8 @@ export function newFileRead(file: SessionFile): FileRead {
     first: Number.POSITIVE_INFINITY,
     last: Number.POSITIVE_INFINITY,
     count: 0,
+    kept: undefined,
+    keptMessage: undefined,
   };
 }
 
@@ -231,10 +237,19 @@ export function takeRecord(
       if (read.first === Number.POSITIVE_INFINITY) read.first = t;
       read.last = t;
     }
-    const parent = record['parentUuid'];
+    let parent = record['parentUuid'];
+    // a line's parent is most often the line before: that line's uuid string stands for it, so the copy
+    // JSON.parse made dies young (uuid strings a row are most of what a progress row keeps) and map
+    // lookups of it find its hash already computed
+    const before = read.entries[read.entries.length - 1];
+    if (before !== undefined && before.uuid === parent) {
+      parent = before.uuid;
+      if (type !== 'progress') record['parentUuid'] = parent;
+    }
     // the harness's own copy of a tool's output (a third of a real file's bytes): not in the model, and
     // holding it until the session is built would only cost memory and garbage collection
     if (record['toolUseResult'] !== undefined) record['toolUseResult'] = undefined;
+    if (type !== 'progress') shareEnvelope(read, record);
     read.entries.push({
       uuid,
       parent: typeof parent === 'string' ? parent : null,
@@ -273,6 +288,39 @@ export function takeRecord(
     );
   }
   noteMetadata(read, type, record, seq, line, byteOffset);
+}
+
+/**
+ * Members Claude Code writes alike line after line: the session's id, folder, version and branch, a
+ * response's `requestId`.
+ */
+const ENVELOPE = ['sessionId', 'cwd', 'version', 'gitBranch', 'slug', 'userType', 'requestId'] as const;
+
+/**
+ * Points a kept record's envelope strings that equal the last kept record's at that record's strings, so
+ * that the copies `JSON.parse` made die young instead of being held (and copied by the collector) once a
+ * line: the same values, other string objects.
+ */
+function shareEnvelope(read: FileRead, record: RawRecord): void {
+  const last = read.kept;
+  read.kept = record;
+  if (last !== undefined) share(record, last, ENVELOPE);
+  const message = record['message'];
+  if (record['type'] !== 'assistant' || typeof message !== 'object' || message === null) return;
+  // the lines of one response (one block each) and the responses of one model
+  if (read.keptMessage !== undefined) share(message as RawRecord, read.keptMessage, MESSAGE_MEMBERS);
+  read.keptMessage = message as RawRecord;
+}
+
+/** An assistant message's members written alike line after line. */
+const MESSAGE_MEMBERS = ['id', 'model'] as const;
+
+/** Points `record`'s string members named in `keys` that equal `last`'s at `last`'s strings. */
+function share(record: RawRecord, last: RawRecord, keys: readonly string[]): void {
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' && value === last[key]) record[key] = last[key];
+  }
 }
 
 function noteMetadata(

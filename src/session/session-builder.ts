@@ -331,7 +331,7 @@ export class SessionBuilder {
     for (const e of extension.onPath) if (e.messageId !== undefined) state.pathMids.add(e.messageId);
     const progressRefs = extension.progress.map((e) => {
       const ref = refOf(e, false);
-      state.progressRefs.set(e, ref);
+      state.progressRefs.add(e, ref);
       return ref;
     });
     // the same order as a full build's records: by line, and on one line (glued records) by kind

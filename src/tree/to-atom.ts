@@ -42,28 +42,36 @@ export function toAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
       return queuedCommandAtom(entry, ctx);
     case 'system':
       if (entry.subtype === 'informational') return blockedPromptAtom(entry, ctx);
-      return entry.subtype === 'compact_boundary'
-        ? {
-            type: 'system',
-            ...fields(entry, ctx),
-            subtype: 'compact_boundary',
-            compact_metadata: compactMetadata(record['compactMetadata'], 'camel'),
-          }
-        : undefined;
+      if (entry.subtype !== 'compact_boundary') return undefined;
+      return Object.assign(fields('system', entry, ctx), {
+        subtype: 'compact_boundary',
+        compact_metadata: compactMetadata(record['compactMetadata'], 'camel'),
+      });
     default:
       return undefined;
   }
 }
 
-function fields(entry: Entry, ctx: AtomContext): AtomFields {
-  const atom: AtomFields = { uuid: entry.uuid, session_id: ctx.rompUuid, t: entry.t, fsid: entry.fsid };
+/**
+ * An atom's first fields, `type` first, in the order every atom is written: built in place, not spread
+ * from an object of its own (one object less per atom, and no copy of its fields).
+ */
+function fields<T extends Atom['type']>(type: T, entry: Entry, ctx: AtomContext): AtomFields & { type: T } {
+  const atom: AtomFields & { type: T } = {
+    type,
+    uuid: entry.uuid,
+    session_id: ctx.rompUuid,
+    t: entry.t,
+    fsid: entry.fsid,
+  };
   const link = entry.record['parentUuid'] ?? entry.record['logicalParentUuid'];
   if (typeof link === 'string') atom.parentUuid = link;
   return atom;
 }
 
 function messageAtom(entry: Entry, record: RawRecord, message: ApiMessage, ctx: AtomContext): MessageAtom {
-  const atom: MessageAtom = { type: message.role, ...fields(entry, ctx), message };
+  const atom = fields(message.role, entry, ctx) as MessageAtom;
+  atom.message = message;
   if (message.role === 'assistant' && typeof record['requestId'] === 'string') atom.request_id = record['requestId'];
   if (message.role === 'assistant' && record['isApiErrorMessage'] === true) atom.isApiErrorMessage = true;
   if (message.role === 'user') {
@@ -100,11 +108,9 @@ function blockedPromptAtom(entry: Entry, ctx: AtomContext): Atom | undefined {
   const content = entry.record['content'];
   if (entry.record['level'] !== 'warning' || typeof content !== 'string' || !content.includes(ORIGINAL_PROMPT))
     return undefined;
-  return {
-    type: 'user',
-    ...fields(entry, ctx),
+  return Object.assign(fields('user', entry, ctx), {
     subtype: 'informational',
-    message: { role: 'user', content: [{ type: 'text', text: content }] },
-    author: 'human',
-  };
+    message: { role: 'user' as const, content: [{ type: 'text' as const, text: content }] },
+    author: 'human' as const,
+  });
 }

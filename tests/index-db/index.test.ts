@@ -291,6 +291,7 @@ test('rebuild: deleting the index and building it again gives the same rows and 
   assert.deepEqual([first.match(/"listing_json"/g)?.length, first.match(/"usage_json"/g)?.length], [3, 4]);
   // parsed (and listed, and usage read) in worker threads or in this one: the same rows
   assert.equal(dumpIndex((await build(dir, undefined, 0)).path), first);
+  assert.equal(dumpIndex((await build(dir, undefined, 1)).path), first);
   assert.equal(dumpIndex((await build(dir, undefined, 2)).path), first);
 });
 
@@ -459,6 +460,12 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     { key: 's1', turns: 1 },
     { key: 's1/agent-x1', turns: 1 },
   ]);
+  // the query's words unquoted, as a shell splits them, are one query
+  const words = "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key".split(' ');
+  assert.deepEqual(
+    JSON.parse((await runCli(['sql', ...words, '--romp-home', home, '--json'])).out),
+    JSON.parse(sql.out),
+  );
   const write = await runCli(['sql', 'DELETE FROM sessions', '--romp-home', home]);
   assert.equal(write.code, 2);
   assert.match(write.err, /read-only/);
