@@ -415,7 +415,7 @@ Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
     program
       .command('search')
       .description(
-        'full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first); what a person typed ranks first, then the rest by bm25 (assistant text weighted 5, tool input and output 1)',
+        'full-text search of every session: what was typed, replied, and tools read and wrote (refreshes the index first); what a person typed ranks first, then the rest by bm25 (assistant text weighted 5, tool input and output 1); a common word ranks its newest 2,000 blocks of each (by time, the same after a rebuild)',
       )
       .argument(
         '<query...>',

@@ -5,9 +5,10 @@
  * column it is searched as.
  */
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
+import { BLOCK_ID_EPOCH, BLOCK_ID_LAST_MS, BLOCK_ID_SLOTS } from './block-ids.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -80,6 +81,23 @@ const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text
 /** Makes the search view and the trigram index again, the index from the blocks in SQLite (`rebuild`). */
 const TRIGRAM_AGAIN = `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
     INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`;
+
+/** Gives each block the id `blockIds` gives it, in SQL, where the id was the order written: the atom's millisecond
+ * (from {@link BLOCK_ID_EPOCH}) × {@link BLOCK_ID_SLOTS}, plus the block's rank among that millisecond's blocks by
+ * (`session_key`, `key`), where `blockIds` adds a hash of them (SQL has none): blocks of one millisecond may be in
+ * another order than after a rebuild. The ids are made negative first, so that no new id meets an old one; a
+ * millisecond of more than 4,096 blocks fails the migration (the index is then built again). The full-text indexes
+ * are then made again from the blocks (`rebuild`). */
+const BLOCK_IDS_IN_TIME_ORDER = `CREATE TEMP TABLE block_ids AS SELECT -b.id AS old,
+    max(0, min(${BLOCK_ID_LAST_MS}, coalesce(a.t, 0) - ${BLOCK_ID_EPOCH})) * ${BLOCK_ID_SLOTS}
+      + row_number() OVER (PARTITION BY max(0, min(${BLOCK_ID_LAST_MS}, coalesce(a.t, 0) - ${BLOCK_ID_EPOCH})) ORDER BY b.session_key, b.key) - 1 AS new
+    FROM blocks b LEFT JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key;
+  CREATE UNIQUE INDEX temp.block_ids_old ON block_ids(old);
+  UPDATE blocks SET id = -id;
+  UPDATE blocks SET id = (SELECT new FROM block_ids WHERE old = blocks.id);
+  DROP TABLE block_ids;
+  INSERT INTO blocks_fts(blocks_fts) VALUES ('rebuild');
+  INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`;
 
 /** The row tables keyed by (`session_key`, `key`): stored in their key's b-tree (`WITHOUT ROWID`), one b-tree per row
  * written, not a table and an index of it. */
@@ -161,6 +179,8 @@ ${TRIGRAM_SQL}
  *   its ctime), and the stamp indexes of `listings` and `usage_files`; no file is read again.
  * - 7 → 8: `usage_parts`, the response groups of `usage_files` (its `usage_json` made the file's first part, the row
  *   keeping where the reader goes on): an append adds a part instead of rewriting them; no file is read again.
+ * - 8 → 9: a block's id follows its atom's time ({@link BLOCK_IDS_IN_TIME_ORDER}), where it was the order written; both
+ *   full-text indexes made again from the blocks, in SQLite; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -171,6 +191,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   5: TRIGRAM_AGAIN,
   6: STAT_STAMPS,
   7: USAGE_IN_PARTS,
+  8: BLOCK_IDS_IN_TIME_ORDER,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

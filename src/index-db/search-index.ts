@@ -17,6 +17,8 @@ export interface SearchFilter {
   limit?: number;
   /** Rewound branches too (default: the active path only). */
   allBranches?: boolean;
+  /** Most blocks of a tier ranked by bm25 before the filters (default {@link RANKED_AT_MOST}; tests make it small). */
+  rankedAtMost?: number;
 }
 
 /** One hit: a block whose text matched. */
@@ -55,8 +57,8 @@ export interface SearchHit {
  * Full-text search over the index's blocks (docs/index.md, "Search"): every word of the query must be
  * in one block (each word quoted, so FTS5 syntax in a query is text; whitespace and control characters
  * separate words); what a person typed first, then every other block ({@link RANK_TIERS}), each tier by bm25
- * (assistant text weighted 5, tool input and output 1; a common word's {@link RANKED_AT_MOST} blocks of a tier written
- * last), then newest first. When the words find
+ * (assistant text weighted 5, tool input and output 1; a common word's {@link RANKED_AT_MOST} newest blocks of a
+ * tier), then newest first (the higher id: ids follow time, `blockIds`). When the words find
  * nothing (a part of a word, text without spaces such as Chinese or Japanese), the trigram index finds
  * blocks holding each word of three characters or more as a substring (in a tool input, in its first
  * `TRIGRAM_TOOL_INPUT_CHARS`, 1,024, characters; not in a tool output: it is found by its words only).
@@ -87,7 +89,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
     // the tier's blocks carry no author or no tool: the filter leaves none of them
     if ((filter.author !== undefined && !tier.author) || (filter.tool !== undefined && !tier.tool)) continue;
     const q = tier.columns === undefined ? match : `${tier.columns} : (${match})`;
-    ids.push(...rankTier(db, q, `${tier.where} ${where}`, params, need, pool, from));
+    ids.push(...rankTier(db, q, `${tier.where} ${where}`, params, { need, pool, cap: filter.rankedAtMost }, from));
   }
   if (ids.length > 0) {
     const list = JSON.stringify(ids);
@@ -112,12 +114,14 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   // the trigram index answers words of three characters or more (LIKE on a trigram table is answered by
   // its index, on what it holds, `trigram_text`; not with an ESCAPE clause: a % or _ in a word matches any
   // characters; detail=none keeps the index small); a shorter word is a LIKE on the blocks the others found,
-  // or on every block
+  // or on every block. Newest first in the order the index yields its rows (`fts.rowid`, ids in time order): the
+  // first `limit` that pass end the search; ordered by `b.id`, every match was found and sorted first (two seconds
+  // for a common part of a word at the issue's size, against 16 ms)
   const long = words.filter((w) => [...w].length >= 3);
   const short = words.filter((w) => [...w].length < 3);
   const like = [...long.map(() => 'fts.trigram_text LIKE ?'), ...short.map(() => 'b.text LIKE ?')].join(' AND ');
   const substring = db.all(
-    `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY a.t DESC LIMIT ?`,
+    `${select} FROM ${long.length > 0 ? `blocks_trigram AS fts ${from}` : from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE ${like} ${where} ORDER BY ${long.length > 0 ? 'fts.rowid' : 'b.id'} DESC LIMIT ?`,
     [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],
   );
   return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
@@ -126,9 +130,10 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
 type Row = Record<string, SqlValue>;
 
 /**
- * The best blocks of one tier that pass the filters: the tier's last written {@link RANKED_AT_MOST} matches ranked by
+ * The best blocks of one tier that pass the filters: the tier's newest `cap` ({@link RANKED_AT_MOST}) matches (the
+ * highest rowids: ids follow time) ranked by
  * bm25 in the full-text index alone, then checked against the filters best first, `pool` of them, then the next
- * `pool` × 9 (ids and times only: a block's text is read for the hits alone) while fewer than `need` pass; by score,
+ * `pool` × 9 (ids only: a block's text is read for the hits alone) while fewer than `need` pass; by score,
  * then newest first. When the filters leave fewer than `need` of those and the tier has more matches, every match of
  * the tier is ranked (a filter that leaves few blocks, on a common word).
  * @returns the hits' block ids, best first
@@ -138,17 +143,17 @@ function rankTier(
   q: string,
   where: string,
   params: SqlValue[],
-  need: number,
-  pool: number,
+  { need, pool, cap = RANKED_AT_MOST }: { need: number; pool: number; cap?: number | undefined },
   from: string,
 ): SqlValue[] {
   const scored = `SELECT rowid, bm25(blocks_fts, 10.0, 5.0, 1.0) AS score FROM blocks_fts WHERE blocks_fts MATCH ?`;
-  // the best pool × 10 (a row handed to JavaScript costs µs): the first pool checked, then the rest
+  // the best pool × 10 (a row handed to JavaScript costs µs): the first pool checked, then the rest; the rowid (time
+  // order, `blockIds`) breaks ties, the same after a rebuild
   const best = db.all(
-    `SELECT rowid, score FROM (${scored} ORDER BY rowid DESC LIMIT ${RANKED_AT_MOST}) ORDER BY score LIMIT ${pool * 10}`,
-    [q],
+    `SELECT rowid, score FROM (${scored} ORDER BY rowid DESC LIMIT ?) ORDER BY score, rowid DESC LIMIT ${pool * 10}`,
+    [q, cap],
   );
-  const kept: Array<{ id: SqlValue; score: number; t: number }> = [];
+  const kept: Array<{ id: SqlValue; score: number }> = [];
   for (let checked = 0, size = pool; checked < best.length && kept.length < need; size = best.length) {
     let end = Math.min(best.length, checked + size);
     // blocks of one score are checked together: newest first among them
@@ -156,19 +161,20 @@ function rankTier(
     const scores = new Map(best.slice(checked, end).map((r) => [r['rowid'], Number(r['score'])]));
     checked = end;
     for (const r of db.all(
-      `SELECT b.id, a.t FROM ${from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE b.id IN (SELECT value FROM json_each(?)) ${where}`,
+      `SELECT b.id FROM ${from.replace('JOIN blocks b ON b.id = fts.rowid', 'blocks b')} WHERE b.id IN (SELECT value FROM json_each(?)) ${where}`,
       [JSON.stringify([...scores.keys()]), ...params],
     ))
-      kept.push({ id: r['id'] as SqlValue, score: scores.get(r['id']) as number, t: Number(r['t']) });
+      kept.push({ id: r['id'] as SqlValue, score: scores.get(r['id']) as number });
   }
-  if (kept.length < need && best.length === pool * 10) {
+  // every match checked and too few passed, and the cap (or pool × 10) left matches out: rank them all
+  if (kept.length < need && best.length === Math.min(cap, pool * 10)) {
     const all = db.all(
-      `SELECT b.id FROM (${scored}) AS r ${from.replace('fts.rowid', 'r.rowid')} WHERE 1 ${where} ORDER BY r.score, a.t DESC LIMIT ?`,
+      `SELECT b.id FROM (${scored}) AS r ${from.replace('fts.rowid', 'r.rowid')} WHERE 1 ${where} ORDER BY r.score, b.id DESC LIMIT ?`,
       [q, ...params, need],
     );
     return all.map((r) => r['id'] as SqlValue);
   }
-  kept.sort((x, y) => x.score - y.score || y.t - x.t);
+  kept.sort((x, y) => x.score - y.score || Number(y.id) - Number(x.id));
   return kept.slice(0, need).map((r) => r.id);
 }
 
@@ -183,7 +189,8 @@ const RANK_TIERS = [
 ] as const;
 
 /** Most blocks of a tier ranked by bm25 for a query before the filters (a common word is in 100,000 blocks of a
- * 5,000-session index: ranking them all takes a tenth of a second): the tier's last written (highest rowid). When the
+ * 5,000-session index: ranking them all takes a tenth of a second): the tier's newest (highest rowid: a block's id
+ * follows its atom's time, `blockIds`, the same whatever order the files were read in). When the
  * filters leave fewer hits than asked for among the best of them, every block of the tier is ranked. */
 export const RANKED_AT_MOST = 2000;
 

@@ -1,4 +1,5 @@
-import type { SessionRows } from '../rows/row-types.ts';
+import type { BlockRow, SessionRows } from '../rows/row-types.ts';
+import { blockIds } from './block-ids.ts';
 import type { Database, SqlValue } from './database.ts';
 import { ROW_TABLES, type RowTable } from './schema.ts';
 
@@ -70,21 +71,28 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
         );
     }
   }
-  const before = Number(db.all('SELECT coalesce(max(id), 0) AS id FROM blocks')[0]?.['id'] ?? 0);
   let written = 0;
+  let ids: number[] = [];
   for (const table of ROW_TABLES) {
     const list = rows[table] as unknown as Array<Record<string, SqlValue> & { turn_key?: string | null; key: string }>;
-    const kept = list.filter((row) =>
+    let kept = list.filter((row) =>
       table === 'turns' ? touched(row.key) : !BY_TURN.has(table) || touched(row.turn_key ?? null, table),
     );
+    if (table === 'blocks') {
+      ids = blockIds(db, kept as unknown as BlockRow[], new Map(rows.atoms.map((a) => [a.key, a.t])));
+      kept = kept.map((row, i) => ({ id: ids[i] as number, ...row }));
+    }
     insertRows(db, table, kept);
     written += kept.length;
   }
+  // in rowid order (the ids' sorted list): FTS5 writes a segment of what it holds whenever a rowid goes back
   for (const fts of [
     'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
     'blocks_trigram(rowid, trigram_text) SELECT id, trigram_text',
   ]) {
-    db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id > ?`, [before]);
+    db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`, [
+      JSON.stringify(ids),
+    ]);
   }
   return written;
 }

@@ -73,7 +73,8 @@ const PARTLESS_VERSION = `UPDATE usage_files SET usage_json = json_set(
   DROP TABLE usage_parts`;
 
 /**
- * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since version 6 (or 7), and
+ * An index of `dir` made to look as an older romp wrote it: `older` (SQL) undoes what came since version 8 (what came
+ * with versions 7 and 8 is undone here for an older version), and
  * `meta.schema_version` says `version`.
  */
 async function olderIndex(dir: string, older: string, version: number): Promise<string> {
@@ -83,7 +84,7 @@ async function olderIndex(dir: string, older: string, version: number): Promise<
   db.close();
   const old = openDatabase(path);
   old.exec(
-    `${PARTLESS_VERSION}; ${version < 7 ? STATLESS_VERSION : 'SELECT 1'}; ${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`,
+    `${version < 8 ? `${PARTLESS_VERSION};` : ''} ${version < 7 ? `${STATLESS_VERSION};` : ''} ${older}; UPDATE meta SET value = '${version}' WHERE key = 'schema_version'`,
   );
   old.close();
   assert.equal(openIndexForRead(path), `schema version ${version}, this romp reads ${SCHEMA_VERSION}`);
@@ -288,5 +289,43 @@ test('a version 7 index is migrated to version 8: its usage groups made the firs
   );
   const report = await refreshIndex(migrated, { projectsDir: dir });
   assert.deepEqual([report.unchanged, report.bytesRead], [2, 0], 'no file is read again');
+  migrated.close();
+});
+
+test('a version 8 index is migrated to version 9: block ids in time order, full-text indexes made again, none read', async () => {
+  const dir = projects();
+  // version 8's ids: the order written, here newest first
+  const path = await olderIndex(
+    dir,
+    `CREATE TEMP TABLE o AS SELECT id, row_number() OVER (ORDER BY id DESC) AS n FROM blocks;
+    UPDATE blocks SET id = -id; UPDATE blocks SET id = (SELECT n FROM o WHERE o.id = -blocks.id); DROP TABLE o;
+    INSERT INTO blocks_fts(blocks_fts) VALUES ('rebuild'); INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild')`,
+    8,
+  );
+  const migrated = openIndexForWrite(path, (d) => assert.fail(`migrated, not recreated: ${d.message}`));
+  const order = (by: string): unknown[] =>
+    migrated
+      .all(
+        `SELECT b.session_key || '/' || b.key AS k FROM blocks b JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key ORDER BY ${by}`,
+      )
+      .map((r) => r['k']);
+  // 4 blocks of each session, at 0, 1, 2 and 3 s: the sessions' blocks of one second by key
+  assert.deepEqual(order('b.id'), order('a.t, b.session_key, b.key'));
+  assert.deepEqual(order('b.id').slice(0, 2), ['s1/u1:0', 's2/u1:0']);
+  assert.equal(Number(migrated.all('SELECT min(id) AS id FROM blocks')[0]?.['id']) > 2 ** 40, true);
+  // both full-text indexes hold the new ids: the highest (s2's, after s1's in the same second) first among equals
+  for (const [q, uuid] of [
+    ['fixed', 'a2'],
+    ['otte', 'u1'],
+  ])
+    assert.deepEqual(
+      searchIndex(migrated, q as string).map((h) => [h.session_id, h.uuid, h.matched]),
+      [
+        ['s2', uuid, q === 'fixed' ? 'words' : 'substring'],
+        ['s1', uuid, q === 'fixed' ? 'words' : 'substring'],
+      ],
+    );
+  const report = await refreshIndex(migrated, { projectsDir: dir });
+  assert.deepEqual([report.unchanged, report.bytesRead], [2, 0]);
   migrated.close();
 });

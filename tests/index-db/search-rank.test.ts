@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
@@ -75,4 +75,43 @@ test('a common word: the filters find a block beyond the last written blocks ran
     [['a1', 'r0']],
   );
   db.close();
+});
+
+test('a common word ranks its newest blocks by time: the same hits whatever order the files were read in', async () => {
+  // six sessions whose prompts say "lemur" at 10, 20, 30, 40, 40 and 50 s (s4 and s5 in the same millisecond): the
+  // newest two are s6's and one of s4's and s5's (by their keys' hash), whichever was written last
+  const times = [10, 20, 30, 40, 40, 50];
+  const dir = tempDir('romp-search-order-');
+  mkdirSync(join(dir, '-work-a'), { recursive: true });
+  const write = (k: number): void =>
+    writeFileSync(
+      join(dir, '-work-a', `s${k + 1}.jsonl`),
+      `${JSON.stringify({ ...user(`u${k + 1}`, null, 'the lemur is here', times[k] as number), sessionId: `s${k + 1}` })}\n`,
+    );
+  const hits = (db: ReturnType<typeof openIndexForWrite>, cap: number): string[] =>
+    searchIndex(db, 'lemur', { limit: cap, rankedAtMost: cap }).map((h) => h.session_id);
+  // one file at a time, oldest first, then newest first, and the whole folder at once
+  const built: Array<[number, number, string[]]> = [];
+  for (const order of [
+    [0, 1, 2, 3, 4, 5],
+    [5, 4, 3, 2, 1, 0],
+  ]) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, '-work-a'), { recursive: true });
+    const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+    for (const k of order) {
+      write(k);
+      await refreshIndex(db, { projectsDir: dir, workers: 0 });
+    }
+    for (const cap of [1, 2, 3]) built.push([order[0] as number, cap, hits(db, cap)]);
+    db.close();
+  }
+  const whole = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  await refreshIndex(whole, { projectsDir: dir, workers: 0 });
+  for (const [, cap, h] of built) assert.deepEqual(h, hits(whole, cap), `cap ${cap}`);
+  assert.deepEqual(hits(whole, 1), ['s6']);
+  assert.equal(hits(whole, 2)[0], 's6');
+  assert.ok(['s4', 's5'].includes(hits(whole, 2)[1] as string));
+  assert.deepEqual([...hits(whole, 3)].sort(), ['s4', 's5', 's6']);
+  whole.close();
 });
