@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { matchesProjectKey, projectKey } from '../discover/project-key.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 
 /** How a command names the sessions it reads, beside transcript paths. */
@@ -59,6 +60,7 @@ export async function resolveTargets(
   const projectsDir = options.projects ?? defaultProjectsDir();
   let listed: ClaudeSessionInfo[] | undefined;
   const sessions = async (): Promise<ClaudeSessionInfo[]> => {
+    await checkProjectsFolder(projectsDir);
     const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
     listed ??= (await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) })).filter(
       (s) => s.orphan !== true,

@@ -1,7 +1,7 @@
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
-import { stat } from 'node:fs/promises';
 import { storedListings } from '../index-db/listings.ts';
-import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, reportUnreadable, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
@@ -47,17 +47,9 @@ const TITLE_WIDTH = 200;
  * @returns the exit code
  */
 export async function runLs(options: LsOptions, io: CliIO, cwd: string = process.cwd()): Promise<number> {
-  if (options.projects !== undefined) {
-    const info = await stat(options.projects).catch((error: Error) => {
-      throw new UserError(`${options.projects}: cannot read: ${error.message}`);
-    });
-    if (!info.isDirectory())
-      throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
-  }
-  const folder =
-    options.project === undefined
-      ? undefined
-      : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  const projectsDir = options.projects ?? defaultProjectsDir();
+  await checkProjectsFolder(projectsDir);
+  const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
   const db = options.index === false ? undefined : await readIndex(options.rompHome);
   let all: ClaudeSessionInfo[];
   try {
@@ -74,7 +66,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   if (options.json === true) {
     const iso = isoTime(options.timezone);
     io.stdout.write(`${JSON.stringify(list.map((s) => withIsoTimes(s, ['first', 'last'], iso)))}\n`);
-  } else if (list.length === 0) io.stdout.write('no sessions\n');
+  } else if (list.length === 0) io.stdout.write(`no sessions under ${safeText(projectsDir)}\n`);
   else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout)));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
