@@ -7,7 +7,7 @@ import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
-import { fitLines, fitWidth, keepEnd, outputWidth } from './fit-width.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth, wrapLines } from './fit-width.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -78,7 +78,8 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
  * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
  * its last 32 characters (down to 12 to leave the title 20), the title to what is left of the line, else (a
- * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere.
+ * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere; the `*` note wrapped
+ * between words (`wrapLines`).
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
@@ -130,8 +131,8 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const note = list.some((s) => s.lastFrom === 'mtime')
     ? ["* no line near the end has a time: the file's modification time"]
     : [];
-  // a terminal too narrow for the columns before the title: the line itself is cut
-  return fitLines([line(head), ...rows.map(line), ...note], columns)
+  // a terminal too narrow for the columns before the title: the line itself is cut; the note is prose, wrapped
+  return [...fitLines([line(head), ...rows.map(line)], columns), ...wrapLines(note, columns)]
     .map((l) => `${l}\n`)
     .join('');
 }
