@@ -79,3 +79,39 @@ test('a command help fits COLUMNS: descriptions wrapped between words, even on 4
     else process.env['COLUMNS'] = saved;
   }
 });
+
+test('the top-level help fits the terminal: commands, examples and notes, at 40 to 120 columns', async () => {
+  const saved = process.env['COLUMNS'];
+  delete process.env['COLUMNS'];
+  try {
+    // a word wider than the line (the example's path, on 40 columns) is cut, so compare without the spaces
+    const words = (text: string): string => text.replace(/\s+/g, '');
+    const wide = await runCli(['--help'], 400);
+    assert.equal(wide.code, 0);
+    // at 400 columns each example is one line: the command, then what it does
+    assert.match(wide.out, /\n {2}romp serve +a local viewer on 127\.0\.0\.1 \(a free port\), pages update live\n/);
+    for (const columns of [40, 60, 80, 120]) {
+      const r = await runCli(['--help'], columns);
+      assert.equal(r.code, 0);
+      for (const line of r.out.trimEnd().split('\n')) assert.ok(line.length <= columns, `${columns}: ${line}`);
+      // nothing lost or reordered: the same words as on the widest terminal
+      assert.ok(words(r.out) === words(wide.out), `${columns}: words differ`);
+    }
+    // on 40 columns a command's description goes under it, six columns in; an example's too
+    const narrow = (await runCli(['--help'], 40)).out.split('\n');
+    const at = narrow.indexOf('  register [options] <rompUuid>');
+    assert.deepEqual(narrow.slice(at, at + 3), [
+      '  register [options] <rompUuid>',
+      '      <files...>',
+      '      register a session: its rompUuid',
+    ]);
+    const serve = narrow.indexOf('  romp serve');
+    assert.deepEqual(narrow.slice(serve, serve + 3), [
+      '  romp serve',
+      '      a local viewer on 127.0.0.1 (a',
+      '      free port), pages update live',
+    ]);
+  } finally {
+    if (saved !== undefined) process.env['COLUMNS'] = saved;
+  }
+});

@@ -131,6 +131,12 @@ test('romp ls: a header, aligned columns in --timezone, the real cwd, --limit, -
     [69, 64, 69],
   );
   assert.match(narrow.out, /s2 {7}no time h…\n/);
+  // the note is prose: wrapped between words on a narrow terminal, not cut
+  const tiny = await run(['ls', '--projects', root, '--timezone', 'UTC'], 40);
+  assert.deepEqual(tiny.out.split('\n').slice(-3, -1), [
+    '* no line near the end has a time: the',
+    "  file's modification time",
+  ]);
   assert.deepEqual(
     [
       (await run(['ls', '--projects', root, '-n', '0'])).code,

@@ -198,3 +198,24 @@ test('romp show / cat / json --turn N: only that turn, numbered as in the whole 
   const past = await run(['show', file, '--turn', '3']);
   assert.deepEqual([past.code, past.err.trim()], [2, 'romp: --turn 3: the session has 2 turns']);
 });
+
+test('romp cat fits terminals under 40 columns too, the last column left free', async () => {
+  const file = writeJsonl(LINES);
+  const saved = process.env['COLUMNS'];
+  try {
+    for (const columns of [24, 30, 40]) {
+      process.env['COLUMNS'] = String(columns);
+      const { code, out } = await run(['cat', file, '--no-pager', '--timezone', 'UTC']);
+      assert.equal(code, 0);
+      for (const line of out.trimEnd().split('\n')) assert.ok(line.length < columns, `${columns}: ${line}`);
+    }
+    // on 30 columns: the tool call cut to 29, the reply wrapped to 27 after its mark
+    process.env['COLUMNS'] = '30';
+    const { out } = await run(['cat', file, '--no-pager', '--timezone', 'UTC']);
+    assert.ok(out.includes('\n  ⏺ Bash: npm test -- --grep…\n'), out);
+    assert.ok(out.includes('\n● The test reads the clock\n  twice, and a tick between\n'), out);
+  } finally {
+    if (saved === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = saved;
+  }
+});

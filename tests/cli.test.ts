@@ -351,7 +351,7 @@ test('bad input to usage, doctor, watch and the views is a one-line error and ex
     [['usage', '--projects', dir, EXAMPLE], /not both/],
     [['doctor', '/nonexistent/y.jsonl'], /cannot read/],
     [['watch', '/nonexistent/z.jsonl'], /no such file/],
-    [['ls', '--projects', '/nonexistent/projects'], /^romp: \/nonexistent\/projects: cannot read/],
+    [['ls', '--projects', '/nonexistent/projects'], /^romp: \/nonexistent\/projects: no such folder/],
     [['ls', '--projects', EXAMPLE], /not a folder/],
     [['show', EXAMPLE, '--session', 'R'], /name one session/],
     [['tools', EXAMPLE, '--session', 'R'], /name one session/],

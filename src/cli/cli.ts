@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { outputWidth } from './fit-width.ts';
+import { formatHelpItem, formatHelpTail } from './help-layout.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -22,6 +23,33 @@ export type { CliIO } from './cli-io.ts';
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** The examples after the top-level help: a command line and what it does (`formatHelpTail` fits them). */
+const HELP_EXAMPLES: ReadonlyArray<readonly [string, string]> = [
+  ['romp show ~/.claude/projects/-work-app/<session>.jsonl', 'outline of one session'],
+  ['romp show 03eb5929 --full', 'the conversation of a session, by its id'],
+  ['romp cat --latest --project .', "the newest session of this folder's project"],
+  ['romp show --example', 'the bundled example'],
+  ['romp json FILE --view context > session.json', 'the Session as JSON (what the model sees)'],
+  ['romp turns FILE --json', 'one summary per turn: prompt, outcome, tools, usage, cost'],
+  ['claude -p "hi" --output-format stream-json --verbose | romp stream', ''],
+  ['romp usage --timezone Europe/Paris', 'tokens and USD of every session'],
+  ['romp watch --latest --project .', 'the newest session of this project, live; then the next one'],
+  ['romp html 03eb5929 -o session.html', 'the session as one self-contained page'],
+  ['romp export 03eb5929 --format md > session.md', 'the session as Markdown, to paste or hand on'],
+  ['romp serve', 'a local viewer on 127.0.0.1 (a free port), pages update live'],
+  ['romp search "flaky test" --author human', 'what you typed about it, in every session (refreshes the index)'],
+  [
+    'romp sql "SELECT project, sum(cost_usd) FROM sessions GROUP BY 1"',
+    'your own questions on the index (docs/index.md)',
+  ],
+];
+
+/** The lines after the examples. */
+const HELP_NOTES = [
+  'Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.',
+  'Model and diagnostics: docs/model.md, docs/diagnostics.md.',
+];
 
 /**
  * The `romp` command line, testable: parses `argv`, writes to `io`, resolves to the exit code.
@@ -118,31 +146,11 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
       getOutHelpWidth: () => outputWidth(io.stdout) ?? 80,
       getErrHelpWidth: () => outputWidth(io.stderr) ?? 80,
     })
-    // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too
-    .configureHelp({ minWidthToWrap: 12 })
+    // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too,
+    // and under its term when even 20 are not left (formatHelpItem)
+    .configureHelp({ minWidthToWrap: 12, formatItem: formatHelpItem })
     .showHelpAfterError('(add --help to see the options)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  romp show ~/.claude/projects/-work-app/<session>.jsonl     outline of one session
-  romp show 03eb5929 --full                                  the conversation of a session, by its id
-  romp cat --latest --project .                              the newest session of this folder's project
-  romp show --example                                        the bundled example
-  romp json FILE --view context > session.json               the Session as JSON (what the model sees)
-  romp turns FILE --json                                     one summary per turn: prompt, outcome, tools, usage, cost
-  claude -p "hi" --output-format stream-json --verbose | romp stream
-  romp usage --timezone Europe/Paris                         tokens and USD of every session
-  romp watch --latest --project .                            the newest session of this project, live; then the next one
-  romp html 03eb5929 -o session.html                         the session as one self-contained page
-  romp export 03eb5929 --format md > session.md              the session as Markdown, to paste or hand on
-  romp serve                                                 a local viewer on 127.0.0.1 (a free port), pages update live
-  romp search "flaky test" --author human                    what you typed about it, in every session (refreshes the index)
-  romp sql "SELECT project, sum(cost_usd) FROM sessions GROUP BY 1"   your own questions on the index (docs/index.md)
-
-Exit codes: 0 done (even with diagnostics), 1 romp doctor found lost lines, 2 bad usage, unreadable file or system error.
-Model and diagnostics: docs/model.md, docs/diagnostics.md.`,
-    );
+    .addHelpText('after', () => formatHelpTail(HELP_EXAMPLES, HELP_NOTES, outputWidth(io.stdout) ?? 80));
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");
   const viewOption = (): Option =>
     new Option('--view <view>', 'history after a compaction: full (stitched) or context (what the model sees)')

@@ -55,6 +55,9 @@ const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
   ['open', 'cyan'],
 ]);
 
+/** The fewest columns the conversation is laid out in: a narrower terminal wraps what is wider. */
+const MIN_WIDTH = 20;
+
 /**
  * The conversation as a person reads it (`romp show --full`): a header, then each turn as a head line
  * (number, time, who opened it, how it ended, duration, tokens, cost) and its atoms in order: the
@@ -74,7 +77,7 @@ const OUTCOME_STYLE: ReadonlyMap<string, Style> = new Map<string, Style>([
 export function formatConversation(session: Session, options: ConversationOptions): string {
   // a painted line (a head, a tool call, a note) is one line: cut to the width before its colour is added
   const paint = (style: Style, text: string): string => {
-    const line = fitWidth(text, Math.max(40, options.width));
+    const line = fitWidth(text, Math.max(MIN_WIDTH, options.width));
     return options.color ? `\u001b[${SGR[style]}m${line}\u001b[0m` : line;
   };
   const out: string[] = [];
@@ -122,7 +125,7 @@ function formatTurnBlock(
         results.set(block.tool_use_id, { text: toolResultText(block.content), is_error: block.is_error === true });
     }
   }
-  const width = Math.max(40, options.width);
+  const width = Math.max(MIN_WIDTH, options.width);
   for (const atom of turn.atoms) {
     if (atom.type === 'idle') lines.push(paint('dim', `  … idle ${formatDuration((atom.end ?? atom.t) - atom.t)}`));
     else if (atom.subtype === 'compact_boundary') {

@@ -1,13 +1,15 @@
 import type { ParseResult } from '../session/parse-session.ts';
 import { plural } from '../text/format-count.ts';
 import { UserError } from './cli-io.ts';
+import { shownPath, STDIN } from './stdin-copy.ts';
 
 /**
  * Refuses a parse in which a file gave no record and some of its lines could not be read (blank lines are no
  * sign): a binary or `/etc/services` is not a session with diagnostics. Every command that reads a session
  * (`loadSession`, `romp export`, `romp html`) calls it, so that none prints an empty session for one.
  * @param parsed the session and the parse's diagnostics (`parseSession`)
- * @throws UserError `FILE: not a Claude Code transcript (0 of N lines readable; romp doctor FILE says why)`
+ * @throws UserError `FILE: not a Claude Code transcript (0 of N lines readable; romp doctor FILE says why)`, with
+ *   `<stdin>` and `romp doctor -` for standard input (`shownPath`)
  */
 export function refuseNonTranscripts({ session, diagnostics }: ParseResult): void {
   const read = new Set<string>();
@@ -20,9 +22,10 @@ export function refuseNonTranscripts({ session, diagnostics }: ParseResult): voi
         .filter((d) => d.file === file.path && d.line !== undefined && d.severity === 'error')
         .map((d) => d.line),
     );
-    if (lines.size > 0)
-      throw new UserError(
-        `${file.path}: not a Claude Code transcript (0 of ${plural(lines.size, 'line')} readable; romp doctor ${file.path} says why)`,
-      );
+    if (lines.size === 0) continue;
+    const shown = shownPath(file.path);
+    throw new UserError(
+      `${shown}: not a Claude Code transcript (0 of ${plural(lines.size, 'line')} readable; romp doctor ${shown === STDIN ? '-' : shown} says why)`,
+    );
   }
 }

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { matchesProjectKey, projectKey } from '../discover/project-key.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
+import { stdinCopyPath } from './stdin-copy.ts';
 
 /** How a command names the sessions it reads, beside transcript paths. */
 export interface TargetOptions {
@@ -59,6 +60,7 @@ export async function resolveTargets(
   const projectsDir = options.projects ?? defaultProjectsDir();
   let listed: ClaudeSessionInfo[] | undefined;
   const sessions = async (): Promise<ClaudeSessionInfo[]> => {
+    await checkProjectsFolder(projectsDir);
     const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
     listed ??= (await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) })).filter(
       (s) => s.orphan !== true,
@@ -69,9 +71,8 @@ export async function resolveTargets(
   try {
     for (const arg of args) {
       if (arg === '-') {
-        const dir = await mkdtemp(join(tmpdir(), 'romp-stdin-'));
+        const { dir, path } = await stdinCopyPath();
         temporary.push(dir);
-        const path = join(dir, 'stdin.jsonl');
         await writeFile(path, await readAll(io));
         files.push(path);
       } else if ((await stat(arg).catch(() => undefined)) !== undefined || !ID_LIKE.test(arg)) {

@@ -5,6 +5,7 @@ import { readResumeViews } from '../resume/read-resume-views.ts';
 import { checkFiles, reportUnreadable, type CliIO } from './cli-io.ts';
 import { outputWidth, wrapLines } from './fit-width.ts';
 import { resolveTargets } from './resolve-targets.ts';
+import { shownDiagnostic, shownPath, STDIN } from './stdin-copy.ts';
 import { plural } from '../text/format-count.ts';
 
 /**
@@ -52,7 +53,7 @@ async function examine(files: string[], options: { json?: boolean }, io: CliIO):
 
 function format(r: FileReport): string {
   const lines = [
-    r.file,
+    shownPath(r.file),
     `  ${plural(r.records, 'record')}: ${plural(r.atoms, 'atom')} in ${plural(r.turns, 'turn')}; ${plural(r.deadBranchLines, 'dead-branch line')}, ${plural(r.sidechainLines, 'sidechain line')}, ${plural(r.sharedUuids, 'uuid')} shared with other files`,
   ];
   const counts = Object.entries(r.counts)
@@ -75,7 +76,7 @@ function format(r: FileReport): string {
     );
   }
   // all of them: the other commands print 20 and send the reader here for the rest
-  for (const d of r.diagnostics) if (d.severity !== 'info') lines.push(`  ${formatDiagnostic(d)}`);
+  for (const d of r.diagnostics) if (d.severity !== 'info') lines.push(`  ${formatDiagnostic(shownDiagnostic(d))}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -86,5 +87,5 @@ async function resumeRisk(file: string): Promise<string> {
   const causes = Object.entries(report.causes)
     .map(([cause, n]) => `${cause}×${n}`)
     .join(', ');
-  return `  resume: ${report.lost.length} of ${plural(report.full_turns, 'turn')} ${report.lost.length === 1 ? 'is' : 'are'} not loaded by claude --resume (${causes}); romp resume-check ${file}\n`;
+  return `  resume: ${report.lost.length} of ${plural(report.full_turns, 'turn')} ${report.lost.length === 1 ? 'is' : 'are'} not loaded by claude --resume (${causes}); romp resume-check ${shownPath(file) === STDIN ? '-' : file}\n`;
 }

@@ -1,6 +1,5 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
-import { stat } from 'node:fs/promises';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
@@ -11,6 +10,7 @@ import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { UserError, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { dayOption } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
@@ -247,10 +247,7 @@ async function refresh(
   const path = indexPath(rompHomeFolder(options.rompHome));
   const projectsDir = options.projects ?? defaultProjectsDir();
   // an unreadable folder would look empty, and an empty folder removes every row
-  const info = await stat(projectsDir).catch((error: Error) => {
-    throw new UserError(`${projectsDir}: cannot read: ${error.message}`);
-  });
-  if (!info.isDirectory()) throw new UserError(`${projectsDir}: not a folder`);
+  await checkProjectsFolder(projectsDir);
   const show = options.progress !== false && process.stderr.isTTY === true;
   const bar = show
     ? new SingleBar({

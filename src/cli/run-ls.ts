@@ -1,13 +1,13 @@
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
-import { stat } from 'node:fs/promises';
 import { storedListings } from '../index-db/listings.ts';
-import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, reportUnreadable, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
-import { fitLines, fitWidth, keepEnd, outputWidth } from './fit-width.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth, wrapLines } from './fit-width.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -47,17 +47,9 @@ const TITLE_WIDTH = 200;
  * @returns the exit code
  */
 export async function runLs(options: LsOptions, io: CliIO, cwd: string = process.cwd()): Promise<number> {
-  if (options.projects !== undefined) {
-    const info = await stat(options.projects).catch((error: Error) => {
-      throw new UserError(`${options.projects}: cannot read: ${error.message}`);
-    });
-    if (!info.isDirectory())
-      throw new UserError(`${options.projects}: not a folder (give Claude Code's projects folder)`);
-  }
-  const folder =
-    options.project === undefined
-      ? undefined
-      : await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
+  const projectsDir = options.projects ?? defaultProjectsDir();
+  await checkProjectsFolder(projectsDir);
+  const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
   const db = options.index === false ? undefined : await readIndex(options.rompHome);
   let all: ClaudeSessionInfo[];
   try {
@@ -74,7 +66,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   if (options.json === true) {
     const iso = isoTime(options.timezone);
     io.stdout.write(`${JSON.stringify(list.map((s) => withIsoTimes(s, ['first', 'last'], iso)))}\n`);
-  } else if (list.length === 0) io.stdout.write('no sessions\n');
+  } else if (list.length === 0) io.stdout.write(`no sessions under ${safeText(projectsDir)}\n`);
   else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout)));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
@@ -86,7 +78,8 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
  * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
  * its last 32 characters (down to 12 to leave the title 20), the title to what is left of the line, else (a
- * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere.
+ * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere; the `*` note wrapped
+ * between words (`wrapLines`).
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
@@ -138,8 +131,8 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const note = list.some((s) => s.lastFrom === 'mtime')
     ? ["* no line near the end has a time: the file's modification time"]
     : [];
-  // a terminal too narrow for the columns before the title: the line itself is cut
-  return fitLines([line(head), ...rows.map(line), ...note], columns)
+  // a terminal too narrow for the columns before the title: the line itself is cut; the note is prose, wrapped
+  return [...fitLines([line(head), ...rows.map(line)], columns), ...wrapLines(note, columns)]
     .map((l) => `${l}\n`)
     .join('');
 }

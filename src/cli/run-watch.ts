@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { watchSession } from '../live/watch-session.ts';
 import { checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { checkTranscripts } from './check-transcripts.ts';
 import { formatDiagnostic } from '../diagnostics/diagnostic.ts';
 import { resolveSession } from '../romp-home/registry.ts';
@@ -185,8 +186,7 @@ async function followLatest(
   signal?: AbortSignal,
 ): Promise<void> {
   const projectsDir = options.projects ?? defaultProjectsDir();
-  if (!existsSync(projectsDir))
-    throw new UserError(`${projectsDir}: no such folder (Claude Code's projects folder; --projects names another)`);
+  await checkProjectsFolder(projectsDir);
   const folder =
     options.project === undefined
       ? undefined

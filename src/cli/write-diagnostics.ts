@@ -2,9 +2,9 @@ import { formatDiagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts'
 import type { CliIO } from './cli-io.ts';
 import { formatCount } from '../text/format-count.ts';
 import { outputWidth, wrapLines } from './fit-width.ts';
+import { shownDiagnostic, STDIN } from './stdin-copy.ts';
 
-/** The file name of diagnostics read from standard input (`romp stream`). */
-export const STDIN = '<stdin>';
+export { STDIN } from './stdin-copy.ts';
 
 /** How many diagnostics a command prints before it only counts the rest. */
 export const DIAGNOSTICS_SHOWN = 20;
@@ -28,9 +28,11 @@ export function writeDiagnostics(
   if (diagnostics.length === 0) return;
   const lines = heading === undefined ? [] : [heading];
   const indent = heading === undefined ? '' : '  ';
-  for (const d of diagnostics.slice(0, limit)) lines.push(`${indent}${formatDiagnostic(d)}`);
+  // the copy of `-` (standard input) is named as romp stream names its input
+  const shown = diagnostics.map(shownDiagnostic);
+  for (const d of shown.slice(0, limit)) lines.push(`${indent}${formatDiagnostic(d)}`);
   if (diagnostics.length > limit) {
-    const files = [...new Set(diagnostics.map((d) => d.file).filter((f): f is string => f !== undefined))];
+    const files = [...new Set(shown.map((d) => d.file).filter((f): f is string => f !== undefined))];
     // `romp stream`'s standard input is no file romp doctor could be given again
     const where = files.length === 1 && files[0] !== STDIN ? files[0] : 'FILE';
     lines.push(`${indent}… and ${formatCount(diagnostics.length - limit)} more; romp doctor ${where} lists them all`);

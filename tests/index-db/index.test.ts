@@ -486,7 +486,7 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   // a projects folder that cannot be read is an error, not an empty folder that would empty the index
   const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
   assert.equal(missing.code, 2);
-  assert.match(missing.err, /cannot read/);
+  assert.match(missing.err, /nope: no such folder \(Claude Code.s projects folder/);
   assert.equal(sessionCount(indexPath(home)), 4);
 });
 
