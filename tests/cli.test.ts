@@ -49,10 +49,16 @@ test('diagnostics go to stderr with file and line, and the exit code stays 0', a
   const path = writeJsonl([
     '{"parentUuid":null,"type":"user","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}',
     '{broken',
+    `{"long": "${'x'.repeat(12_335)}`,
   ]);
   const { code, err } = await runCli(['json', path]);
   assert.equal(code, 0);
-  assert.equal(err, `${path}:2: error INVALID_JSON line is not valid JSON (7 chars: "{broken")\n`);
+  // a long line's length with thousands separators, its head and tail quoted
+  assert.equal(
+    err,
+    `${path}:2: error INVALID_JSON line is not valid JSON (7 chars: "{broken")\n` +
+      `${path}:3: error INVALID_JSON line is not valid JSON (12,345 chars: "{\\"long\\": \\"${'x'.repeat(30)}…${'x'.repeat(20)}")\n`,
+  );
 });
 
 test('an unreadable file or a bad option exits 2 with one line naming the problem', async () => {

@@ -1,4 +1,5 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
+import { formatCount } from '../text/format-count.ts';
 import { splitGlued } from './split-glued.ts';
 
 /** A JSON object read from one transcript line. Unknown fields are kept. */
@@ -223,7 +224,11 @@ function recover(source: string, place: { file: string; line: number; byteOffset
           ? 'line starts with a torn record that is'
           : 'line is';
     diagnostics.push(
-      diagnostic('INVALID_JSON', `${what} not valid JSON (${text.length} chars: ${JSON.stringify(cut)})`, place),
+      diagnostic(
+        'INVALID_JSON',
+        `${what} not valid JSON (${formatCount(text.length)} chars: ${JSON.stringify(cut)})`,
+        place,
+      ),
     );
   }
   return { records, diagnostics };
