@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { outputWidth } from './fit-width.ts';
-import { formatHelpItem, formatHelpTail } from './help-layout.ts';
+import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail } from './help-layout.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -122,8 +122,8 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
  * Used by `cli`, and by the test that checks each command's `--help` names its options.
  *
  * Given the first argument, and when it names a command, only that command is defined: defining the
- * ~25 others, their options and help texts, took a fifth of `romp show`'s start-up over `node -e 0`
- * (about 6 ms of CPU of 30–45). Anything else (`--help`, `--version`, `help`, a misspelt command, which
+ * 21 others, their options and help texts, cost 3.8 ms of CPU warm (more on a cold start) of
+ * `romp show`'s 30–45 ms over `node -e 0`. Anything else (`--help`, `--version`, `help`, a misspelt command, which
  * commander answers with the nearest name) gets every command.
  * @param io where commands write (already guarded)
  * @param done receives a command's exit code when its action ends
@@ -148,7 +148,7 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
     })
     // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too,
     // and under its term when even 20 are not left (formatHelpItem)
-    .configureHelp({ minWidthToWrap: 12, formatItem: formatHelpItem })
+    .configureHelp({ minWidthToWrap: DESCRIPTION_MIN, formatItem: formatHelpItem })
     .showHelpAfterError('(add --help to see the options)')
     .addHelpText('after', () => formatHelpTail(HELP_EXAMPLES, HELP_NOTES, outputWidth(io.stdout) ?? 80));
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");

@@ -1,8 +1,9 @@
 import { Help } from 'commander';
 import { wrapLines, wrapWords } from './fit-width.ts';
 
-/** Below this many columns for a description, help puts it under its term instead of beside it. */
-const DESCRIPTION_MIN = 20;
+/** Below this many columns for a description, help puts it under its term instead of beside it; from it on,
+ * commander wraps it there (its `minWidthToWrap`, 40 by default, kept it whole below 40). */
+export const DESCRIPTION_MIN = 20;
 
 /**
  * One item of a help list (a command, an option, an argument) as commander's `formatItem` lays it out, but
