@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fitWidth, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
 import { runCli } from './helpers/run-cli.ts';
+import { keepingColumns } from './helpers/keeping-columns.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
 
@@ -50,10 +51,9 @@ function projects(): { dir: string; file: string } {
 async function outputs(columns: string | undefined): Promise<Map<string, string>> {
   const { dir, file } = projects();
   const home = tempDir('romp-home-');
-  const saved = process.env['COLUMNS'];
-  if (columns === undefined) delete process.env['COLUMNS'];
-  else process.env['COLUMNS'] = columns;
-  try {
+  return keepingColumns(async () => {
+    if (columns === undefined) delete process.env['COLUMNS'];
+    else process.env['COLUMNS'] = columns;
     const runs: Array<[string, string[]]> = [
       ['ls', ['ls', '--projects', dir, '--timezone', 'UTC']],
       ['show', ['show', file, '--timezone', 'UTC']],
@@ -72,10 +72,7 @@ async function outputs(columns: string | undefined): Promise<Map<string, string>
       out.set(name, r.out);
     }
     return out;
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 }
 
 test('in a pipe every command keeps its lines whole; with COLUMNS=60 each line fits 59 columns', async () => {
@@ -122,36 +119,27 @@ test('wrapLines: prose broken between words, continuations indented past the lin
 
 test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
   const { dir } = projects();
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     process.env['COLUMNS'] = '100';
     const row = (await runCli(['ls', '--projects', dir, '--timezone', 'UTC'])).out.split('\n')[1] ?? '';
     // 16 + 7 + 6 + 36 columns and their gaps leave the project 12 and the title 99 - 87 = 12
     assert.equal(row, `2026-03-01 10:00        1          …r/long/name  ${SID}  please look…`);
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });
 
 test('romp usage: COLUMNS too narrow for the table leaves out the cache columns, as a narrow terminal does', async () => {
   const { dir } = projects();
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     delete process.env['COLUMNS'];
     assert.match((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
     process.env['COLUMNS'] = '80';
     assert.doesNotMatch((await runCli(['usage', '--projects', dir, '--timezone', 'UTC'])).out, /Cache Read/);
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });
 
 test('romp usage session on 72 columns stacks id, title, project and time in one column, cut to fit', async () => {
   const { dir } = projects();
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     process.env['COLUMNS'] = '72';
     const { out } = await runCli(['usage', 'session', '--projects', dir, '--timezone', 'UTC', '--no-index']);
     // the numbers take 12 + 5 + 6 + 10 columns and 16 of borders: 71 - 49 leaves the labels 22
@@ -169,10 +157,7 @@ test('romp usage session on 72 columns stacks id, title, project and time in one
       lines.filter((l) => [...l].length > 71),
       [],
     );
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });
 
 test('shareWidth: narrow columns keep their width, the wide ones share the rest evenly', () => {
@@ -188,8 +173,7 @@ test('romp doctor and the diagnostics on stderr wrap to COLUMNS between words, n
   const file = join(dir, 'broken.jsonl');
   const bad = Array.from({ length: 22 }, (_, i) => `{"not json": number ${i} in a line long enough to wrap`);
   writeFileSync(file, `${[JSON.stringify(user('u1', null, 'hello', 0)), ...bad].join('\n')}\n`);
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     process.env['COLUMNS'] = '50';
     const doctor = await runCli(['doctor', file]);
     const show = await runCli(['show', file, '--timezone', 'UTC']);
@@ -208,8 +192,5 @@ test('romp doctor and the diagnostics on stderr wrap to COLUMNS between words, n
       /:23: error INVALID_JSON line is not valid JSON \(52 chars: "\{\\"not json\\": number 21 in a line long enough to wrap"\)/,
     );
     assert.match(joined(show.err), /… and 2 more; romp doctor \S+broken\.jsonl lists them all\n$/);
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });

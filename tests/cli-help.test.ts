@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cli, COMMANDS, rompProgram } from '../src/cli/cli.ts';
+import { keepingColumns } from './helpers/keeping-columns.ts';
 import { runCli } from './helpers/run-cli.ts';
 
 const silent = { stdout: { write: () => true }, stderr: { write: () => true } };
@@ -59,8 +60,7 @@ test('a usage error is one romp: line and a pointer to --help, exit 2, not the w
 });
 
 test('a command help fits COLUMNS: descriptions wrapped between words, even on 40 columns', async () => {
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     const help = async (columns: string): Promise<string[]> => {
       process.env['COLUMNS'] = columns;
       let out = '';
@@ -74,16 +74,12 @@ test('a command help fits COLUMNS: descriptions wrapped between words, even on 4
     for (const line of narrow) assert.ok(line.length <= 40 || /\S{20,}/.test(line), line);
     const words = (lines: string[]): string => lines.join(' ').replace(/\s+/g, ' ');
     assert.equal(words(narrow), words(wide));
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });
 
 test('the top-level help fits the terminal: commands, examples and notes, at 40 to 120 columns', async () => {
-  const saved = process.env['COLUMNS'];
-  delete process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
+    delete process.env['COLUMNS'];
     // a word wider than the line (the example's path, on 40 columns) is cut, so compare without the spaces
     const words = (text: string): string => text.replace(/\s+/g, '');
     const wide = await runCli(['--help'], 400);
@@ -111,7 +107,5 @@ test('the top-level help fits the terminal: commands, examples and notes, at 40 
       '      a local viewer on 127.0.0.1 (a',
       '      free port), pages update live',
     ]);
-  } finally {
-    if (saved !== undefined) process.env['COLUMNS'] = saved;
-  }
+  });
 });

@@ -14,6 +14,7 @@ import {
   user,
   writeJsonl,
 } from './helpers/transcript.ts';
+import { keepingColumns } from './helpers/keeping-columns.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 interface Run {
@@ -201,8 +202,7 @@ test('romp show / cat / json --turn N: only that turn, numbered as in the whole 
 
 test('romp cat fits terminals under 40 columns too, the last column left free', async () => {
   const file = writeJsonl(LINES);
-  const saved = process.env['COLUMNS'];
-  try {
+  await keepingColumns(async () => {
     for (const columns of [24, 30, 40]) {
       process.env['COLUMNS'] = String(columns);
       const { code, out } = await run(['cat', file, '--no-pager', '--timezone', 'UTC']);
@@ -214,8 +214,5 @@ test('romp cat fits terminals under 40 columns too, the last column left free', 
     const { out } = await run(['cat', file, '--no-pager', '--timezone', 'UTC']);
     assert.ok(out.includes('\n  ⏺ Bash: npm test -- --grep…\n'), out);
     assert.ok(out.includes('\n● The test reads the clock\n  twice, and a tick between\n'), out);
-  } finally {
-    if (saved === undefined) delete process.env['COLUMNS'];
-    else process.env['COLUMNS'] = saved;
-  }
+  });
 });
