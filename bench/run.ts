@@ -6,10 +6,11 @@
  *
  * Floor = read the same bytes as romp reads them (system calls on the calling thread, one reused buffer), split
  * lines, `JSON.parse` each line, keep nothing; a second baseline also keeps every parsed value (what holding a
- * model in memory costs the garbage collector, with no other
- * work). Ours = `parseSession` (the whole model). Each measure runs in processes of its own, in
- * alternating rounds: once cold, then warm; the medians of the warm runs are compared, and the ratios
- * of the best warm runs (the spread: JIT and collector churn) and of the cold runs printed beside them.
+ * model in memory costs the garbage collector, with no other work). Between them and romp, romp's read stage alone
+ * (its `RecordDecoder`, skipping what the model never reads, keeping every record): what is left above it is the
+ * model's. Ours = `parseSession` (the whole model). Each measure runs in processes of its own, in alternating
+ * rounds: once cold, then warm; the medians of the warm runs are compared, and the ratios of the best warm runs
+ * (the spread: JIT and collector churn) and of the cold runs printed beside them.
  * Peak memory is the child process's peak resident set (VmHWM) over the file's size.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineDecoder } from '../src/read/line-decoder.ts';
+import { RecordDecoder } from '../src/read/record-decoder.ts';
 import { parseSession } from '../src/session/parse-session.ts';
 import { CORPUS, REPLICA_VERSION, replicateSession } from './replicate.ts';
 
@@ -40,15 +42,37 @@ function floor(path: string, keep = false): Promise<number> {
     },
     () => {},
   );
-  // read as romp reads (`readChunks`): system calls on this thread, one buffer for every file
+  readAsRomp(path, (chunk) => decoder.push(chunk));
+  decoder.flush();
+  return Promise.resolve(kept.length);
+}
+
+/** Reads a file as romp reads it (`readChunks`): system calls on this thread, one buffer for every file. */
+function readAsRomp(path: string, push: (chunk: Buffer) => void): void {
   const fd = openSync(path, 'r');
   for (;;) {
     const bytesRead = readSync(fd, FLOOR_BUFFER, 0, FLOOR_BUFFER.length, null);
     if (bytesRead === 0) break;
-    decoder.push(bytesRead === FLOOR_BUFFER.length ? FLOOR_BUFFER : FLOOR_BUFFER.subarray(0, bytesRead));
+    push(bytesRead === FLOOR_BUFFER.length ? FLOOR_BUFFER : FLOOR_BUFFER.subarray(0, bytesRead));
   }
-  decoder.flush();
   closeSync(fd);
+}
+
+/**
+ * romp's read stage alone: the session builder's `RecordDecoder` (`skipUnread`: `toolUseResult` values and progress
+ * rows' `data` left undecoded and unparsed), keeping every record it hands over and no model. What is left of
+ * `parseSession` above it is the model's share (collecting, graph, tree, session) and the collector's for holding it.
+ */
+function readStage(path: string): Promise<number> {
+  const kept: unknown[] = [];
+  const decoder = new RecordDecoder(
+    path,
+    (record) => kept.push(record),
+    () => {},
+    { skipUnread: true },
+  );
+  readAsRomp(path, (chunk) => decoder.push(chunk));
+  decoder.end();
   return Promise.resolve(kept.length);
 }
 
@@ -59,10 +83,11 @@ async function ours(path: string): Promise<number> {
   return session.turns.length;
 }
 
-/** The three measures, each run in a child process of its own (`--measure NAME FILES...`). */
+/** The four measures, each run in a child process of its own (`--measure NAME FILES...`). */
 const MEASURES = {
   floor: (path: string) => floor(path),
   keep: (path: string) => floor(path, true),
+  read: readStage,
   romp: ours,
 } as const;
 type Measure = keyof typeof MEASURES;
@@ -101,7 +126,7 @@ function runChild(name: Measure, timed: number, files: string[]): Run[] {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /**
- * Floor, keeping floor and romp over the same files: `rounds` rounds, each running the three in turn
+ * Floor, keeping floor, read stage and romp over the same files: `rounds` rounds, each running the four in turn
  * (every other round in reverse order), each in a fresh process that runs the files once cold, then
  * `timed` times warm. Reports the medians of the warm runs' CPU time (the ratio that counts), their
  * wall time, and the ratios of the best warm runs and of the cold runs.
@@ -114,11 +139,11 @@ async function compare(
   rounds = 3,
   timed = 3,
 ): Promise<void> {
-  const warm: Record<Measure, Run[]> = { floor: [], keep: [], romp: [] };
-  const cold: Record<Measure, Run[]> = { floor: [], keep: [], romp: [] };
+  const warm: Record<Measure, Run[]> = { floor: [], keep: [], read: [], romp: [] };
+  const cold: Record<Measure, Run[]> = { floor: [], keep: [], read: [], romp: [] };
   for (let i = 0; i < rounds; i++) {
     // every other round in reverse: on a shared machine the position in a round shifts the times too
-    const order = ['floor', 'keep', 'romp'] as const;
+    const order = ['floor', 'keep', 'read', 'romp'] as const;
     for (const name of i % 2 === 0 ? order : [...order].reverse()) {
       const [first, ...rest] = runChild(name, timed, files);
       if (first !== undefined) cold[name].push(first);
@@ -144,6 +169,7 @@ async function compare(
   );
   row('floor (split + JSON.parse)', 'floor');
   row('floor + keeping every value', 'keep');
+  row('romp read stage, no model', 'read');
   row('romp parseSession', 'romp', ` (target <= ${target}x)`);
 }
 
