@@ -117,13 +117,20 @@ test('wrapLines: prose broken between words, continuations indented past the lin
   assert.deepEqual(wrapWords('abc😀d', 4), ['abc', '😀d']);
 });
 
-test('romp ls on 100 columns: the project path gives way (to 12) so that the session id stays whole', async () => {
+test('romp ls on 100 columns: the id gives way to its first 8 characters so that the title keeps 20', async () => {
   const { dir } = projects();
   await keepingColumns(async () => {
     process.env['COLUMNS'] = '100';
     const row = (await runCli(['ls', '--projects', dir, '--timezone', 'UTC'])).out.split('\n')[1] ?? '';
-    // 16 + 7 + 6 + 36 columns and their gaps leave the project 12 and the title 99 - 87 = 12
-    assert.equal(row, `2026-03-01 10:00        1          …r/long/name  ${SID}  please look…`);
+    // the whole id (16 + 7 + 6 + 36 columns and their gaps) would leave the title 99 - 87 = 12; with 8 of its
+    // characters the project gets its 32 (the path's last 31 after the …) and the title 99 - 79 = 20
+    assert.equal(
+      row,
+      `2026-03-01 10:00        1          …/folder/with/a/rather/long/name  cccc0000  please look at the …`,
+    );
+    process.env['COLUMNS'] = '130';
+    const wide = (await runCli(['ls', '--projects', dir, '--timezone', 'UTC'])).out.split('\n')[1] ?? '';
+    assert.ok(wide.endsWith(`  ${SID}  please look at the lo…`), wide);
   });
 });
 

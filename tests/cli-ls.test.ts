@@ -3,6 +3,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { lastTime } from '../src/discover/last-time.ts';
+import { uniquePrefixes } from '../src/cli/run-ls.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -131,12 +132,26 @@ test('romp ls: a header, aligned columns in --timezone, the real cwd, --limit, -
     [69, 64, 69],
   );
   assert.match(narrow.out, /s2 {7}no time h…\n/);
-  // the note is prose: wrapped between words on a narrow terminal, not cut
+  // too narrow for the table (40 columns: 47 before the project): three lines a session, the note wrapped
   const tiny = await run(['ls', '--projects', root, '--timezone', 'UTC'], 40);
-  assert.deepEqual(tiny.out.split('\n').slice(-3, -1), [
-    '* no line near the end has a time: the',
-    "  file's modification time",
-  ]);
+  assert.equal(
+    tiny.out,
+    [
+      'sessions, newest first (times in UTC)',
+      '2026-03-02 00:00*  0 prompts',
+      '  s2  -work-my-app',
+      '  no time here',
+      '2026-03-01 12:00  1 prompt',
+      '  s3  /work/other',
+      '  hello',
+      '2026-03-01 11:00  2 prompts',
+      '  s1  /work/my app',
+      '  Parser\\x1b]0;pwned\\x07 fix',
+      '* no line near the end has a time: the',
+      "  file's modification time",
+      '',
+    ].join('\n'),
+  );
   assert.deepEqual(
     [
       (await run(['ls', '--projects', root, '-n', '0'])).code,
@@ -151,4 +166,20 @@ test('lastTime reads back at most its limit, then takes the mtime', async () => 
   assert.deepEqual(await lastTime(s1), { time: Date.parse('2026-03-01T11:00:00.000Z'), from: 'timestamp' });
   const bounded = await lastTime(s1, 64 * 1024);
   assert.equal(bounded.from, 'mtime');
+});
+
+test('uniquePrefixes: 8 characters, more where two ids share them, short or contained ids whole', () => {
+  const a = '258c7280-ae70-4798-800f-63464d01a85d';
+  const b = '258c7280-ae70-0000-800f-63464d01a85d';
+  const c = 'abcdef01-1111-2222-3333-444455556666';
+  assert.deepEqual(uniquePrefixes([a, b, c, 'short_name12', 'longer_name_x', c]), [
+    '258c7280-ae70-4',
+    '258c7280-ae70-0',
+    'abcdef01',
+    'short_name12',
+    'longer_n',
+    'abcdef01',
+  ]);
+  // an id another one starts with cannot be told apart by a prefix: whole
+  assert.deepEqual(uniquePrefixes(['abcdefghijklm', 'abcdefghijklmn']), ['abcdefghijklm', 'abcdefghijklmn']);
 });

@@ -8,6 +8,7 @@ import { projectFolder } from './resolve-targets.ts';
 import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
 import { fitLines, fitWidth, keepEnd, outputWidth, wrapLines } from './fit-width.ts';
+import { plural } from '../text/format-count.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -74,12 +75,22 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   );
 }
 
+/** The fewest characters of a session id the table shows when the whole id does not fit (as `git log --oneline`);
+ * an id of at most 12 (not a uuid: a file named by hand) stays whole. */
+const SHORT_ID = 8;
+
+/** The title keeps at least this many columns before the table shortens the session ids; below 10 (the title's
+ * least) with short ids too, each session takes a few lines instead (`stackedLs`). */
+const TITLE_ROOM = 20;
+
 /**
  * The table of `romp ls`: a header row and a row per session, columns separated by two spaces, every
- * transcript text made safe (`safeText`) before it is measured; on a width (`outputWidth`) the project cut to
- * its last 32 characters (down to 12 to leave the title 20), the title to what is left of the line, else (a
- * pipe) every value whole but the title, cut to 200 columns (`TITLE_WIDTH`) everywhere; the `*` note wrapped
- * between words (`wrapLines`).
+ * transcript text made safe (`safeText`) before it is measured. On a width (`outputWidth`) the project is cut to
+ * its last 32 characters (down to 12 to leave the title 20); when the title would still have under 20 columns the
+ * ids are shortened to their first 8 characters (more where two listed ids share them: `uniquePrefixes`; every
+ * command takes an id's prefix), and when even then the title would have under 10, each session takes three lines
+ * instead (`stackedLs`). In a pipe every value is whole but the title, cut to 200 columns (`TITLE_WIDTH`)
+ * everywhere. The `*` note is wrapped between words (`wrapLines`).
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
@@ -105,16 +116,20 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
   const measure = (): number[] =>
     head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  // the columns before the title but the project's, with their gaps; a line ends a column short of the width
+  const others = (): number => measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
   if (columns !== undefined) {
-    // the project keeps the end of its path, 32 characters at most, fewer (12 at the least) when the terminal
-    // would leave the title under 20 columns
-    const others = measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
-    const project = Math.min(PROJECT_WIDTH, Math.max(12, columns - 1 - others - 20));
+    if (columns - 1 - others() - TITLE_ROOM < 12) {
+      const short = uniquePrefixes(list.map((s) => s.id));
+      rows.forEach((row, i) => (row[4] = short[i] as string));
+    }
+    if (columns - 1 - others() - 12 < 10) return stackedLs(rows, time.zone, columns);
+    // the project keeps the end of its path, 32 characters at most, fewer (12 at the least) for a title of 20
+    const project = Math.min(PROJECT_WIDTH, Math.max(12, columns - 1 - others() - TITLE_ROOM));
     for (const row of rows) row[3] = keepEnd(row[3] as string, project);
   }
   const widths = measure();
   const used = widths.reduce((n, w) => n + w + 2, 0);
-  // a line ends a column short of the width: a terminal wraps a line that fills it on some emulators
   const room = columns === undefined ? Infinity : Math.max(10, columns - 1 - used);
   const right = new Set([1, 2]);
   const line = (cells: string[]): string =>
@@ -128,11 +143,57 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
       )
       .join('  ')
       .trimEnd();
-  const note = list.some((s) => s.lastFrom === 'mtime')
-    ? ["* no line near the end has a time: the file's modification time"]
-    : [];
-  // a terminal too narrow for the columns before the title: the line itself is cut; the note is prose, wrapped
-  return [...fitLines([line(head), ...rows.map(line)], columns), ...wrapLines(note, columns)]
+  return [...fitLines([line(head), ...rows.map(line)], columns), ...mtimeNote(rows, columns)]
     .map((l) => `${l}\n`)
     .join('');
+}
+
+/**
+ * `romp ls` on a terminal too narrow for its table: a heading that names the zone, then three lines a session
+ * (time, prompts and subagents; the id and the project, keeping its end; the title), each cut to the width.
+ * @param rows the table's cells (time, prompts, agents, project, id, title), made safe
+ * @param zone the times' zone
+ * @param columns the width
+ * @returns the text
+ */
+function stackedLs(rows: readonly string[][], zone: string, columns: number): string {
+  const width = Math.max(10, columns - 1);
+  const lines = rows.flatMap(([last, prompts, agents, project, id, title]) => [
+    fitWidth(`${last}  ${plural(Number(prompts), 'prompt')}${agents === '' ? '' : `  ${agents} agents`}`, width),
+    fitWidth(`  ${id}  ${keepEnd(project as string, Math.max(2, width - 4 - (id as string).length))}`, width),
+    ...(title === '' ? [] : [`  ${fitWidth(title as string, width - 2)}`]),
+  ]);
+  return [...wrapLines([`sessions, newest first (times in ${zone})`], columns), ...lines, ...mtimeNote(rows, columns)]
+    .map((l) => `${l}\n`)
+    .join('');
+}
+
+/** The note under a listing where a time is the file's mtime (`*`): prose, wrapped between words. */
+function mtimeNote(rows: readonly string[][], columns: number | undefined): string[] {
+  return rows.some((r) => r[0]?.endsWith('*') === true)
+    ? wrapLines(["* no line near the end has a time: the file's modification time"], columns)
+    : [];
+}
+
+/**
+ * Each id's shortest prefix of at least `SHORT_ID` characters that no other id of the list starts with (an id of
+ * at most 12 characters, or one another id starts with, is kept whole): what `romp show`, `romp cat` and the others
+ * take for it. In sorted order an id shares its longest prefix with a neighbour, so one sort and a look at each
+ * neighbour decide it.
+ * @param ids the listed ids
+ * @returns a prefix for each, in order
+ */
+export function uniquePrefixes(ids: readonly string[]): string[] {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string | undefined, b: string): number => {
+    let n = 0;
+    while (a !== undefined && n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+    return n;
+  };
+  const length = new Map<string, number>();
+  sorted.forEach((id, i) => {
+    const shared = Math.max(common(sorted[i - 1], id), common(sorted[i + 1], id));
+    length.set(id, id.length <= SHORT_ID + 4 ? id.length : Math.min(id.length, Math.max(SHORT_ID, shared + 1)));
+  });
+  return ids.map((id) => id.slice(0, length.get(id)));
 }
