@@ -60,7 +60,7 @@ test('an unreadable transcript exits 2 with a romp: line in every command that r
   const summary = results.map(([name, r]) => [
     name,
     r.code,
-    /^romp: .*locked\.jsonl: cannot read: EACCES: permission denied/m.test(r.err) && !/\n\s+at /.test(r.err),
+    /^romp: .*locked\.jsonl: cannot read: permission denied \(EACCES\)$/m.test(r.err) && !/\n\s+at /.test(r.err),
   ]);
   assert.deepEqual(summary, [...commands.map((c) => [c[0], 2, true]), ['usage --projects', 2, true], ['ls', 2, true]]);
 });

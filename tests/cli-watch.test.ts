@@ -172,9 +172,7 @@ test('watch: a symlink loop is refused as unreadable, not waited for; one beside
   symlinkSync('loop-a.jsonl', join(folder, 'loop-b.jsonl'));
   const loop = join(folder, 'loop-a.jsonl');
   const refused = watching(['watch', loop, '--poll']);
-  await refused.until(
-    (_, err) => err === `romp: ${loop}: cannot read: ELOOP: too many symbolic links encountered, open '${loop}'\n`,
-  );
+  await refused.until((_, err) => err === `romp: ${loop}: cannot read: too many symbolic links encountered (ELOOP)\n`);
   const code = await refused.stop();
   assert.equal(code, 2);
   writeFileSync(join(folder, 'aaaa1111.jsonl'), jsonl(user('u1', null, 'first', 0)));

@@ -64,7 +64,7 @@ test('diagnostics go to stderr with file and line, and the exit code stays 0', a
 test('an unreadable file or a bad option exits 2 with one line naming the problem', async () => {
   const missing = await runCli(['show', '/nonexistent/x.jsonl']);
   assert.equal(missing.code, 2);
-  assert.match(missing.err, /^romp: \/nonexistent\/x\.jsonl: cannot read: ENOENT/);
+  assert.match(missing.err, /^romp: \/nonexistent\/x\.jsonl: cannot read: no such file or directory \(ENOENT\)\n$/);
   assert.equal((await runCli(['show', '--view', 'sideways'])).code, 2);
   assert.equal((await runCli(['--help'])).code, 0);
 });

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { UserError } from './cli-io.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** What the folder is, for a person who named the wrong one (or has never run Claude Code here). */
 const WHAT =
@@ -16,7 +17,7 @@ const WHAT =
 export async function checkProjectsFolder(dir: string): Promise<void> {
   const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
     throw new UserError(
-      error.code === 'ENOENT' ? `${dir}: no such folder (${WHAT})` : `${dir}: cannot read: ${error.message}`,
+      error.code === 'ENOENT' ? `${dir}: no such folder (${WHAT})` : `${dir}: cannot read: ${errorReason(error)}`,
     );
   });
   if (!info.isDirectory()) throw new UserError(`${dir}: not a folder (${WHAT})`);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { SkippedEntry } from '../discover/discover-transcripts.ts';
 import { NotRegularFile, openRegular } from '../read/open-regular.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** A stream the CLI writes to; a terminal also tells its width and that it is one. */
 export interface CliOutput {
@@ -71,7 +72,7 @@ export async function checkFiles(files: string[]): Promise<void> {
       throw new UserError(
         error instanceof NotRegularFile
           ? `${file}: not a file (${error.kind})`
-          : `${file}: cannot read: ${error.message}`,
+          : `${file}: cannot read: ${errorReason(error)}`,
       );
     });
     await handle.close();

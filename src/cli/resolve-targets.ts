@@ -6,6 +6,7 @@ import { UserError, type CliIO } from './cli-io.ts';
 import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { stdinCopyPath } from './stdin-copy.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** How a command names the sessions it reads, beside transcript paths. */
 export interface TargetOptions {
@@ -131,7 +132,7 @@ function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string
  */
 export async function projectFolder(projectsDir: string, project: string, cwd: string): Promise<string> {
   const folders = await readdir(projectsDir).catch((error: Error) => {
-    throw new UserError(`${projectsDir}: cannot read: ${error.message}`);
+    throw new UserError(`${projectsDir}: cannot read: ${errorReason(error)}`);
   });
   if (folders.includes(project)) return project;
   const path = resolve(cwd, project);

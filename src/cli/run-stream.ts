@@ -11,6 +11,7 @@ import { formatOutline, formatTurn } from './format-outline.ts';
 import { fitLines, fitText, outputWidth } from './fit-width.ts';
 import { safeText } from './safe-text.ts';
 import { plural } from '../text/format-count.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** Options of `romp stream`. */
 export interface StreamCliOptions {
@@ -60,7 +61,7 @@ export async function runStream(file: string | undefined, options: StreamCliOpti
       }
     }
   } catch (error) {
-    throw new UserError(`${name}: cannot read: ${(error as Error).message}`);
+    throw new UserError(`${name}: cannot read: ${errorReason(error)}`);
   }
   // as `show` refuses a file of which no line reads: not an empty recording of 0 turns
   const unreadable = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.line));

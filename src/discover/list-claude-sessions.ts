@@ -11,6 +11,7 @@ import { parseRecord } from './parse-record.ts';
 import { edgesIn, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -101,7 +102,7 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
       Object.assign(info, stored ?? (await fileListing(info.path)));
       options.onListed?.(info.path, stored === undefined ? 'read' : 'stored');
     } catch (error) {
-      info.error = (error as Error).message;
+      info.error = errorReason(error);
     }
   };
   const sessions: ClaudeSessionInfo[] = [];

@@ -6,6 +6,7 @@ import type { Session, Turn } from '../model/types.ts';
 import { openRegularSync } from '../read/open-regular.ts';
 import type { ParseOptions } from '../session/parse-session.ts';
 import { SessionBuilder, type Resolution } from '../session/session-builder.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** One file being followed: from which byte on to read next, and what it was. */
 interface Tail {
@@ -192,7 +193,7 @@ export class SessionWatcher {
         );
       }
     } catch (error) {
-      on(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+      on(diagnostic('FILE_UNREADABLE', `cannot read: ${errorReason(error)}`, { file: path }));
     } finally {
       if (fd !== undefined) closeSync(fd);
     }

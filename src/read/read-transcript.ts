@@ -3,6 +3,7 @@ import { diagnostic, type Diagnostic, type OnDiagnostic } from '../diagnostics/d
 import { openRegularSync } from './open-regular.ts';
 import type { RawRecord } from './parse-line.ts';
 import { RecordDecoder, type RecordDecodeOptions, type OnRecord } from './record-decoder.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 export type { OnRecord } from './record-decoder.ts';
 
@@ -92,7 +93,7 @@ export async function readChunks(
     }
     return true;
   } catch (error) {
-    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${errorReason(error)}`, { file: path }));
     return false;
   } finally {
     if (buffer !== undefined && spare.length < 4) spare.push(buffer);

@@ -9,6 +9,7 @@ import { readTranscriptLines, type OnRecord } from '../read/read-transcript.ts';
 import { lineTooLong } from '../read/record-decoder.ts';
 import { usageRecord, usageRecordPlain } from './usage-record.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** Which bytes of a file `readUsageLines` reads, and how. */
 export interface UsageReadOptions {
@@ -67,7 +68,7 @@ export async function readUsageLines(
   try {
     opened = openRegularSync(path);
   } catch (error) {
-    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${errorReason(error)}`, { file: path }));
     return undefined;
   }
   const { fd, info } = opened;
@@ -99,7 +100,7 @@ export async function readUsageLines(
       (line, byteOffset, length) => onDiagnostic(lineTooLong(path, line, byteOffset, length, maxLineBytes)),
     );
   } catch (error) {
-    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${(error as Error).message}`, { file: path }));
+    onDiagnostic(diagnostic('FILE_UNREADABLE', `cannot read: ${errorReason(error)}`, { file: path }));
   } finally {
     closeSync(fd);
   }
