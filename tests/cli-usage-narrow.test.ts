@@ -51,3 +51,17 @@ test('romp usage on 50 columns stacks the models under the date: 12 + 5 + 6 + 12
     '│ - sonnet-4-5 │       │        │              │',
   ]);
 });
+
+test('romp usage on 40 columns stacks the numbers under their names: no line over 39', async () => {
+  const table = await usage(40);
+  // names 6 wide ("Output"), values 12 ("(1 unpriced)"): 6 + 1 + 12 = 19; the date column 12 ("- sonnet-4-5")
+  assert.deepEqual(table.slice(3, 8), [
+    '├──────────────┼─────────────────────┤',
+    '│ 2026-03-01   │ Input            20 │',
+    '│ - mystery-x  │ Output           10 │',
+    '│ - sonnet-4-5 │ Cost        ≥ $0.00 │',
+    '│              │        (1 unpriced) │',
+  ]);
+  assert.equal(table[1], '│ Date         │     Tokens and cost │');
+  assert.ok(table.every((l) => [...l].length <= 39));
+});

@@ -71,7 +71,8 @@ const MIN_TEXT = 10;
  * compact layout), then a cost's `(N unpriced)` goes under its sum, then a report with several label columns
  * (session, project, last activity; a block's start and end) stacks them in one, then the text (session, project,
  * models) is cut, a project keeping the end of its path; still too wide, the models are stacked under the labels
- * too. Numbers and times are never cut. Without a width the table is whole.
+ * too, and on a terminal narrower still (40 columns) the numbers are stacked in one column, a line each under its
+ * name. Numbers and times are never cut. Without a width the table is whole.
  * @param kind the report
  * @param rows its rows (`groupUsage`)
  * @param total the total over all rows
@@ -95,7 +96,23 @@ export function formatUsageTable(
   if (tableWidth(grid) <= room) return render(grid, labels);
   const cut = labels === 1 ? narrow(grid, room, CUT) : narrow(foldToFit(grid, labels, room), room, ['Models']);
   if (tableWidth(cut) <= room) return render(cut, 1);
-  return render(foldToFit(grid, labels + 1, room), 0);
+  const folded = foldToFit(grid, labels + 1, room);
+  return render(tableWidth(folded) <= room ? folded : foldToFit(stackNumbers(grid, labels + 1), labels + 1, room), 0);
+}
+
+/** The grid's number columns (from `first` on) stacked into one, a line each under its name (`Output  ≥ 1,811`): the
+ * last layout, for a terminal too narrow for the numbers side by side (40 columns). */
+function stackNumbers(grid: Grid, first: number): Grid {
+  const [head = [], ...body] = grid;
+  const names = head.slice(first).map((h) => h.replace(' (USD)', ''));
+  const name = Math.max(...names.map((n) => n.length));
+  const value = Math.max(...body.flatMap((row) => row.slice(first).flatMap((cell) => cell.split('\n').map(textWidth))));
+  const lines = (cell: string, i: number): string[] =>
+    cell.split('\n').map((line, j) => `${(j === 0 ? (names[i] as string) : '').padEnd(name)} ${line.padStart(value)}`);
+  return [
+    [...head.slice(0, first), 'Tokens and cost'],
+    ...body.map((row) => [...row.slice(0, first), row.slice(first).flatMap(lines).join('\n')]),
+  ];
 }
 
 /** The grid with a cost's note (`≥ $1.20 (3 unpriced)`) on a line of its own under the sum. */
@@ -241,7 +258,7 @@ function label(kind: UsageReportKind, row: ReportRow, options: UsageTableOptions
     const title =
       known?.title === undefined || known.title === ''
         ? ''
-        : `\n${safeText(known.title.replace(/\s+/g, ' ').slice(0, 40))}`;
+        : `\n${fitWidth(safeText(known.title.replace(/\s+/g, ' ').slice(0, 160)), 40)}`;
     return [
       `${safeText(row.key.slice(0, 8))}${title}`,
       safeText(row.cwd || (row.project ?? '')),
