@@ -109,3 +109,13 @@ test('the top-level help fits the terminal: commands, examples and notes, at 40 
     ]);
   });
 });
+
+test('a command help wraps its usage line on 40 columns, past "Usage: ", nothing lost', async () => {
+  await keepingColumns(async () => {
+    process.env['COLUMNS'] = '40';
+    let out = '';
+    assert.equal(await cli(['usage', '--help'], { stdout: { write: (s: string) => (out += s) }, ...silentErr }), 0);
+    // "Usage: romp usage [options] [report] [files...]" is 49 columns: 39 at most on the first line
+    assert.deepEqual(out.split('\n').slice(0, 2), ['Usage: romp usage [options] [report]', '         [files...]']);
+  });
+});

@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { outputWidth } from './fit-width.ts';
-import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail } from './help-layout.ts';
+import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail, styleHelpUsage } from './help-layout.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -147,8 +147,8 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
       getErrHelpWidth: () => outputWidth(io.stderr) ?? 80,
     })
     // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too,
-    // and under its term when even 20 are not left (formatHelpItem)
-    .configureHelp({ minWidthToWrap: DESCRIPTION_MIN, formatItem: formatHelpItem })
+    // and under its term when even 20 are not left (formatHelpItem); the usage line wraps too (styleHelpUsage)
+    .configureHelp({ minWidthToWrap: DESCRIPTION_MIN, formatItem: formatHelpItem, styleUsage: styleHelpUsage })
     .showHelpAfterError('(add --help to see the options)')
     .addHelpText('after', () => formatHelpTail(HELP_EXAMPLES, HELP_NOTES, outputWidth(io.stdout) ?? 80));
   const home = (): Option => new Option('--romp-home <dir>', "romp's home folder (default: $ROMP_HOME, else ~/.romp)");

@@ -31,6 +31,19 @@ export function formatHelpItem(this: Help, term: string, termWidth: number, desc
 }
 
 /**
+ * The usage line of a help (`romp usage [options] [report] [files...]`) wrapped between words to its width, after
+ * the `Usage: ` commander puts before it, the continuations nine columns in (past `Usage: ` and two more); commander
+ * itself prints the line whole, 49 columns for `romp usage`.
+ * @param this the help being formatted (its `helpWidth`: `getOutHelpWidth`)
+ * @param usage the command's usage, words separated by spaces
+ * @returns the usage, its lines joined with `\n`
+ */
+export function styleHelpUsage(this: Help, usage: string): string {
+  const room = (this.helpWidth ?? 80) - 1 - 'Usage: '.length;
+  return wrapWords(usage, Math.max(DESCRIPTION_MIN, room), Math.max(DESCRIPTION_MIN, room - 2)).join('\n         ');
+}
+
+/**
  * The examples and notes printed after the top-level help, fitted to its width: each example's command and
  * what it does side by side when both fit (the commands padded to the widest), else the command (wrapped
  * between words, continued four columns in) and under it what it does, six columns in; the notes wrapped
