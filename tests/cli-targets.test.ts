@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { matchesProjectKey, projectKey } from '../src/discover/project-key.ts';
@@ -95,4 +95,22 @@ test('resolveTargets: - copies standard input to a temporary file, removed by cl
   assert.equal(existsSync(path), true);
   await targets.cleanup();
   assert.equal(existsSync(path), false);
+});
+
+test('resolveTargets: a link that exists by its name is a path, even a loop or one leading nowhere', async () => {
+  const { root } = projects();
+  const dir = tempDir('romp-targets-links-');
+  symlinkSync(join(dir, 'loop1'), join(dir, 'loop1'));
+  symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+  const was = process.cwd();
+  process.chdir(dir);
+  try {
+    // id-like names: before, a stat that failed made them session ids ("no session id starting with it")
+    assert.deepEqual((await resolveTargets(['loop1', 'dangling'], { projects: root }, 'one', noStdin)).files, [
+      'loop1',
+      'dangling',
+    ]);
+  } finally {
+    process.chdir(was);
+  }
 });

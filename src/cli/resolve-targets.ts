@@ -1,4 +1,4 @@
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, readdir, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { matchesProjectKey, projectKey } from '../discover/project-key.ts';
@@ -32,7 +32,8 @@ const ID_LIKE = /^[0-9A-Za-z][0-9A-Za-z_-]*$/;
 /**
  * Turns a command's arguments into transcript files. Each argument is, in this order:
  * - `-`: standard input, copied to a temporary `stdin.jsonl` (removed by `cleanup`);
- * - an existing path: kept as it is (the command checks it is a readable file);
+ * - an existing path (a link too, even one that leads nowhere): kept as it is (the command checks it is a readable
+ *   file, and names a broken link's error);
  * - a Claude session id or a unique prefix of one (`03eb5929`), looked up in the projects folder as
  *   `romp ls` lists it (subagent files excluded); an ambiguous prefix is an error listing the candidates.
  *
@@ -76,7 +77,7 @@ export async function resolveTargets(
         temporary.push(dir);
         await writeFile(path, await readAll(io));
         files.push(path);
-      } else if ((await stat(arg).catch(() => undefined)) !== undefined || !ID_LIKE.test(arg)) {
+      } else if ((await lstat(arg).catch(() => undefined)) !== undefined || !ID_LIKE.test(arg)) {
         files.push(arg);
       } else {
         files.push(pick(arg, await sessions(), projectsDir, timeFormat(options.timezone)).path);
