@@ -200,21 +200,36 @@ const order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * of each assistant line is decoded, from its bytes (`readUsageLines`); other lines stay undecoded.
  * @param files transcript paths
  * @param options diagnostics and progress
+ * @param next with threads sharing the files: the index of the next file to read, shared by them (`nextFile`);
+ *   without it, this thread reads them all
  * @returns the responses by de-dup key
  */
 export async function collectResponses(
   files: string[],
   options: Pick<UsageOptions, 'onDiagnostic' | 'onFile'> = {},
+  next: Int32Array = new Int32Array(1),
 ): Promise<Map<string, Response>> {
   const groups = new Map<string, Response>();
   let done = 0;
-  for (const file of files) {
+  for (let i = nextFile(next); i < files.length; i = nextFile(next)) {
+    const file = files[i] as string;
     await collectFileResponses(file, groups, options.onDiagnostic);
     options.onFile?.(file, ++done, files.length);
     // files are read synchronously: between two, let timers (a progress bar) and workers' messages run
     await new Promise((resolve) => setImmediate(resolve));
   }
   return groups;
+}
+
+/**
+ * The index of the file a thread reads next, taken from a counter the threads share (`Atomics.add`): each
+ * takes the next file as it is done with one, so that none is left idle while another still has files (a
+ * worker starts 0.1-0.2 s after this thread; shares of equal bytes fixed beforehand left this one waiting).
+ * @param next the shared counter (an `Int32Array` of one, on a `SharedArrayBuffer` between threads)
+ * @returns the index taken (the files' count or more: none left)
+ */
+export function nextFile(next: Int32Array): number {
+  return Atomics.add(next, 0, 1);
 }
 
 /**
@@ -247,13 +262,16 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   const groups = new Map<string, Response>();
   let done = 0;
   const onFile = (file: string): void => options.onFile?.(file, ++done, files.length);
-  // this thread reads a share too: one worker fewer to start (each costs a thread, its module loading, its JIT)
-  const [own = [], ...shares] = bySize(await sizes(files), count);
+  // the largest files first, taken one at a time by whichever thread is free: the last one taken is small
+  const ordered = largestFirst(await sizes(files));
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  // this thread reads too: one worker fewer to start (each costs a thread, its module loading, its JIT)
   await Promise.all([
-    ...shares.map(
-      (share) =>
+    ...Array.from(
+      { length: count - 1 },
+      () =>
         new Promise<void>((resolve, reject) => {
-          const worker = new Worker(script, { workerData: share });
+          const worker = new Worker(script, { workerData: { files: ordered, next } });
           worker.on(
             'message',
             (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
@@ -266,11 +284,13 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
           worker.on('exit', () => resolve());
         }),
     ),
-    collectResponses(own, { ...(options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {}), onFile }).then(
-      (mine) => {
-        for (const [key, response] of mine) merge(groups, key, response);
-      },
-    ),
+    collectResponses(
+      ordered,
+      { ...(options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {}), onFile },
+      next,
+    ).then((mine) => {
+      for (const [key, response] of mine) merge(groups, key, response);
+    }),
   ]);
   return groups;
 }
@@ -282,15 +302,9 @@ async function sizes(files: string[]): Promise<Array<[string, number]>> {
   );
 }
 
-/** The files in `count` shares of about equal bytes: the largest first, each to the share holding least. */
-function bySize(files: Array<[string, number]>, count: number): string[][] {
-  const shares = Array.from({ length: count }, () => ({ files: [] as string[], bytes: 0 }));
-  for (const [file, size] of [...files].sort((a, b) => b[1] - a[1])) {
-    const share = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    share.files.push(file);
-    share.bytes += size;
-  }
-  return shares.map((s) => s.files);
+/** The files, the largest first (a stable sort: files of one size keep their order). */
+function largestFirst(files: Array<[string, number]>): string[] {
+  return [...files].sort((a, b) => b[1] - a[1]).map(([file]) => file);
 }
 
 /** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
