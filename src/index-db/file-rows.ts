@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findSubagents } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
@@ -56,7 +56,7 @@ export interface FileRows {
   /** Keys of the turns that are new, changed or gone; `undefined`: every turn (a session new to the index). */
   changed?: string[];
   links: LinkedSubagent[];
-  /** The file's listing and usage, when a worker thread read them beside the parse (`stampedReads`). */
+  /** The file's listing and usage, when the thread that parsed it made them beside the parse (`parsedRows`). */
   stamped?: StampedReads;
 }
 
@@ -64,13 +64,14 @@ export interface FileRows {
  * Starts following a transcript: a `SessionWatcher` (full view) whose records are also grouped into
  * usage responses as they are decoded.
  * @param path the transcript
+ * @param onUsageDiagnostic receives the `BAD_USAGE` of the records grouped (`takeResponse`); default: dropped
  * @returns the state to pass to `fileRows` now and after each append
  */
-export function watchFile(path: string): WatchedFile {
+export function watchFile(path: string, onUsageDiagnostic: OnDiagnostic = () => {}): WatchedFile {
   const usage = new Map<string, Response>();
   const watcher = new SessionWatcher([path], {
     view: 'full',
-    onRecord: (record, line, byteOffset) => takeResponse(record, path, line, byteOffset, usage, () => {}),
+    onRecord: (record, line, byteOffset) => takeResponse(record, path, line, byteOffset, usage, onUsageDiagnostic),
   });
   return { path, watcher, diagnostics: [], sessionDiagnostics: [], usage };
 }

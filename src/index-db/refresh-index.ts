@@ -115,7 +115,7 @@ const COMMIT_EVERY = 200;
  * has its rows removed. Subagent transcripts (`<id>/subagents/**`, 2.0.x `agent-*.jsonl`) are sessions of
  * their own, keyed `<parent key>/<agent file name>`, linked both ways. Then what `romp ls` lists and what
  * `romp usage` reads of each file are brought up to date (`refreshListings`, `refreshUsageFiles`: only for
- * files whose stored stamp differs; a file parsed in a worker thread comes with them, read there). The caller holds
+ * files whose stored stamp differs; a file parsed without kept watchers comes with them, made beside its parse: `parsedRows`). The caller holds
  * the write lock.
  * @param db the index (opened by `openIndexForWrite`)
  * @param options projects folder, progress, watcher cache
@@ -312,8 +312,13 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   return { plan, parentPath };
 }
 
-/** Parses a file in this thread: through its kept watcher when the file grew (only the new bytes are read). */
+/** Parses a file in this thread: through its kept watcher when the file grew (only the new bytes are read); without
+ * kept watchers, with its listing and usage as a worker reads them (`parsedRows`). */
 async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promise<FileRows> {
+  if (options.watchers === undefined) {
+    const { parsedRows } = await import('./stamped-reads.ts');
+    return parsedRows(plan, listedFile(w.file.path, w.file.project));
+  }
   const { fileRows, watchFile } = await parsing();
   let entry = options.watchers?.get(w.file.path);
   if (entry === undefined || w.kind !== 'appended') {

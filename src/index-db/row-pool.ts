@@ -14,7 +14,7 @@ interface Task extends RowTask {
 
 /**
  * Worker threads that parse transcripts into rows (`index-worker.ts`, `fileRows`) and read their listing and usage
- * (`stampedReads`), so the main thread spends its time in SQLite: one file per worker at a time, the others queued in
+ * (`parsedRows`), so the main thread spends its time in SQLite: one file per worker at a time, the others queued in
  * the order asked.
  */
 export class RowPool {

@@ -112,9 +112,17 @@ export async function readStamped(
   if (before === undefined) return undefined;
   const text = await read(before);
   const after = await stampFile(path);
-  return text === undefined || after === undefined || !STAMP.every((c) => after[c] === before[c])
-    ? undefined
-    : { stamp: before, text };
+  return text === undefined || after === undefined || !stampsEqual(before, after) ? undefined : { stamp: before, text };
+}
+
+/**
+ * Whether two stamps of a file say the same bytes (device, inode, size, mtime, hashes of its first and last bytes):
+ * what was read between them was read of those bytes.
+ * @param before the stamp taken before a read
+ * @param after the one taken after it
+ */
+export function stampsEqual(before: FileStamp, after: FileStamp): boolean {
+  return STAMP.every((c) => after[c] === before[c]);
 }
 
 /** Whether a stored row holds this stamp and was read by this romp (`PARSER_VERSION`). */

@@ -65,11 +65,29 @@ export async function usageText(path: string, prior?: { text: string; size: numb
   const diagnostics: Diagnostic[] = [];
   const after = await collectFileResponses(path, groups, (d) => diagnostics.push(d), from);
   if (diagnostics.some((d) => d.code === 'FILE_UNREADABLE')) return undefined;
+  return usageJson(groups, diagnostics, after, from !== undefined);
+}
+
+/**
+ * A read of a file's usage as `usage_files` takes it (`usageText`'s output), from its groups in the order the reader
+ * made them.
+ * @param groups responses by de-dup key (`collectFileResponses`, or the parse's own records: `parsedUsage`)
+ * @param diagnostics the reader's
+ * @param next the number of the line after the last one read (`undefined`: read whole again next time)
+ * @param continued the read went on from where the stored part stopped
+ * @returns the JSON
+ */
+export function usageJson(
+  groups: ReadonlyMap<string, Response>,
+  diagnostics: Diagnostic[],
+  next: number | undefined,
+  continued = false,
+): string {
   return JSON.stringify({
     groups: [...groups],
     diagnostics,
-    ...(after === undefined ? {} : { next: after }),
-    ...(from === undefined ? {} : { continued: true }),
+    ...(next === undefined ? {} : { next }),
+    ...(continued ? { continued: true } : {}),
   } satisfies ReadUsage);
 }
 

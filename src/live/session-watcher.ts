@@ -102,6 +102,16 @@ export class SessionWatcher {
     return [...this.#tails.keys()];
   }
 
+  /**
+   * What was read of a followed file (`SessionBuilder.linesRead`): its lines completed, bytes read, and bytes of a
+   * last line held back until its newline.
+   * @param path a followed file
+   * @returns the counts, or `undefined` when the file is not followed
+   */
+  linesRead(path: string): { lines: number; bytes: number; pending: number } | undefined {
+    return this.#builder.linesRead(path);
+  }
+
   /** How many updates resolved the session from every line read (the first included). */
   get fullResolves(): number {
     return this.#builder.fullResolves;

@@ -122,6 +122,12 @@ export class RecordDecoder {
     return this.#bytes;
   }
 
+  /** Bytes held for an unfinished line or a first byte awaiting its second (0 when every byte pushed is in a line
+   * completed by its `\n`). */
+  get pendingBytes(): number {
+    return (this.#head?.length ?? 0) + this.#lines.pendingBytes;
+  }
+
   /**
    * Feeds the next bytes of the file.
    * @param chunk the bytes; not retained after the call returns

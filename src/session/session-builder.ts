@@ -126,6 +126,18 @@ export class SessionBuilder {
     return [...this.#feeds.keys()];
   }
 
+  /**
+   * What was fed of a file: its lines completed, bytes pushed, and bytes held for a line not yet complete.
+   * @param path an added file
+   * @returns the counts, or `undefined` when the file was not added
+   */
+  linesRead(path: string): { lines: number; bytes: number; pending: number } | undefined {
+    const decoder = this.#feeds.get(path)?.decoder;
+    return decoder === undefined
+      ? undefined
+      : { lines: decoder.lineCount, bytes: decoder.bytes, pending: decoder.pendingBytes };
+  }
+
   /** The fsid given to each file, by path. */
   fsidOf(path: string): string | undefined {
     return this.#feeds.get(path)?.read.file.fsid;
