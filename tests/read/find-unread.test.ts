@@ -26,6 +26,12 @@ test("a progress row's data is cut out; the key elsewhere is kept", () => {
     '{"parentUuid":null,"type":"progress","uuid":"p1"}',
   );
   assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
+  // an agent's progress: its data holds a user line with its own toolUseResult, a key at depth 3
+  const agent = '{"type":"user","message":{"content":[]},"toolUseResult":{"stdout":"x"}}';
+  assert.equal(
+    cut(`{"parentUuid":"a1","type":"progress","data":{"message":${agent},"type":"agent_progress"},"uuid":"p2"}`),
+    '{"parentUuid":"a1","type":"progress","uuid":"p2"}',
+  );
   // a row torn right after its type: nothing to cut, and no RangeError from the bytes it lacks
   assert.equal(cut('{"parentUuid":null,"type":"progress"'), undefined);
   assert.equal(cut('{"parentUuid":null,"type":"progress","da'), undefined);
