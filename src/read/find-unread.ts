@@ -8,7 +8,8 @@
  * `"type":"progress","data":` (with unescaped quotes) can only be keys. Such a key is taken only when it
  * sits at depth 1, that is when the bytes after its value close exactly one object at the line's end;
  * its value's end is found by a scan that tracks strings (jumping from quote to quote), escapes and
- * bracket depth. A value that does not end within the line, or nests deeper than `maxDepth`, is not
+ * bracket depth; a `toolUseResult` key that is not at depth 1 (inside an agent's progress `data`) leaves
+ * the line to the progress marker. A value that does not end within the line, or nests deeper than `maxDepth`, is not
  * taken, so the line is parsed whole and reports what it reports today.
  *
  * Source: Claude Code 1.x–2.1 write `toolUseResult` on user lines that carry a `tool_result`, and
@@ -25,7 +26,7 @@ export interface Unread {
 
 const TOOL_USE_RESULT = Buffer.from(',"toolUseResult":');
 const PROGRESS = Buffer.from('"type":"progress"');
-const DATA = Buffer.from(',"data":');
+const PROGRESS_DATA = Buffer.from('"type":"progress","data":');
 
 const MESSAGE = Buffer.from('"message"');
 const CONTENT = Buffer.from('"content"');
@@ -50,20 +51,30 @@ export function findUnread(
   const line = buf.subarray(start, end);
   const found = content ? messageContent(line, maxDepth) : undefined;
   if (found !== undefined) return { from: start + found.from, to: start + found.to, value: start + found.value };
-  let from = line.indexOf(TOOL_USE_RESULT);
-  let value = from + TOOL_USE_RESULT.length;
-  if (from === -1) {
-    const at = line.indexOf(PROGRESS);
-    if (at === -1) return undefined;
-    from = at + PROGRESS.length;
-    // bounded: a row torn right after its type must not make `compare` throw
-    if (from + DATA.length > line.length || line.compare(DATA, 0, DATA.length, from, from + DATA.length) !== 0)
-      return undefined;
-    value = from + DATA.length;
-  }
-  const to = valueEnd(line, value, maxDepth);
+  return (
+    spanAt(line, line.indexOf(TOOL_USE_RESULT), 0, TOOL_USE_RESULT.length, maxDepth, start) ??
+    spanAt(line, line.indexOf(PROGRESS_DATA), PROGRESS.length, PROGRESS_DATA.length, maxDepth, start)
+  );
+}
+
+/**
+ * The span of the value after a marker found at `at` (-1: not found), from `at + cut` (the `,` before
+ * the key) to the value's end, when the value ends in the line and the rest closes the line's object;
+ * else `undefined`, and the next marker is tried: a progress row whose `data` holds a message with its
+ * own `toolUseResult` (an agent's progress) has that key at depth 3, not 1, and its `data` is skipped.
+ */
+function spanAt(
+  line: Buffer,
+  at: number,
+  cut: number,
+  length: number,
+  maxDepth: number,
+  start: number,
+): Unread | undefined {
+  if (at === -1) return undefined;
+  const to = valueEnd(line, at + length, maxDepth);
   if (to === -1 || !closesOne(line, to)) return undefined;
-  return { from: start + from, to: start + to, value: start + value };
+  return { from: start + at + cut, to: start + to, value: start + at + length };
 }
 
 /**

@@ -210,7 +210,7 @@ function parseAround(
   onRecord: OnRecord,
   onDiagnostic: OnDiagnostic,
 ): boolean {
-  const text = buf.toString('utf8', start, unread.from) + buf.toString('utf8', unread.to, end);
+  const text = joinedText(buf, start, unread.from, unread.to, end);
   const record = parseObject(text);
   if (record === undefined) return false;
   if (
@@ -223,6 +223,29 @@ function parseAround(
   keep(record, path, line, byteOffset, maxDepth, onRecord, onDiagnostic);
   return true;
 }
+
+/**
+ * The text of `buf[start, from)` and `buf[to, end)` joined, decoded once: the two parts are copied side
+ * by side into one reused buffer, so `JSON.parse` gets one flat string, not two strings and the flat copy
+ * it would make of their concatenation. Both cuts are at ASCII bytes (a `,` and the byte after a value),
+ * so the text is what decoding each part would give.
+ */
+function joinedText(buf: Buffer, start: number, from: number, to: number, end: number): string {
+  const head = from - start;
+  const length = head + end - to;
+  if (joined.length < length && length <= JOINED_MAX) joined = Buffer.allocUnsafe(Math.min(JOINED_MAX, 2 * length));
+  const target = length <= joined.length ? joined : Buffer.allocUnsafe(length);
+  buf.copy(target, 0, start, from);
+  buf.copy(target, head, to, end);
+  return target.toString('utf8', 0, length);
+}
+
+/**
+ * `joinedText`'s buffer (one line at a time: decoding never yields), grown up to `JOINED_MAX`; a longer
+ * line (up to the 64 MiB line cap) gets a buffer of its own, not kept.
+ */
+let joined = Buffer.allocUnsafe(64 * 1024);
+const JOINED_MAX = 1024 * 1024;
 
 /**
  * A decoder for a file that is UTF-16 (`UTF16_FILE`, info: `utf16Encoding`'s rule), else `undefined`; the

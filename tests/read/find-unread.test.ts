@@ -26,6 +26,12 @@ test("a progress row's data is cut out; the key elsewhere is kept", () => {
     '{"parentUuid":null,"type":"progress","uuid":"p1"}',
   );
   assert.equal(cut('{"type":"system","data":{"a":1},"uuid":"s1"}'), undefined);
+  // an agent's progress: its data holds a user line with its own toolUseResult, a key at depth 3
+  const agent = '{"type":"user","message":{"content":[]},"toolUseResult":{"stdout":"x"}}';
+  assert.equal(
+    cut(`{"parentUuid":"a1","type":"progress","data":{"message":${agent},"type":"agent_progress"},"uuid":"p2"}`),
+    '{"parentUuid":"a1","type":"progress","uuid":"p2"}',
+  );
   // a row torn right after its type: nothing to cut, and no RangeError from the bytes it lacks
   assert.equal(cut('{"parentUuid":null,"type":"progress"'), undefined);
   assert.equal(cut('{"parentUuid":null,"type":"progress","da'), undefined);
@@ -137,4 +143,21 @@ test('UTF-8 is checked once per chunk: a bad byte in a skipped value or across c
       `chunks of ${chunkBytes} bytes`,
     );
   }
+});
+
+test('the text around a skipped value is decoded whole at any size: 60 KiB, 300 KiB, 1.2 MiB, then 60 KiB again', async () => {
+  const dir = tempDir('romp-unread-');
+  const file = join(dir, 'j.jsonl');
+  // the joined text is built in a buffer of 64 KiB, grown up to 1 MiB; a longer one gets a buffer of its own
+  const sizes = [60_000, 300_000, 1_200_000, 60_000];
+  const text = (n: number, i: number): string => `${'é'.repeat(n / 2)}${i}`;
+  const line = (n: number, i: number): string =>
+    `{"type":"user","message":{"content":"${text(n, i)}"},"toolUseResult":{"stdout":"${'x'.repeat(n)}"},"uuid":"u${i}"}\n`;
+  writeFileSync(file, sizes.map((n, i) => line(n, i)).join(''));
+  const on = await readTranscript(file, { skipUnread: true });
+  assert.deepEqual(
+    on.records.map((r) => r.record),
+    sizes.map((n, i) => ({ type: 'user', message: { content: text(n, i) }, uuid: `u${i}` })),
+  );
+  assert.deepEqual(on.diagnostics, []);
 });
