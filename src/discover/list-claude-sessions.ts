@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { fsidOf } from '../model/fsid-of.ts';
 import { basename, dirname, join } from 'node:path';
@@ -293,13 +294,50 @@ export async function sessionSubagents(sessionFile: string): Promise<string[]> {
   if (own !== undefined) ids.add(own);
   const found = new Set<string>();
   for (const id of ids) for (const agent of await nestedAgents(join(dir, id))) found.add(agent);
+  for (const [path, id] of await flatAgents(dir)) if (id !== undefined && ids.has(id)) found.add(path);
+  return [...found].sort();
+}
+
+/** A folder's flat `agent-*.jsonl` files (path → `firstSessionId`) as last read, with the folder's times then. */
+interface FlatAgents {
+  mtimeMs: number;
+  ctimeMs: number;
+  ids: Map<string, string | undefined>;
+  /** Every file's first line had a `sessionId` (none is still being written). */
+  complete: boolean;
+}
+
+/** `flatAgents`' memo, by folder. */
+const FLAT_AGENTS = new Map<string, FlatAgents>();
+
+/**
+ * The flat `agent-*.jsonl` files of a project folder (2.0.28–2.1.1), each with the `sessionId` of its first line.
+ * Read once per folder and kept while the folder's mtime and ctime stay (a file added, removed or renamed changes
+ * them); a file whose first line had no id yet is read again at the next call, one that had one is not (Claude Code
+ * only appends to it). Before, every session of a folder read the head of every flat agent file in it: 1,500
+ * sessions and 300 agent files took 127 s of CPU.
+ * @param dir the project folder
+ * @returns path → session id (undefined: none yet)
+ */
+async function flatAgents(dir: string): Promise<ReadonlyMap<string, string | undefined>> {
+  const info = await stat(dir).catch(() => undefined);
+  const was = FLAT_AGENTS.get(dir);
+  if (info === undefined) FLAT_AGENTS.delete(dir);
+  else if (was?.complete === true && was.mtimeMs === info.mtimeMs && was.ctimeMs === info.ctimeMs) return was.ids;
+  const ids = new Map<string, string | undefined>();
   for (const entry of await dirents(dir)) {
     if (!entry.isFile() || !entry.name.startsWith('agent-') || !entry.name.endsWith('.jsonl')) continue;
     const path = join(dir, entry.name);
-    const id = await firstSessionId(path);
-    if (id !== undefined && ids.has(id)) found.add(path);
+    ids.set(path, was?.ids.get(path) ?? (await firstSessionId(path)));
   }
-  return [...found].sort();
+  if (info !== undefined)
+    FLAT_AGENTS.set(dir, {
+      mtimeMs: info.mtimeMs,
+      ctimeMs: info.ctimeMs,
+      ids,
+      complete: [...ids.values()].every((id) => id !== undefined),
+    });
+  return ids;
 }
 
 async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {

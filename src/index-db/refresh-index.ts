@@ -115,8 +115,8 @@ const COMMIT_EVERY = 200;
  * has its rows removed. Subagent transcripts (`<id>/subagents/**`, 2.0.x `agent-*.jsonl`) are sessions of
  * their own, keyed `<parent key>/<agent file name>`, linked both ways. Then what `romp ls` lists and what
  * `romp usage` reads of each file are brought up to date (`refreshListings`, `refreshUsageFiles`: only for
- * files whose stored stamp differs; a file parsed without kept watchers comes with them, made beside its parse: `parsedRows`). The caller holds
- * the write lock.
+ * files whose stored stamp differs; a file parsed without kept watchers comes with them, made beside its parse:
+ * `parsedRows`). The caller holds the write lock.
  * @param db the index (opened by `openIndexForWrite`)
  * @param options projects folder, progress, watcher cache
  * @returns what was done
