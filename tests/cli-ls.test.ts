@@ -3,7 +3,9 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { lastTime } from '../src/discover/last-time.ts';
-import { uniquePrefixes } from '../src/cli/run-ls.ts';
+import { formatLs, uniquePrefixes } from '../src/cli/run-ls.ts';
+import { timeFormat } from '../src/cli/format-time.ts';
+import type { ClaudeSessionInfo } from '../src/discover/list-claude-sessions.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { assistant, text, user } from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
@@ -182,4 +184,29 @@ test('uniquePrefixes: 8 characters, more where two ids share them, short or cont
   ]);
   // an id another one starts with cannot be told apart by a prefix: whole
   assert.deepEqual(uniquePrefixes(['abcdefghijklm', 'abcdefghijklmn']), ['abcdefghijklm', 'abcdefghijklmn']);
+});
+
+test('formatLs: a short id tells apart every session listed, the ones -n leaves out too', () => {
+  const info = (id: string, last: number): ClaudeSessionInfo => ({
+    id,
+    project: '-work-app',
+    cwd: '/work/app',
+    path: `/p/-work-app/${id}.jsonl`,
+    title: 'a title',
+    firstPrompt: '',
+    first: last,
+    last,
+    lastFrom: 'timestamp',
+    prompts: 1,
+    size: 1,
+    lines: 1,
+    linesEstimated: false,
+    subagents: [],
+  });
+  const shown = info('abcdef12-0000-4000-8000-000000000001', Date.UTC(2026, 2, 1));
+  const hidden = info('abcdef12-1111-4000-8000-000000000002', Date.UTC(2026, 1, 1));
+  const row = (known: ClaudeSessionInfo[]): string =>
+    formatLs([shown], timeFormat('UTC'), 80, known).split('\n')[1] ?? '';
+  assert.match(row([shown]), / {2}abcdef12 {2}a title$/);
+  assert.match(row([shown, hidden]), / {2}abcdef12-0 {2}a title$/);
 });

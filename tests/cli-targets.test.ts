@@ -114,3 +114,19 @@ test('resolveTargets: a link that exists by its name is a path, even a loop or o
     process.chdir(was);
   }
 });
+
+test('resolveTargets: an orphan subagent file opens by the id romp ls lists it with; --latest is never one', async () => {
+  const root = tempDir('romp-targets-orphan-');
+  mkdirSync(join(root, '-work-app'));
+  const orphan = join(root, '-work-app', 'agent-9fa17969.jsonl');
+  // a 2.0.x flat subagent file whose session (gone-0000) is not in the folder, newer than the one session
+  writeFileSync(
+    orphan,
+    `${JSON.stringify(user('x1', null, 'task', 50, { sessionId: 'gone-0000', isSidechain: true }))}\n`,
+  );
+  const own = join(root, '-work-app', 'own-0001.jsonl');
+  writeFileSync(own, `${JSON.stringify(user('u1', null, 'hello', 10, { sessionId: 'own-0001' }))}\n`);
+  const options = { projects: root };
+  assert.deepEqual((await resolveTargets(['agent-9f'], options, 'one', noStdin)).files, [orphan]);
+  assert.deepEqual((await resolveTargets([], { ...options, latest: true }, 'one', noStdin)).files, [own]);
+});

@@ -35,7 +35,8 @@ const ID_LIKE = /^[0-9A-Za-z][0-9A-Za-z_-]*$/;
  * - an existing path (a link too, even one that leads nowhere): kept as it is (the command checks it is a readable
  *   file, and names a broken link's error);
  * - a Claude session id or a unique prefix of one (`03eb5929`), looked up in the projects folder as
- *   `romp ls` lists it (subagent files excluded); an ambiguous prefix is an error listing the candidates.
+ *   `romp ls` lists it (subagent files excluded, but for an orphan one, whose session is gone, as `romp ls` lists
+ *   it); an ambiguous prefix is an error listing the candidates.
  *
  * Without arguments, `--latest` gives the newest session and `--project DIR` the project's sessions:
  * with `one`, the newest of them; with `many`, all of them. Neither gives no files: the command decides.
@@ -64,9 +65,7 @@ export async function resolveTargets(
   const sessions = async (): Promise<ClaudeSessionInfo[]> => {
     await checkProjectsFolder(projectsDir);
     const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
-    listed ??= (await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) })).filter(
-      (s) => s.orphan !== true,
-    );
+    listed ??= await listClaudeSessions({ projectsDir, ...(folder === undefined ? {} : { project: folder }) });
     return listed;
   };
   const files: string[] = [];
@@ -84,7 +83,8 @@ export async function resolveTargets(
       }
     }
     if (args.length === 0 && (options.latest === true || options.project !== undefined)) {
-      const all = await sessions();
+      // a subagent file whose session is gone is listed, and opens by its id, but is no project's session
+      const all = (await sessions()).filter((s) => s.orphan !== true);
       if (all.length === 0)
         throw new UserError(
           `no sessions under ${projectsDir}${options.project === undefined ? '' : ` for project ${options.project}`}`,

@@ -68,7 +68,7 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
     const iso = isoTime(options.timezone);
     io.stdout.write(`${JSON.stringify(list.map((s) => withIsoTimes(s, ['first', 'last'], iso)))}\n`);
   } else if (list.length === 0) io.stdout.write(`no sessions under ${safeText(projectsDir)}\n`);
-  else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout)));
+  else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout), all));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
     io,
@@ -94,9 +94,15 @@ const TITLE_ROOM = 20;
  * @param list the sessions
  * @param time the time printer
  * @param columns the width to fit (`outputWidth`); undefined: lines kept whole
+ * @param known the sessions a short id must tell apart (default `list`; `romp ls -n 5` passes all it listed)
  * @returns the text, a line per row
  */
-export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, columns?: number): string {
+export function formatLs(
+  list: readonly ClaudeSessionInfo[],
+  time: TimeFormat,
+  columns?: number,
+  known: readonly ClaudeSessionInfo[] = list,
+): string {
   const rows = list.map((s) => [
     `${time.format(s.last)}${s.lastFrom === 'mtime' ? '*' : ''}`,
     String(s.prompts),
@@ -120,7 +126,7 @@ export function formatLs(list: readonly ClaudeSessionInfo[], time: TimeFormat, c
   const others = (): number => measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
   if (columns !== undefined) {
     if (columns - 1 - others() - TITLE_ROOM < 12) {
-      const short = uniquePrefixes(list.map((s) => s.id));
+      const short = uniquePrefixes([...list, ...known].map((s) => s.id));
       rows.forEach((row, i) => (row[4] = short[i] as string));
     }
     if (columns - 1 - others() - 12 < 10) return stackedLs(rows, time.zone, columns);
