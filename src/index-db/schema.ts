@@ -5,10 +5,10 @@
  * column it is searched as.
  */
 import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
-import { BLOCK_ID_EPOCH, BLOCK_ID_LAST_MS, BLOCK_ID_SLOTS } from './block-ids.ts';
+import { BLOCK_ID_EPOCH, BLOCK_ID_LAST_MS, BLOCK_ID_UNIT_MS, BLOCK_TIME_SQL } from './block-ids.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -82,20 +82,23 @@ const TRIGRAM_SQL = `CREATE VIRTUAL TABLE blocks_trigram USING fts5(trigram_text
 const TRIGRAM_AGAIN = `DROP TABLE blocks_trigram; DROP VIEW blocks_search; ${SEARCH_SQL} ${TRIGRAM_SQL}
     INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`;
 
-/** Gives each block the id `blockIds` gives it, in SQL, where the id was the order written: the atom's millisecond
- * (from {@link BLOCK_ID_EPOCH}) × {@link BLOCK_ID_SLOTS}, plus the block's rank among that millisecond's blocks by
- * (`session_key`, `key`), where `blockIds` adds a hash of them (SQL has none): blocks of one millisecond may be in
- * another order than after a rebuild. The ids are made negative first, so that no new id meets an old one; a
- * millisecond of more than 4,096 blocks fails the migration (the index is then built again). The full-text indexes
- * are then made again from the blocks (`rebuild`). */
-const BLOCK_IDS_IN_TIME_ORDER = `CREATE TEMP TABLE block_ids AS SELECT -b.id AS old,
-    max(0, min(${BLOCK_ID_LAST_MS}, coalesce(a.t, 0) - ${BLOCK_ID_EPOCH})) * ${BLOCK_ID_SLOTS}
-      + row_number() OVER (PARTITION BY max(0, min(${BLOCK_ID_LAST_MS}, coalesce(a.t, 0) - ${BLOCK_ID_EPOCH})) ORDER BY b.session_key, b.key) - 1 AS new
-    FROM blocks b LEFT JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key;
+/** Gives each block the id `blockIds` gives it, in SQL: over the blocks in order (atom time, `session_key`, `atom_key`,
+ * `index`; a block of unknown time at its session's first, {@link BLOCK_TIME_SQL}), the larger of the block's base
+ * (its time's unit of {@link BLOCK_ID_UNIT_MS} from {@link BLOCK_ID_EPOCH}, + 1) and the id before + 1, which is the
+ * block's rank plus the largest base − rank up to it. The ids are made negative first, so that no new id meets an old
+ * one; then the full-text indexes are made again from the blocks (`rebuild`). SQL compares keys by their UTF-8 bytes,
+ * `blockIds` by UTF-16 code units: the same order but for keys with characters above U+FFFF. */
+const PACED_BLOCK_IDS = `CREATE TEMP TABLE block_ranks AS SELECT b.id AS old,
+    max(0, min(${BLOCK_ID_LAST_MS}, ${BLOCK_TIME_SQL} - ${BLOCK_ID_EPOCH})) / ${BLOCK_ID_UNIT_MS} + 1 AS base,
+    row_number() OVER (ORDER BY ${BLOCK_TIME_SQL}, b.session_key, b.atom_key, b."index") AS rank
+    FROM blocks b LEFT JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key
+    LEFT JOIN sessions s ON s.key = b.session_key;
+  CREATE TEMP TABLE block_ids AS SELECT -old AS old, rank + max(base - rank) OVER (ORDER BY rank ROWS UNBOUNDED PRECEDING) AS new
+    FROM block_ranks;
   CREATE UNIQUE INDEX temp.block_ids_old ON block_ids(old);
   UPDATE blocks SET id = -id;
   UPDATE blocks SET id = (SELECT new FROM block_ids WHERE old = blocks.id);
-  DROP TABLE block_ids;
+  DROP TABLE block_ranks; DROP TABLE block_ids;
   INSERT INTO blocks_fts(blocks_fts) VALUES ('rebuild');
   INSERT INTO blocks_trigram(blocks_trigram) VALUES ('rebuild');`;
 
@@ -179,8 +182,11 @@ ${TRIGRAM_SQL}
  *   its ctime), and the stamp indexes of `listings` and `usage_files`; no file is read again.
  * - 7 → 8: `usage_parts`, the response groups of `usage_files` (its `usage_json` made the file's first part, the row
  *   keeping where the reader goes on): an append adds a part instead of rewriting them; no file is read again.
- * - 8 → 9: a block's id follows its atom's time ({@link BLOCK_IDS_IN_TIME_ORDER}), where it was the order written; both
- *   full-text indexes made again from the blocks, in SQLite; no file is read again.
+ * - 8 → 9: a block's id followed its atom's time (its millisecond × 4,096 and a slot), where it was the order written;
+ *   nothing now: 9 → 10 gives every block its id.
+ * - 9 → 10: a block's id follows its atom's time, dense where the blocks are ({@link PACED_BLOCK_IDS}): FTS5 stores a
+ *   doclist's rowid steps as varints, and a millisecond × 4,096 made them 4 or 5 bytes; both full-text indexes made
+ *   again from the blocks, in SQLite; no file is read again.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -191,7 +197,8 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   5: TRIGRAM_AGAIN,
   6: STAT_STAMPS,
   7: USAGE_IN_PARTS,
-  8: BLOCK_IDS_IN_TIME_ORDER,
+  8: '',
+  9: PACED_BLOCK_IDS,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openIndexForWrite } from './open-index.ts';
+import { OPTIMIZE_AFTER_FILES, optimizeSearch } from './optimize-search.ts';
 import { refreshIndex, type RefreshOptions, type RefreshReport } from './refresh-index.ts';
 import { makeDir } from '../fs/make-dir.ts';
 
@@ -18,7 +19,8 @@ export interface UpdateOptions extends RefreshOptions {
 /**
  * Refreshes the index at `path` under its write lock (`<path>.lock`, proper-lockfile): one writer at a
  * time; a second `romp index` waits for the first (readers never wait: WAL). Opens (or recreates:
- * `INDEX_RECREATED`) the database, refreshes it, closes it.
+ * `INDEX_RECREATED`) the database, refreshes it (its full-text indexes merged, `optimizeSearch`, after a refresh that
+ * read {@link OPTIMIZE_AFTER_FILES} files or more from the start), closes it.
  * @param path the database file
  * @param options the refresh's, diagnostics, waiting
  * @returns what the refresh did, or `undefined` with `noWait` when another process is writing
@@ -39,7 +41,9 @@ export async function updateIndex(path: string, options: UpdateOptions): Promise
   try {
     const db = openIndexForWrite(path, options.onDiagnostic);
     try {
-      return await refreshIndex(db, options);
+      const report = await refreshIndex(db, options);
+      if (report.added + report.reread >= OPTIMIZE_AFTER_FILES) optimizeSearch(db);
+      return report;
     } finally {
       db.close();
     }

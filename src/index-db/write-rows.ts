@@ -1,6 +1,7 @@
 import type { BlockRow, SessionRows } from '../rows/row-types.ts';
 import { blockIds } from './block-ids.ts';
 import type { Database, SqlValue } from './database.ts';
+import { unindexBlocks } from './unindex-blocks.ts';
 import { ROW_TABLES, type RowTable } from './schema.ts';
 
 /** Tables whose rows belong to one turn (`turn_key`); rows with no turn are rewritten with the session. */
@@ -73,25 +74,28 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
   }
   let written = 0;
   let ids: number[] = [];
+  let moved: number[] = [];
   for (const table of ROW_TABLES) {
     const list = rows[table] as unknown as Array<Record<string, SqlValue> & { turn_key?: string | null; key: string }>;
     let kept = list.filter((row) =>
       table === 'turns' ? touched(row.key) : !BY_TURN.has(table) || touched(row.turn_key ?? null, table),
     );
     if (table === 'blocks') {
-      ids = blockIds(db, kept as unknown as BlockRow[], new Map(rows.atoms.map((a) => [a.key, a.t])));
+      const times = new Map(rows.atoms.map((a) => [a.key, a.t]));
+      ({ ids, moved } = blockIds(db, kept as unknown as BlockRow[], times, rows.sessions[0]?.first_t ?? 0));
       kept = kept.map((row, i) => ({ id: ids[i] as number, ...row }));
     }
     insertRows(db, table, kept);
     written += kept.length;
   }
-  // in rowid order (the ids' sorted list): FTS5 writes a segment of what it holds whenever a rowid goes back
+  // in rowid order (the ids' sorted list), with the blocks `blockIds` moved: FTS5 writes a segment of what it holds
+  // whenever a rowid goes back
   for (const fts of [
     'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
     'blocks_trigram(rowid, trigram_text) SELECT id, trigram_text',
   ]) {
     db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`, [
-      JSON.stringify(ids),
+      JSON.stringify(moved.length === 0 ? ids : [...ids, ...moved]),
     ]);
   }
   return written;
@@ -175,19 +179,6 @@ export function removeSessionRows(db: Database, key: string): void {
   unindexBlocks(db, 'session_key = ?', [key]);
   for (const table of ROW_TABLES)
     db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
-}
-
-/** Takes the blocks matching `where` out of both full-text indexes (external content: their text is given back). */
-function unindexBlocks(db: Database, where: string, params: SqlValue[]): void {
-  const ids = `SELECT id FROM blocks WHERE ${where}`;
-  db.run(
-    `INSERT INTO blocks_fts(blocks_fts, rowid, typed, assistant, tools) SELECT 'delete', id, typed, assistant, tools FROM blocks_search WHERE id IN (${ids})`,
-    params,
-  );
-  db.run(
-    `INSERT INTO blocks_trigram(blocks_trigram, rowid, trigram_text) SELECT 'delete', id, trigram_text FROM blocks_search WHERE id IN (${ids})`,
-    params,
-  );
 }
 
 /** Rows per `INSERT` statement: one call into SQLite per batch, not per row (a third of the time). */

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openIndexForWrite } from '../../src/index-db/open-index.ts';
+import { refreshIndex } from '../../src/index-db/refresh-index.ts';
+import { searchIndex } from '../../src/index-db/search-index.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { T0, user } from '../helpers/transcript.ts';
+
+/** Session a's prompts at 0, 10 ms, 20 ms and 5 s; b's at 15 ms (between a's second and third) and 500 ms. */
+const SESSIONS: Record<string, Array<[string, number]>> = {
+  a: [
+    ['the aardvark', 0],
+    ['the badger', 0.01],
+    ['the wombat', 0.02],
+    ['the dingo', 5],
+  ],
+  b: [
+    ['the quokka', 0.015],
+    ['the numbat', 0.5],
+  ],
+};
+
+/** An index of the sessions, written one file per refresh in `order` (all at once without it). */
+async function build(order?: string[]): Promise<ReturnType<typeof openIndexForWrite>> {
+  const dir = tempDir('romp-block-ids-');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, '-work-a'), { recursive: true });
+  const write = (id: string): void =>
+    writeFileSync(
+      join(dir, '-work-a', `${id}.jsonl`),
+      (SESSIONS[id] as Array<[string, number]>)
+        .map(([prompt, sec], i) =>
+          JSON.stringify({ ...user(`${id}${i}`, i === 0 ? null : `${id}${i - 1}`, prompt, sec), sessionId: id }),
+        )
+        .join('\n') + '\n',
+    );
+  const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  for (const group of order === undefined ? [Object.keys(SESSIONS)] : order.map((id) => [id])) {
+    for (const id of group) write(id);
+    await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  }
+  return db;
+}
+
+/** Each block's id less the first one's unit (100 ms since 2020, + 1), by its session and atom. */
+function ids(db: ReturnType<typeof openIndexForWrite>): Record<string, number> {
+  const base = (T0 - Date.UTC(2020, 0, 1)) / 100 + 1;
+  return Object.fromEntries(
+    db
+      .all('SELECT session_key, atom_key, id FROM blocks ORDER BY id')
+      .map((r) => [r['atom_key'], Number(r['id']) - base]),
+  );
+}
+
+test('block ids: dense within 100 ms, a block written between two moves the run after it, in any order', async () => {
+  // a0 a1 at 0 and 10 ms: one after the other; b0 (15 ms) before a2 (20 ms); b1 at 500 ms, a3 at 5 s: their units
+  const want = { a0: 0, a1: 1, b0: 2, a2: 3, b1: 5, a3: 50 };
+  for (const order of [['a', 'b'], ['b', 'a'], undefined]) {
+    const db = await build(order);
+    assert.deepEqual(ids(db), want, `order ${String(order)}`);
+    // a2, moved from 2 to 3 when b was written after a: both full-text indexes hold it under its new id
+    for (const [q, uuid] of [
+      ['wombat', 'a2'],
+      ['omba', 'a2'],
+      ['quokka', 'b0'],
+      ['uokk', 'b0'],
+    ] as const)
+      assert.deepEqual(
+        searchIndex(db, q).map((h) => h.uuid),
+        [uuid],
+        `${q}, order ${String(order)}`,
+      );
+    for (const fts of ['blocks_fts', 'blocks_trigram'])
+      db.run(`INSERT INTO ${fts}(${fts}, rank) VALUES ('integrity-check', 1)`);
+    db.close();
+  }
+});
