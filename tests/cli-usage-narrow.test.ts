@@ -54,14 +54,32 @@ test('romp usage on 50 columns stacks the models under the date: 12 + 5 + 6 + 12
 
 test('romp usage on 40 columns stacks the numbers under their names: no line over 39', async () => {
   const table = await usage(40);
-  // names 6 wide ("Output"), values 12 ("(1 unpriced)"): 6 + 1 + 12 = 19; the date column 12 ("- sonnet-4-5")
+  // names 6 wide ("Output"), numbers 7 ("≥ $0.00"; the cost's note "(1 unpriced)" under it fits the 14): the
+  // column takes its header's 15, the lines right-aligned in it
   assert.deepEqual(table.slice(3, 8), [
-    '├──────────────┼─────────────────────┤',
-    '│ 2026-03-01   │ Input            20 │',
-    '│ - mystery-x  │ Output           10 │',
-    '│ - sonnet-4-5 │ Cost        ≥ $0.00 │',
-    '│              │        (1 unpriced) │',
+    '├──────────────┼─────────────────┤',
+    '│ 2026-03-01   │  Input       20 │',
+    '│ - mystery-x  │  Output      10 │',
+    '│ - sonnet-4-5 │  Cost   ≥ $0.00 │',
+    '│              │    (1 unpriced) │',
   ]);
-  assert.equal(table[1], '│ Date         │     Tokens and cost │');
+  assert.equal(table[1], '│ Date         │ Tokens and cost │');
   assert.ok(table.every((l) => [...l].length <= 39));
+});
+
+test('romp usage session --breakdown on 40 columns: a time (never cut) and the stacked numbers fit 39', async () => {
+  const r = await runCli(
+    ['usage', 'session', '--breakdown', '--projects', projects(), '--timezone', 'UTC', '--no-index'],
+    40,
+  );
+  const table = r.out.split('\n').filter((l) => /^[│┌├└]/.test(l));
+  assert.ok(
+    table.some((l) => /^│ 2026-03-01 \d\d:\d\d +│/.test(l)),
+    table.join('\n'),
+  );
+  assert.ok(table.some((l) => l.includes('└ sonnet-4')));
+  assert.ok(
+    table.every((l) => [...l].length <= 39),
+    table.find((l) => [...l].length > 39),
+  );
 });

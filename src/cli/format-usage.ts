@@ -106,9 +106,16 @@ function stackNumbers(grid: Grid, first: number): Grid {
   const [head = [], ...body] = grid;
   const names = head.slice(first).map((h) => h.replace(' (USD)', ''));
   const name = Math.max(...names.map((n) => n.length));
-  const value = Math.max(...body.flatMap((row) => row.slice(first).flatMap((cell) => cell.split('\n').map(textWidth))));
+  // a number's width: a cell's first line (a cost's note under it, `(1 unpriced)`, only needs the whole line)
+  const value = Math.max(
+    ...body.flatMap((row) => row.slice(first).map((cell) => textWidth(cell.split('\n')[0] ?? ''))),
+  );
   const lines = (cell: string, i: number): string[] =>
-    cell.split('\n').map((line, j) => `${(j === 0 ? (names[i] as string) : '').padEnd(name)} ${line.padStart(value)}`);
+    cell
+      .split('\n')
+      .map((line, j) =>
+        j === 0 ? `${(names[i] as string).padEnd(name)} ${line.padStart(value)}` : line.padStart(name + 1 + value),
+      );
   return [
     [...head.slice(0, first), 'Tokens and cost'],
     ...body.map((row) => [...row.slice(0, first), row.slice(first).flatMap(lines).join('\n')]),
