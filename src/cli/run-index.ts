@@ -133,16 +133,17 @@ export async function runSearch(
       const show = `romp show ${safeText(h.path)}${h.turn === null ? '' : ` --turn ${h.turn}`}`;
       const resume = `claude --resume ${safeText(h.resume_id)}`;
       const commands = `  ${show}   ${resume}`;
-      const [head, snippet, ...rest] = fitLines(
+      const [head, snippet] = fitLines(
         [
           `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}`,
           // each match between \u0002 and \u0003 (no escaped text holds them), made bold or «…» once cut to the width
           `  ${markMatches({ text: h.snippet, matches: h.matches }, '\u0002', '\u0003', safeText)}`,
-          // the two commands on a line of their own each when together they would not fit
-          ...(columns === undefined || commands.length < columns ? [commands] : [`  ${show}`, `  ${resume}`]),
         ],
         columns,
       );
+      // the two commands on a line of their own each when together they would not fit; never cut: a command cut
+      // to the width would not run (the terminal wraps a longer one)
+      const rest = columns === undefined || commands.length < columns ? [commands] : [`  ${show}`, `  ${resume}`];
       const marked = (snippet ?? '')
         .replaceAll('\u0002', bold ? '\u001b[1m' : '«')
         .replaceAll('\u0003', bold ? '\u001b[22m' : '»');

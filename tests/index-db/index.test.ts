@@ -438,7 +438,8 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     plain.out,
     /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
   );
-  // on a 40-column terminal each line is cut to 39, the two commands on lines of their own
+  // on a 40-column terminal each line is cut to 39 but the two commands, on lines of their own, whole: a command
+  // cut to the width would not run
   const narrow = await runCli(
     ['search', 'flamingo', '--projects', dir, '--romp-home', home, '--no-refresh', '--author', 'human'],
     40,
@@ -446,9 +447,11 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   const lines = narrow.out.trimEnd().split('\n');
   // under the count of hits and the zone
   assert.deepEqual(
-    [lines.length, lines.filter((l) => [...l].length > 39), lines[0], lines[4]],
+    [lines.length, lines.slice(0, 3).filter((l) => [...l].length > 39), lines[0], lines[4]],
     [5, [], `1 hit · times in ${timeFormat().zone}`, '  claude --resume s1'],
   );
+  assert.match(lines[3] ?? '', /^ {2}romp show \/\S+\/s1\.jsonl --turn 1$/);
+  assert.ok([...(lines[3] ?? '')].length > 39);
   const sql = await runCli([
     'sql',
     "SELECT key, turns FROM sessions WHERE key LIKE 's1%' ORDER BY key",
