@@ -42,8 +42,8 @@ export interface FilePlan {
   key?: string;
   /** A subagent's transcript: no subagents of its own are looked for. */
   subagent: boolean;
-  /** When the file is a subagent's: its parent's key and the spawning call. */
-  parent?: { key: string; tool_use_id: string };
+  /** When the file is a subagent's: its parent's key and the spawning call (`null`: no call links it). */
+  parent?: { key: string; tool_use_id: string | null };
   /** The turns the index holds under `key`: when the session keeps that key, only the turns that differ are rows. */
   old?: { key: string; turns: TurnStamp[] };
 }

@@ -283,11 +283,12 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   const path = w.file.path;
   const subagent = isSubagent(w.file);
   const parentPath = subagent ? await parentOf(w.file) : null;
+  // the spawning call's link, else (a 2.0.x flat agent file no call names) the parent session when it is indexed
   const parent =
     parentPath === null
       ? undefined
-      : (db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
-          { key: string; tool_use_id: string } | undefined);
+      : ((db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
+          { key: string; tool_use_id: string } | undefined) ?? unlinkedParent(db, parentPath));
   const old =
     w.old === undefined
       ? undefined
@@ -450,6 +451,12 @@ async function classify(path: string, stamp: FileStamp, old: FileRow | undefined
 function uniqueKey(db: Database, wanted: string, path: string): string {
   const other = db.all('SELECT path FROM files WHERE session_key = ? AND path <> ?', [wanted, path]);
   return other.length === 0 ? wanted : `${wanted}@${createHash('sha1').update(path).digest('hex').slice(0, 8)}`;
+}
+
+/** A subagent's parent session when no call links it: the key the index gave the parent's file, with no call. */
+function unlinkedParent(db: Database, parentPath: string): { key: string; tool_use_id: null } | undefined {
+  const key = db.all('SELECT session_key FROM files WHERE path = ?', [parentPath])[0]?.['session_key'];
+  return typeof key === 'string' ? { key, tool_use_id: null } : undefined;
 }
 
 /** The key the index gave a file, else its name (a parent not indexed: an orphan subagent). */

@@ -35,8 +35,9 @@ export interface RowContext {
   branches?: readonly Branch[];
   /** Subagent transcripts linked to this session's calls. */
   subagents?: readonly LinkedSubagent[];
-  /** When this session is a subagent's transcript: its parent's key and the spawning call. */
-  parent?: { key: string; tool_use_id: string };
+  /** When this session is a subagent's transcript: its parent's key and the spawning call (`null`: no call links it).
+   * */
+  parent?: { key: string; tool_use_id: string | null };
   /** Characters of block text kept (default `TEXT_CAP`, 4096). */
   textCap?: number;
   /** Characters of tool input and output text kept (default `TOOL_TEXT_CAP`, 2048; never more than `textCap`). */

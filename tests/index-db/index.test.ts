@@ -535,3 +535,25 @@ test('usage_facts count as romp usage does: a rewound branch and an in-file side
   ]);
   db.close();
 });
+
+test("index: a 2.0.x flat agent file no call names is its parent session's; a hit in it resumes the parent", async () => {
+  const dir = tempDir('romp-projects-');
+  const project = join(dir, '-work-app');
+  mkdirSync(project);
+  writeFileSync(join(project, 'p1.jsonl'), jsonl(as('p1', [user('u1', null, 'hello', 0)])));
+  // its lines carry the parent's sessionId, as 2.0.28-2.1.1 wrote them beside the session; no Task call names it
+  writeFileSync(
+    join(project, 'agent-f1.jsonl'),
+    jsonl(as('p1', [user('f1', null, 'look for the heron', 1, { isSidechain: true })])),
+  );
+  const db = reader((await build(dir)).path);
+  assert.deepEqual(
+    db.all("SELECT key, parent_key, parent_tool_use_id FROM sessions WHERE key LIKE 'p1/%'").map((r) => ({ ...r })),
+    [{ key: 'p1/agent-f1', parent_key: 'p1', parent_tool_use_id: null }],
+  );
+  assert.deepEqual(
+    searchIndex(db, 'heron').map((h) => [h.session_id, h.uuid, h.resume_id]),
+    [['p1/agent-f1', 'f1', 'p1']],
+  );
+  db.close();
+});
