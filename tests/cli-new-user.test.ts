@@ -131,6 +131,12 @@ test('register, resume, usage, cache, resume-check and watch refuse a file whose
     assert.deepEqual([run.code, run.out], [2, ''], argv.join(' '));
     assert.equal(run.err, refused.err, argv.join(' '));
   }
+  const one = join(dir, 'one-line');
+  writeFileSync(one, 'hello\n');
+  assert.equal(
+    (await runCli(['usage', one, '--romp-home', home])).err,
+    `romp: ${one}: not a Claude Code transcript (its one line is not a transcript line; romp doctor ${one} says why)\n`,
+  );
   // an empty file is a session not written yet: usage counts nothing, and says so in a table
   assert.equal((await runCli(['usage', empty, '--romp-home', home])).code, 0);
 });

@@ -9,7 +9,8 @@ import { checkFiles, UserError } from './cli-io.ts';
  * empty (a session Claude Code has not written to yet, or blank lines only) or holds a transcript line (a JSON
  * object with a string `type`) among the complete lines of its first 64 KiB.
  * @param files the files
- * @throws UserError `FILE: not a Claude Code transcript (none of its first N lines is a transcript line; …)`, or
+ * @throws UserError `FILE: not a Claude Code transcript (none of its first N lines is a transcript line; …)` (`its
+ *   one line is not` for one), or
  * `checkFiles`'s
  */
 export async function checkTranscripts(files: readonly string[]): Promise<void> {
@@ -18,7 +19,7 @@ export async function checkTranscripts(files: readonly string[]): Promise<void> 
     const lines = (await readEdges(file, HEAD_BYTES, 0)).head.filter((line) => line.trim() !== '');
     if (lines.length > 0 && !lines.some(isTranscriptLine))
       throw new UserError(
-        `${file}: not a Claude Code transcript (none of its first ${plural(lines.length, 'line')} is a transcript line; romp doctor ${file} says why)`,
+        `${file}: not a Claude Code transcript (${lines.length === 1 ? 'its one line is not' : `none of its first ${plural(lines.length, 'line')} is`} a transcript line; romp doctor ${file} says why)`,
       );
   }
 }
