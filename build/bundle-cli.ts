@@ -11,6 +11,10 @@
  *   (`src/index-db/`, imported when there is one), a bundle of its own (`OWN_BUNDLES`), its cache made
  *   after it ran `romp usage` on the example: through Node's ES module loader its 62 modules cost
  *   `romp usage` more at start-up than the rest of the command line (issue 16).
+ * - `dist/src/cli/usage-worker-bundle.cjs` and `.cache`: `countUsage`'s worker thread (src/usage/usage-worker.ts),
+ *   its cache made after it read the example, and `usage-worker.cjs` (src/usage/usage-worker-start.ts), the
+ *   script the thread starts with, which runs them: the worker's modules through the ES module loader cost
+ *   50 ms of its start (issue 16).
  *
  * What stays outside the bundle, loaded from tsc's `dist/` when a command needs it:
  * - every `run-*.js` command module but `run-show.js` (`romp watch`, `index`, … are imported
@@ -36,7 +40,10 @@ import {
   codeCacheFile,
   OWN_BUNDLES,
   runBundle,
+  USAGE_WORKER_BUNDLE,
+  USAGE_WORKER_START,
 } from '../src/cli/code-cache.ts';
+import type { workFiles as WorkFiles } from '../src/usage/usage-worker.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist', 'src', 'cli');
@@ -101,17 +108,7 @@ const common = {
 } as const;
 
 const bundlePath = join(CLI, BUNDLE_FILE);
-const [bundle] = (
-  await build({
-    ...common,
-    entryPoints: [join(CLI, 'cli.js')],
-    outfile: bundlePath,
-    plugins: [split(outside)],
-    define: { 'import.meta.url': '__rompUrl' },
-    banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
-  })
-).outputFiles;
-writeFileSync(bundlePath, withBundleImports(bundle?.text ?? ''));
+await bundleTo(join(CLI, 'cli.js'), bundlePath, outside);
 
 const binPath = join(CLI, 'romp.cjs');
 const [bin] = (
@@ -134,21 +131,30 @@ writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
 const INDEX = join(ROOT, 'dist', 'src', 'index-db') + sep;
 for (const [specifier, name] of OWN_BUNDLES) {
   const path = join(CLI, `${name}.cjs`);
-  const [own] = (
-    await build({
-      ...common,
-      entryPoints: [join(CLI, specifier)],
-      outfile: path,
-      plugins: [split((p, dynamic) => outside(p) || (dynamic && p.startsWith(INDEX)))],
-      define: { 'import.meta.url': '__rompUrl' },
-      banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
-    })
-  ).outputFiles;
-  writeFileSync(path, withBundleImports(own?.text ?? ''));
+  await bundleTo(join(CLI, specifier), path, (p, dynamic) => outside(p) || (dynamic && p.startsWith(INDEX)));
   const warm = runBundle(path, undefined);
   await warmUp(name, warm.exports);
   writeFileSync(join(CLI, `${name}.cache`), codeCacheFile(warm));
 }
+
+// countUsage's worker thread: its bundle, whose cache is made once it has read the example, and its start script
+const workerPath = join(CLI, `${USAGE_WORKER_BUNDLE}.cjs`);
+await bundleTo(join(ROOT, 'dist', 'src', 'usage', 'usage-worker.js'), workerPath, outside);
+const warmWorker = runBundle(workerPath, undefined);
+await (warmWorker.exports as { workFiles: typeof WorkFiles }).workFiles(
+  [join(ROOT, 'examples', 'session.jsonl')],
+  new Int32Array(1),
+  () => {},
+);
+writeFileSync(join(CLI, `${USAGE_WORKER_BUNDLE}.cache`), codeCacheFile(warmWorker));
+const [start] = (
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, 'dist', 'src', 'usage', 'usage-worker-start.js')],
+    define: { 'import.meta.dirname': '__dirname' },
+  })
+).outputFiles;
+writeFileSync(join(CLI, USAGE_WORKER_START), start?.text ?? '');
 
 /** Runs an own bundle's command on the example (`romp usage` as a table and as JSON), so that its cache holds
  * the functions compiled then. */
@@ -160,6 +166,25 @@ async function warmUp(name: string, exports: unknown): Promise<void> {
     if ((await runUsage([example], { json, index: false }, { stdout: discard, stderr: discard })) !== 0)
       throw new Error(`romp usage examples/session.jsonl failed in ${name}`);
   }
+}
+
+/** Bundles `entry` (from `dist/`) into `outfile`, the modules `out` names left out, its `import()`s rewritten. */
+async function bundleTo(
+  entry: string,
+  outfile: string,
+  out: (path: string, dynamic: boolean) => boolean,
+): Promise<void> {
+  const [bundled] = (
+    await build({
+      ...common,
+      entryPoints: [entry],
+      outfile,
+      plugins: [split(out)],
+      define: { 'import.meta.url': '__rompUrl' },
+      banner: { js: "const __rompUrl = require('node:url').pathToFileURL(__filename).href;" },
+    })
+  ).outputFiles;
+  writeFileSync(outfile, withBundleImports(bundled?.text ?? ''));
 }
 
 /** The bundle with its every `import("…")` calling {@link BUNDLE_IMPORT} instead (src/cli/code-cache.ts). */

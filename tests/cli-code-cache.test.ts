@@ -18,7 +18,11 @@ import {
   codeCacheFile,
   OWN_BUNDLES,
   runBundle,
+  USAGE_WORKER_BUNDLE,
+  USAGE_WORKER_START,
 } from '../src/cli/code-cache.ts';
+import { unpackResponses } from '../src/usage/count-usage.ts';
+import type { WorkerMessage } from '../src/usage/usage-worker.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli/', import.meta.url));
@@ -106,4 +110,22 @@ test('romp usage runs from its own bundle, with its cache: no ES module loader, 
       assert.equal(loaded.has(`NativeModule ${name}`), false, `${index[0] ?? ''}: ${name}`);
     }
   }
+});
+
+test("countUsage's worker runs from its own bundle, with its cache, and posts a file's responses packed", async () => {
+  assert.equal(
+    runBundle(join(CLI, `${USAGE_WORKER_BUNDLE}.cjs`), join(CLI, `${USAGE_WORKER_BUNDLE}.cache`)).cached,
+    true,
+  );
+  const { Worker } = await import('node:worker_threads');
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(join(CLI, USAGE_WORKER_START), { workerData: { usageWorker: true, next } });
+  const messages: WorkerMessage[] = [];
+  worker.on('message', (m: WorkerMessage) => messages.push(m));
+  const exited = new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject));
+  worker.postMessage({ files: [EXAMPLE_SESSION] });
+  assert.equal(await exited, 0);
+  let responses = 0;
+  for (const m of messages) unpackResponses(m.packed, () => responses++);
+  assert.deepEqual([messages.map((m) => m.file), responses], [[EXAMPLE_SESSION], 8]);
 });

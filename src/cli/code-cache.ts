@@ -22,6 +22,14 @@ export const BUNDLE_IMPORT = '__rompImport';
  */
 export const OWN_BUNDLES: ReadonlyMap<string, string> = new Map([['./run-usage.js', 'usage-bundle']]);
 
+/**
+ * `countUsage`'s worker thread as a bundle of its own beside the bin (`<name>.cjs`, `<name>.cache`;
+ * build/bundle-cli.ts), and the script a worker starts with (`usage-worker.cjs`, src/usage/usage-worker-start.ts),
+ * which runs it: through Node's ES module loader the worker's modules cost 50 ms of its start (issue 16).
+ */
+export const USAGE_WORKER_BUNDLE = 'usage-worker-bundle';
+export const USAGE_WORKER_START = 'usage-worker.cjs';
+
 /** A bundle run by {@link runBundle}. */
 export interface RunBundle {
   /** What the bundle's `module.exports` holds. */

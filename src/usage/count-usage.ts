@@ -8,6 +8,7 @@ import { dayFormatter } from './day-formatter.ts';
 import { PRICES, priceFor, pricer, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
 import { readUsageLines, type UsageReadOptions } from './read-usage-lines.ts';
+import type { WorkerMessage } from './usage-worker.ts';
 
 /** Token counts (tokens) and cost (USD). */
 export interface Totals {
@@ -258,32 +259,37 @@ export async function collectFileResponses(
 
 async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
   const { Worker } = await import('node:worker_threads');
-  const script = new URL('../usage/usage-worker.js', import.meta.url);
+  const { existsSync } = await import('node:fs');
+  // the worker's bundle with its code cache where built (the same file from dist/src/usage/ and dist/src/cli/)
+  const bundled = new URL('../cli/usage-worker.cjs', import.meta.url);
+  const script = existsSync(bundled) ? bundled : new URL('../usage/usage-worker.js', import.meta.url);
   const groups = new Map<string, Response>();
   let done = 0;
   const onFile = (file: string): void => options.onFile?.(file, ++done, files.length);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  // started before the files are sized and sorted: its start overlaps this thread's
+  const workers = Array.from(
+    { length: count - 1 },
+    () => new Worker(script, { workerData: { usageWorker: true, next } }),
+  );
+  const ended = workers.map(
+    (worker) =>
+      new Promise<void>((resolve, reject) => {
+        worker.on('message', (message: WorkerMessage) => {
+          for (const d of message.diagnostics) options.onDiagnostic?.(d);
+          onFile(message.file);
+          unpackResponses(message.packed, (key, response) => merge(groups, key, response));
+        });
+        worker.on('error', reject);
+        worker.on('exit', () => resolve());
+      }),
+  );
   // the largest files first, taken one at a time by whichever thread is free: the last one taken is small
   const ordered = largestFirst(await sizes(files));
-  const next = new Int32Array(new SharedArrayBuffer(4));
+  for (const worker of workers) worker.postMessage({ files: ordered });
   // this thread reads too: one worker fewer to start (each costs a thread, its module loading, its JIT)
   await Promise.all([
-    ...Array.from(
-      { length: count - 1 },
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const worker = new Worker(script, { workerData: { files: ordered, next } });
-          worker.on(
-            'message',
-            (message: { file?: string; groups?: Array<[string, Response]>; diagnostics?: Diagnostic[] }) => {
-              for (const d of message.diagnostics ?? []) options.onDiagnostic?.(d);
-              if (message.file !== undefined) onFile(message.file);
-              for (const [key, response] of message.groups ?? []) merge(groups, key, response);
-            },
-          );
-          worker.on('error', reject);
-          worker.on('exit', () => resolve());
-        }),
-    ),
+    ...ended,
     collectResponses(
       ordered,
       { ...(options.onDiagnostic ? { onDiagnostic: options.onDiagnostic } : {}), onFile },
@@ -293,6 +299,83 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
     }),
   ]);
   return groups;
+}
+
+/**
+ * A file's responses as a worker posts them (`packResponses`): one transferred buffer of their numbers and one
+ * string of JSON for the rest, not an object each (the structured clone of 8,836 responses cost 95 ms).
+ */
+export interface PackedResponses {
+  /** Per response: its time (`t`), then its flags (1: `isSidechain`, 2: `lowerBound`). */
+  numbers: Float64Array;
+  /** `[strings, rows]`: the sessions, models and files once each, then per response `messageId`, `requestId`
+   * (`null`: none), the indexes of its session, model and file in `strings`, and its usage (`null`: in `odd`). */
+  json: string;
+  /** The usages JSON would not give back as they are (a `-0`, ±Infinity in them), by response index. */
+  odd: Array<[number, Record<string, unknown>]>;
+}
+
+/**
+ * Packs grouped responses for a worker's message (`unpackResponses` gives them back, equal).
+ * @param groups responses by de-dup key
+ * @returns the packed responses
+ */
+export function packResponses(groups: ReadonlyMap<string, Response>): PackedResponses {
+  const numbers = new Float64Array(2 * groups.size);
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const at = (s: string): number => {
+    let i = index.get(s);
+    if (i === undefined) index.set(s, (i = strings.push(s) - 1));
+    return i;
+  };
+  const rows: unknown[] = [];
+  const odd: Array<[number, Record<string, unknown>]> = [];
+  let n = 0;
+  for (const r of groups.values()) {
+    numbers[2 * n] = r.t;
+    numbers[2 * n + 1] = (r.isSidechain ? 1 : 0) | (r.lowerBound ? 2 : 0);
+    const plain = jsonSafe(r.usage);
+    if (!plain) odd.push([n, r.usage]);
+    rows.push(r.messageId, r.requestId ?? null, at(r.sessionId), at(r.model), at(r.file), plain ? r.usage : null);
+    n++;
+  }
+  return { numbers, json: JSON.stringify([strings, rows]), odd };
+}
+
+/**
+ * The responses of `packResponses`, each with its de-dup key, in the order they were packed.
+ * @param packed what a worker posted
+ * @param each receives each key and response
+ */
+export function unpackResponses(packed: PackedResponses, each: (key: string, response: Response) => void): void {
+  const [strings, rows] = JSON.parse(packed.json) as [string[], unknown[]];
+  const odd = new Map(packed.odd);
+  for (let n = 0, k = 0; k < rows.length; n++, k += 6) {
+    const messageId = rows[k] as string;
+    const requestId = (rows[k + 1] as string | null) ?? undefined;
+    const sessionId = strings[rows[k + 2] as number] as string;
+    const flags = packed.numbers[2 * n + 1] as number;
+    each(responseKey(messageId, requestId, sessionId), {
+      messageId,
+      requestId,
+      sessionId,
+      model: strings[rows[k + 3] as number] as string,
+      t: packed.numbers[2 * n] as number,
+      isSidechain: (flags & 1) !== 0,
+      usage: (rows[k + 5] as Record<string, unknown> | null) ?? (odd.get(n) as Record<string, unknown>),
+      lowerBound: (flags & 2) !== 0,
+      file: strings[rows[k + 4] as number] as string,
+    });
+  }
+}
+
+/** Whether JSON gives a value back as it is: no `-0`, ±Infinity or NaN in it (JSON.parse gives no other kind). */
+function jsonSafe(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && (value !== 0 || 1 / value > 0);
+  if (typeof value !== 'object' || value === null) return true;
+  for (const v of Array.isArray(value) ? value : Object.values(value)) if (!jsonSafe(v)) return false;
+  return true;
 }
 
 async function sizes(files: string[]): Promise<Array<[string, number]>> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.ts';
-import { countUsage } from '../../src/usage/count-usage.ts';
+import { countUsage, packResponses, unpackResponses, type Response } from '../../src/usage/count-usage.ts';
 import { assistant, text, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 
 const u = (input: number, output: number, extra: Record<string, unknown> = {}) => ({
@@ -330,4 +330,40 @@ test('negative, string, fractional or 1e300 token counts are BAD_USAGE and not s
     ].map((f) => ['BAD_USAGE', 1, `usage.${f}`]),
   );
   assert.ok(Number.isFinite(r.total.cost_usd));
+});
+
+test("a worker's packed responses come back equal: -0, ±Infinity, NaN times, no requestId, odd strings", () => {
+  const groups = new Map<string, Response>();
+  const r = (messageId: string, extra: Partial<Response>): Response => ({
+    messageId,
+    requestId: 'req_1',
+    sessionId: 'S',
+    model: 'claude-opus-4-5',
+    t: 1_700_000_000_000,
+    isSidechain: false,
+    usage: u(1, 2),
+    lowerBound: false,
+    file: '/p/a.jsonl',
+    ...extra,
+  });
+  groups.set('a', r('msg_a', { requestId: undefined, t: Number.NaN, isSidechain: true, lowerBound: true }));
+  groups.set('b', r('msg_b', { usage: u(-0, 2, { cache_creation: { ephemeral_5m_input_tokens: Infinity } }) }));
+  groups.set(
+    'c',
+    r('msg_\ud800"\\', { sessionId: '__proto__', model: '', t: -0, usage: u(3, 4, { x: [null, true] }) }),
+  );
+  const back: Array<[string, Response]> = [];
+  const packed = packResponses(groups);
+  unpackResponses(structuredClone(packed), (key, response) => back.push([key, response]));
+  assert.deepEqual(
+    back.map(([key]) => key),
+    ['S\u0000msg_a', 'msg_b\u0000req_1', 'msg_\ud800"\\\u0000req_1'],
+  );
+  assert.deepEqual(
+    back.map(([, response]) => response),
+    [...groups.values()],
+  );
+  assert.ok(Object.is((back[1]?.[1].usage as { input_tokens: number }).input_tokens, -0));
+  assert.ok(Object.is(back[2]?.[1].t, -0));
+  assert.equal(packed.odd.length, 1);
 });
