@@ -63,6 +63,11 @@ test('an unreadable transcript exits 2 with a romp: line in every command that r
     /^romp: .*locked\.jsonl: cannot read: permission denied \(EACCES\)$/m.test(r.err) && !/\n\s+at /.test(r.err),
   ]);
   assert.deepEqual(summary, [...commands.map((c) => [c[0], 2, true]), ['usage --projects', 2, true], ['ls', 2, true]]);
+  // a whole file is no "assistant line could not be read": its one romp: line says it all
+  assert.deepEqual(
+    results.filter(([name]) => name.startsWith('usage')).map(([, r]) => /assistant line/.test(r.err)),
+    [false, false],
+  );
 });
 
 test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, not a stack trace', async () => {

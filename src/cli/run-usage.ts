@@ -272,9 +272,9 @@ function inFileOrder(diagnostics: Diagnostic[], paths: string[]): Diagnostic[] {
 }
 
 /** Says on stderr what the counting met: lines that could not be read (not counted) apart from lines read with a
- * warning (counted). */
+ * warning (counted). A file that could not be read at all is no line: `reportUnreadable` names it. */
 function reportDiagnostics(diagnostics: Diagnostic[], io: CliIO): void {
-  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const errors = diagnostics.filter((d) => d.severity === 'error' && d.code !== 'FILE_UNREADABLE');
   const warnings = diagnostics.filter((d) => d.severity === 'warning');
   writeDiagnostics(
     io,
