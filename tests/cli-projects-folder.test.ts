@@ -21,6 +21,7 @@ test('a missing projects folder is one error, worded alike, in every command tha
     ['index', '--romp-home', home],
     ['search', 'flaky', '--romp-home', home],
     ['watch', '--latest'],
+    ['usage'],
   ];
   for (const argv of commands) {
     const r = await runCli([...argv, '--projects', missing]);

@@ -12,6 +12,7 @@ import { usageThreads } from '../usage/usage-threads.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { checkTranscripts } from './check-transcripts.ts';
 import { dayOption } from './day-option.ts';
 import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
@@ -339,8 +340,10 @@ export async function readPrices(path: string): Promise<Record<string, Price>> {
   return table;
 }
 
-/** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`. */
+/** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`; a
+ * missing or unreadable projects folder is `checkProjectsFolder`'s one error, as in every command listing sessions. */
 export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
+  await checkProjectsFolder(dir);
   const { files, skipped } = await discoverTranscripts(dir);
   for (const s of skipped) reportSkipped(s, io);
   if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
