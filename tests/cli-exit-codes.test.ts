@@ -127,3 +127,23 @@ test('a system error line names the error on one line, control characters escape
   assert.equal(systemErrorLine(new TypeError('x is undefined')), undefined);
   assert.equal(systemErrorLine(Object.assign(new Error('commander'), { code: 'commander.unknownOption' })), undefined);
 });
+
+test('a project folder that cannot be read is named on stderr by ls and usage, not skipped in silence', async () => {
+  const dir = tempDir('romp-exit-folder-');
+  const projects = join(dir, 'projects');
+  mkdirSync(join(projects, '-work-app'), { recursive: true });
+  copyFileSync(EXAMPLE_SESSION, join(projects, '-work-app', 'ok.jsonl'));
+  const locked = join(projects, '-work-locked');
+  mkdirSync(locked);
+  copyFileSync(EXAMPLE_SESSION, join(locked, 'hidden.jsonl'));
+  chmodSync(locked, 0o000);
+  for (const d of [dir, projects, join(projects, '-work-app')]) chmodSync(d, 0o755);
+  const env = { ROMP_HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: dir, HOME: dir };
+  for (const argv of [['ls'], ['usage']]) {
+    const { err } = await romp([...argv, '--projects', projects], env);
+    assert.ok(
+      err.includes(`romp: skipped ${locked}: cannot read: permission denied (EACCES)\n`),
+      `${argv.join(' ')}: ${err}`,
+    );
+  }
+});

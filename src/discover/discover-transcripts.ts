@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** A transcript found in a projects folder. */
 export interface DiscoveredFile {
@@ -15,7 +16,8 @@ export interface DiscoveredFile {
 /** An entry that looks like a transcript or a folder of them and was left out, with why. */
 export interface SkippedEntry {
   path: string;
-  /** `not a regular file (a FIFO)`, `link leading out of the projects folder`, `dangling or looping link`. */
+  /** `not a regular file (a FIFO)`, `link leading out of the projects folder`, `dangling or looping link`, `cannot
+   * read: …` (a folder). */
   reason: string;
 }
 
@@ -34,11 +36,11 @@ export interface Discovery {
  * projects folder's; one leading out of it (a `*.jsonl` link to `/etc/passwd`), a dangling or looping
  * link, a link into a folder that holds it, and a `*.jsonl` that is a FIFO, socket or device are
  * `skipped`, with the reason. A file reached through a link and by its own name is listed under both
- * (usage counts each response once anyway); a folder link is followed once. Folders that cannot be
- * read are left out.
+ * (usage counts each response once anyway); a folder link is followed once. A folder that cannot be
+ * read is `skipped` (`cannot read: permission denied (EACCES)`), one gone since it was listed is not.
  * @param root the projects folder
  * @param project only this project folder (by name)
- * @returns the files and the skipped entries; none when `root` cannot be read
+ * @returns the files and the skipped entries; none when `root` cannot be resolved (`checkProjectsFolder` says why)
  */
 export async function discoverTranscripts(root: string, project?: string): Promise<Discovery> {
   const found: Discovery = { files: [], skipped: [] };
@@ -49,7 +51,12 @@ export async function discoverTranscripts(root: string, project?: string): Promi
   // a folder link is followed once, and never into a folder being walked (a loop)
   const linked = new Set<string>();
   const walk = async (dir: string, ancestors: string[], parts: string[]): Promise<void> => {
-    for (const entry of await dirents(dir)) {
+    const entries = await readdir(dir, { withFileTypes: true }).then(byName, (error: NodeJS.ErrnoException) => {
+      // a folder gone since it was listed has nothing to skip; one that cannot be read hides its sessions: say so
+      if (error.code !== 'ENOENT') found.skipped.push({ path: dir, reason: `cannot read: ${errorReason(error)}` });
+      return [];
+    });
+    for (const entry of entries) {
       if (parts.length === 0 && project !== undefined && entry.name !== project) continue;
       const path = join(dir, entry.name);
       const transcript = entry.name.endsWith('.jsonl');
@@ -108,10 +115,13 @@ function kindOf(
 /** The entries of a folder with their types, sorted by name; none when it cannot be read. */
 export async function dirents(dir: string): Promise<Dirent[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
+    return byName(await readdir(dir, { withFileTypes: true }));
   } catch {
     return [];
   }
+}
+
+/** Entries in name order (code units, not the locale's). */
+function byName(entries: Dirent[]): Dirent[] {
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
