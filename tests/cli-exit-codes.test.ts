@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
 import { systemErrorLine } from '../src/cli/cli-io.ts';
 import { EXAMPLE_SESSION } from '../src/cli/load-session.ts';
+import { openIndexForRead } from '../src/index-db/open-index.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 
 const NOBODY = 65534;
@@ -146,4 +147,34 @@ test('a project folder that cannot be read is named on stderr by ls and usage, n
       `${argv.join(' ')}: ${err}`,
     );
   }
+});
+
+test('romp index names a folder it cannot read and keeps the rows of its files', async () => {
+  const dir = tempDir('romp-exit-index-');
+  const projects = join(dir, 'projects');
+  mkdirSync(join(projects, '-work-app'), { recursive: true });
+  copyFileSync(EXAMPLE_SESSION, join(projects, '-work-app', 'ok.jsonl'));
+  const locked = join(projects, '-work-locked');
+  mkdirSync(locked);
+  copyFileSync(EXAMPLE_SESSION, join(locked, 'hidden.jsonl'));
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  for (const d of [dir, projects, join(projects, '-work-app'), locked]) chmodSync(d, 0o755);
+  chmodSync(home, 0o777);
+  const env = { ROMP_HOME: home, CLAUDE_CONFIG_DIR: dir, HOME: dir };
+  const indexed = (): unknown[] => {
+    const db = openIndexForRead(join(home, 'index.db'));
+    if (typeof db === 'string') assert.fail(db);
+    const paths = db.all('SELECT path FROM files ORDER BY path').map((r) => r['path']);
+    db.close();
+    return paths;
+  };
+  assert.equal((await romp(['index', '--projects', projects], env)).code, 0);
+  const both = [join(projects, '-work-app', 'ok.jsonl'), join(locked, 'hidden.jsonl')];
+  assert.deepEqual(indexed(), both);
+  chmodSync(locked, 0o000);
+  const { err } = await romp(['index', '--projects', projects], env);
+  assert.ok(err.includes(`romp: skipped ${locked}: cannot read: permission denied (EACCES)\n`), err);
+  // its files are hidden, not gone: their rows stay
+  assert.deepEqual(indexed(), both);
 });

@@ -9,7 +9,7 @@ import { searchIndex, type SearchFilter } from '../index-db/search-index.ts';
 import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
-import { UserError, type CliIO } from './cli-io.ts';
+import { reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { checkProjectsFolder } from './check-projects-folder.ts';
 import { dayOption } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
@@ -54,7 +54,8 @@ export interface SqlCliOptions {
 /**
  * `romp index [--projects DIR]`: builds or refreshes `$ROMP_HOME/index.db` from every transcript under
  * the projects folder (`updateIndex`), with files, MB and ETA on a terminal; prints what it did (`--json`:
- * the `RefreshReport`). Waits, saying so, while another `romp index` writes.
+ * the `RefreshReport`; what the walk skipped is named on stderr too). Waits, saying so, while another `romp index`
+ * writes.
  * @param options projects folder, romp home, json
  * @param io where to write
  * @returns the exit code
@@ -273,6 +274,7 @@ async function refresh(
       },
     });
     if (report === undefined) io.stderr.write(`romp: another romp index is writing ${path}; searching it as it is\n`);
+    for (const entry of report?.skipped ?? []) reportSkipped(entry, io);
     return { report, path };
   } finally {
     bar?.stop();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { discoverTranscripts, type DiscoveredFile } from '../discover/discover-transcripts.ts';
+import { basename, dirname, join, sep } from 'node:path';
+import { discoverTranscripts, type DiscoveredFile, type SkippedEntry } from '../discover/discover-transcripts.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
 import type { Database, SqlValue } from './database.ts';
 import type { FilePlan, FileRows, WatchedFile } from './file-rows.ts';
@@ -60,6 +60,9 @@ export interface RefreshReport {
   turnsWritten: number;
   /** Paths of the files read (added, appended, reread). */
   read: string[];
+  /** What the walk left out, with why (`discoverTranscripts`): the rows of files under a folder that could not be read
+   * are kept, not removed. */
+  skipped: SkippedEntry[];
 }
 
 interface Work {
@@ -122,7 +125,9 @@ const COMMIT_EVERY = 200;
  * @returns what was done
  */
 export async function refreshIndex(db: Database, options: RefreshOptions): Promise<RefreshReport> {
-  const { files } = await discoverTranscripts(options.projectsDir);
+  const { files, skipped } = await discoverTranscripts(options.projectsDir);
+  // a folder that cannot be read hides its files: they are not gone
+  const hidden = skipped.filter((e) => e.reason.startsWith('cannot read:')).map((e) => e.path + sep);
   const known = new Map((db.all('SELECT * FROM files') as unknown as FileRow[]).map((r) => [r.path, r]));
   const report: RefreshReport = {
     files: files.length,
@@ -135,6 +140,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     bytesRead: 0,
     turnsWritten: 0,
     read: [],
+    skipped,
   };
   const present = new Set(files.map((f) => f.path));
   const work: Work[] = [];
@@ -174,7 +180,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   db.exec('BEGIN IMMEDIATE');
   try {
     for (const [path, row] of known) {
-      if (present.has(path)) continue;
+      if (present.has(path) || hidden.some((dir) => path.startsWith(dir))) continue;
       removeSessionRows(db, row.session_key);
       db.run('DELETE FROM files WHERE path = ?', [path]);
       options.watchers?.delete(path);
