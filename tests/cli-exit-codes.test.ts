@@ -129,39 +129,38 @@ test('a system error line names the error on one line, control characters escape
   assert.equal(systemErrorLine(Object.assign(new Error('commander'), { code: 'commander.unknownOption' })), undefined);
 });
 
-test('a project folder that cannot be read is named on stderr by ls and usage, not skipped in silence', async () => {
-  const dir = tempDir('romp-exit-folder-');
+/**
+ * A projects folder of two project folders, each with a copy of the example session (`-work-app/ok.jsonl`,
+ * `-work-locked/hidden.jsonl`), every folder open to all and a romp home anyone may write: `lock()` then makes
+ * `-work-locked` unreadable (mode 000).
+ */
+function twoProjects(): { projects: string; locked: string; home: string; env: Record<string, string> } {
+  const dir = tempDir('romp-exit-folders-');
   const projects = join(dir, 'projects');
-  mkdirSync(join(projects, '-work-app'), { recursive: true });
-  copyFileSync(EXAMPLE_SESSION, join(projects, '-work-app', 'ok.jsonl'));
   const locked = join(projects, '-work-locked');
-  mkdirSync(locked);
+  const home = join(dir, 'home');
+  for (const d of [join(projects, '-work-app'), locked, home]) mkdirSync(d, { recursive: true });
+  copyFileSync(EXAMPLE_SESSION, join(projects, '-work-app', 'ok.jsonl'));
   copyFileSync(EXAMPLE_SESSION, join(locked, 'hidden.jsonl'));
+  for (const d of [dir, projects, join(projects, '-work-app'), locked]) chmodSync(d, 0o755);
+  chmodSync(home, 0o777);
+  return { projects, locked, home, env: { ROMP_HOME: home, CLAUDE_CONFIG_DIR: dir, HOME: dir } };
+}
+
+/** The line `romp ls`, `usage`, `index` and `search` give for a folder they cannot read. */
+const unreadable = (folder: string): string => `romp: skipped ${folder}: cannot read: permission denied (EACCES)\n`;
+
+test('a project folder that cannot be read is named on stderr by ls and usage, not skipped in silence', async () => {
+  const { projects, locked, env } = twoProjects();
   chmodSync(locked, 0o000);
-  for (const d of [dir, projects, join(projects, '-work-app')]) chmodSync(d, 0o755);
-  const env = { ROMP_HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: dir, HOME: dir };
   for (const argv of [['ls'], ['usage']]) {
     const { err } = await romp([...argv, '--projects', projects], env);
-    assert.ok(
-      err.includes(`romp: skipped ${locked}: cannot read: permission denied (EACCES)\n`),
-      `${argv.join(' ')}: ${err}`,
-    );
+    assert.ok(err.includes(unreadable(locked)), `${argv.join(' ')}: ${err}`);
   }
 });
 
 test('romp index names a folder it cannot read and keeps the rows of its files', async () => {
-  const dir = tempDir('romp-exit-index-');
-  const projects = join(dir, 'projects');
-  mkdirSync(join(projects, '-work-app'), { recursive: true });
-  copyFileSync(EXAMPLE_SESSION, join(projects, '-work-app', 'ok.jsonl'));
-  const locked = join(projects, '-work-locked');
-  mkdirSync(locked);
-  copyFileSync(EXAMPLE_SESSION, join(locked, 'hidden.jsonl'));
-  const home = join(dir, 'home');
-  mkdirSync(home);
-  for (const d of [dir, projects, join(projects, '-work-app'), locked]) chmodSync(d, 0o755);
-  chmodSync(home, 0o777);
-  const env = { ROMP_HOME: home, CLAUDE_CONFIG_DIR: dir, HOME: dir };
+  const { projects, locked, home, env } = twoProjects();
   const indexed = (): unknown[] => {
     const db = openIndexForRead(join(home, 'index.db'));
     if (typeof db === 'string') assert.fail(db);
@@ -174,7 +173,7 @@ test('romp index names a folder it cannot read and keeps the rows of its files',
   assert.deepEqual(indexed(), both);
   chmodSync(locked, 0o000);
   const { err } = await romp(['index', '--projects', projects], env);
-  assert.ok(err.includes(`romp: skipped ${locked}: cannot read: permission denied (EACCES)\n`), err);
+  assert.ok(err.includes(unreadable(locked)), err);
   // its files are hidden, not gone: their rows stay
   assert.deepEqual(indexed(), both);
 });
