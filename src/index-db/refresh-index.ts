@@ -289,12 +289,14 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   const path = w.file.path;
   const subagent = isSubagent(w.file);
   const parentPath = subagent ? await parentOf(w.file) : null;
+  const parentKey = parentPath === null ? undefined : indexedKey(db, parentPath);
   // the spawning call's link, else (a 2.0.x flat agent file no call names) the parent session when it is indexed
   const parent =
     parentPath === null
       ? undefined
       : ((db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
-          { key: string; tool_use_id: string } | undefined) ?? unlinkedParent(db, parentPath));
+          { key: string; tool_use_id: string } | undefined) ??
+        (parentKey === undefined ? undefined : { key: parentKey, tool_use_id: null }));
   const old =
     w.old === undefined
       ? undefined
@@ -312,7 +314,10 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   const plan: FilePlan = {
     path,
     subagent,
-    ...(parentPath === null ? {} : { key: `${keyOfPath(db, parentPath)}/${basename(path, '.jsonl')}` }),
+    // a parent not indexed (an orphan subagent) lends its file's name
+    ...(parentPath === null
+      ? {}
+      : { key: `${parentKey ?? basename(parentPath, '.jsonl')}/${basename(path, '.jsonl')}` }),
     ...(parent === undefined ? {} : { parent }),
     ...(old === undefined ? {} : { old }),
   };
@@ -459,18 +464,9 @@ function uniqueKey(db: Database, wanted: string, path: string): string {
   return other.length === 0 ? wanted : `${wanted}@${createHash('sha1').update(path).digest('hex').slice(0, 8)}`;
 }
 
-/** A subagent's parent session when no call links it: the key the index gave the parent's file, with no call. */
-function unlinkedParent(db: Database, parentPath: string): { key: string; tool_use_id: null } | undefined {
-  const key = db.all('SELECT session_key FROM files WHERE path = ?', [parentPath])[0]?.['session_key'];
-  return typeof key === 'string' ? { key, tool_use_id: null } : undefined;
-}
-
-/** The key the index gave a file, else its name (a parent not indexed: an orphan subagent). */
-function keyOfPath(db: Database, path: string): string {
-  return (
-    (db.all('SELECT session_key FROM files WHERE path = ?', [path])[0]?.['session_key'] as string | undefined) ??
-    basename(path, '.jsonl')
-  );
+/** The key the index gave a file, if it is indexed. */
+function indexedKey(db: Database, path: string): string | undefined {
+  return db.all('SELECT session_key FROM files WHERE path = ?', [path])[0]?.['session_key'] as string | undefined;
 }
 
 function isSubagent(file: DiscoveredFile): boolean {
