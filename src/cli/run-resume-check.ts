@@ -1,3 +1,4 @@
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,6 +52,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
     if (options.handoff !== undefined || options.writeFork !== undefined)
       throw new UserError('--handoff and --write-fork take one session, not a whole --projects folder');
+    await checkProjectsFolder(options.projects);
     const { files, skipped } = await discoverTranscripts(options.projects);
     for (const s of skipped) reportSkipped(s, io);
     const reports: ResumeReport[] = [];
