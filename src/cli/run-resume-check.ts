@@ -1,3 +1,4 @@
+import { refuseUnrelated } from './refuse-unrelated.ts';
 import { checkProjectsFolder } from './check-projects-folder.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -77,6 +78,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       );
     await checkTranscripts(targets.files);
     const views = await readResumeViews(targets.files, { rompHome: home });
+    await refuseUnrelated(views.full);
     const { report, notes } = findLostTurns(views);
     if (options.json === true) io.stdout.write(`${JSON.stringify(json(report))}\n`);
     else
