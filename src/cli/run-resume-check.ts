@@ -134,8 +134,11 @@ function formatReport(
   found: readonly string[],
   columns: number | undefined,
 ): string {
+  // a turn cut in two is lost, and the rest of it loads as a turn of its own: say so, or the counts do not add up
+  const cut = report.context_turns - (report.full_turns - report.lost.length);
+  const rest = cut > 0 ? `, ${cut} of them in part: the rest loads as a turn of its own` : '';
   const lines = [
-    `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded (times in ${time.zone})`,
+    `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded${rest} (times in ${time.zone})`,
   ];
   if (found.length > 0) lines.push(`  other files of this session read: ${found.join(', ')}`);
   for (const n of notes) {
