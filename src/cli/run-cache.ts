@@ -1,5 +1,6 @@
-import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
+import { refuseUnrelated } from './refuse-unrelated.ts';
 import { CACHE_CLOCK_TIMES, cacheClock } from '../cache/cache-clock.ts';
 import { explainCacheWrites, type CacheGroup, type CauseTotals } from '../cache/explain-cache-writes.ts';
 import { readCacheLines } from '../cache/read-cache-lines.ts';
@@ -47,11 +48,10 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
         'which session? give a transcript file, a session id (or a unique prefix), --latest, --project DIR, or --projects DIR for all of them',
       );
     await checkTranscripts(targets.files);
+    // several files named: the files of one session (a resume's), never two summed silently
+    if (targets.files.length > 1) await refuseUnrelated(await parseSession(targets.files));
     const files = whole
-      ? await allTranscripts(
-          options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'),
-          io,
-        )
+      ? await allTranscripts(options.projects ?? defaultProjectsDir(), io)
       : await withSubagents(targets.files, true);
     const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
     const zone = options.timezone === undefined ? {} : { timeZone: options.timezone };
