@@ -84,3 +84,22 @@ test('romp ls leaves out a file that is not a transcript, named on stderr as rom
     ],
   );
 });
+
+test('an empty file is a session being created: ls lists it (empty), show prints 0 turns and says so, exit 0', async () => {
+  const { root, path } = projects();
+  const ls = await runCli(['ls', '--projects', root, '--no-index', '--timezone', 'UTC']);
+  assert.equal(ls.code, 0);
+  const row = ls.out.split('\n').find((line) => / empty {2}/.test(line)) ?? '';
+  assert.match(row, /^\d{4}-\d\d-\d\d \d\d:\d\d\* +0 +-work-app +empty +\(empty\)$/);
+  for (const command of ['show', 'json', 'turns']) {
+    const r = await runCli([command, path('empty.jsonl')]);
+    assert.deepEqual(
+      [command, r.code, r.err],
+      [command, 0, `romp: ${path('empty.jsonl')}: empty, no line written yet\n`],
+    );
+  }
+  const json = await runCli(['json', path('empty.jsonl')]);
+  assert.equal((JSON.parse(json.out) as { turns: unknown[] }).turns.length, 0);
+  // a file with lines says nothing of the kind
+  assert.equal((await runCli(['show', path('ok.jsonl')])).err, '');
+});

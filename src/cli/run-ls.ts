@@ -147,14 +147,17 @@ export function formatLs(
 }
 
 /**
- * What the title column says of a session: its marks (`(orphan subagent)`, `(unreadable)`) and its title or first
- * prompt (its first 800 characters), every run of white space one space, none at either end (a session with a mark
- * and no title ends at its mark).
+ * What the title column says of a session: its marks (`(orphan subagent)`, `(unreadable)`, `(empty)`: a file of 0
+ * bytes, a session Claude Code is creating) and its title or first prompt (its first 800 characters), every run of
+ * white space one space, none at either end (a session with a mark and no title ends at its mark).
  * @param s the session
  * @returns the text, not yet made safe nor cut
  */
 function titleCell(s: ClaudeSessionInfo): string {
-  const marks = [s.orphan === true ? '(orphan subagent)' : '', s.error === undefined ? '' : '(unreadable)'];
+  const marks = [
+    s.orphan === true ? '(orphan subagent)' : '',
+    s.error !== undefined ? '(unreadable)' : s.size === 0 ? '(empty)' : '',
+  ];
   return [...marks, (s.title || s.firstPrompt).slice(0, TITLE_WIDTH * 4)].join(' ').replace(/\s+/g, ' ').trim();
 }
 
