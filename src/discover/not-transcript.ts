@@ -22,14 +22,37 @@ export class NotTranscript extends Error {}
  *   (`its one line is not` for one line), or `undefined` for a transcript
  */
 export function notTranscriptIn(head: Uint8Array, size: number, file: string): string | undefined {
-  const bytes = head.subarray(0, Math.min(head.length, TRANSCRIPT_HEAD_BYTES));
-  const encoding = utf16Encoding(bytes)?.encoding ?? 'utf-8';
-  const lines = new TextDecoder(encoding).decode(bytes).split('\n');
-  if (bytes.length < size) lines.pop();
-  const written = lines.filter((line) => line.trim() !== '');
-  if (written.length === 0 || written.some(isTranscriptLine)) return undefined;
-  const which = written.length === 1 ? 'its one line is not' : `none of its first ${plural(written.length, 'line')} is`;
+  let written = 0;
+  for (const line of headLines(head.subarray(0, Math.min(head.length, TRANSCRIPT_HEAD_BYTES)), size)) {
+    if (line.trim() === '') continue;
+    // a transcript's first line decides (one line decoded and parsed of each file `romp ls` lists)
+    if (isTranscriptLine(line)) return undefined;
+    written++;
+  }
+  if (written === 0) return undefined;
+  const which = written === 1 ? 'its one line is not' : `none of its first ${plural(written, 'line')} is`;
   return `not a Claude Code transcript (${which} a transcript line; romp doctor ${file} says why)`;
+}
+
+/** The complete lines of a file's head, decoded one at a time (a UTF-16 head at once); the last only when the head is
+ * the whole file. */
+function* headLines(bytes: Uint8Array, size: number): Generator<string> {
+  const whole = bytes.length >= size;
+  const encoding = utf16Encoding(bytes)?.encoding;
+  if (encoding !== undefined) {
+    const lines = new TextDecoder(encoding).decode(bytes).split('\n');
+    if (!whole) lines.pop();
+    yield* lines;
+    return;
+  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  for (let start = 0; start < buffer.length || (whole && start === 0);) {
+    const end = buffer.indexOf(0x0a, start);
+    if (end === -1 && !whole) return;
+    yield buffer.toString('utf8', start, end === -1 ? buffer.length : end);
+    if (end === -1) return;
+    start = end + 1;
+  }
 }
 
 /**
