@@ -104,10 +104,8 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
     const keyEnd = plainStringEnd(buf, i + 1, end);
     if (keyEnd === -1) return -1;
     const name = nameOf(buf, i + 1, keyEnd - 1, names);
-    if (top && name <= 1 && name !== -1 && head >= 0) {
-      remember(buf, head, i, limit, spans);
-      head = -2;
-    }
+    // called at every line's first `type` or `message` key, so that V8 has seen the call before it optimizes
+    if (top && name <= 1 && name !== -1) head = remember(buf, head, i, limit, spans);
     i = skipSpace(buf, keyEnd, end);
     if (buf[i] !== 0x3a) return -1;
     const from = skipSpace(buf, i + 1, end);
@@ -166,10 +164,11 @@ const NONE = Symbol('none');
 /** Where the line being walked took its head from the memo (-1: it did not). */
 let recalledAt = -1;
 
-/** Notes `[from, to)` of the line being walked as the memo's head. */
-function remember(buf: Buffer, from: number, to: number, limit: number, spans: Int32Array): void {
+/** Notes `[from, to)` of the line being walked as the memo's head (`from` -1 or -2: nothing to note); gives -2. */
+function remember(buf: Buffer, from: number, to: number, limit: number, spans: Int32Array): number {
+  if (from < 0) return -2;
   memo.length = to - from <= memo.bytes.length ? to - from : 0;
-  if (memo.length === 0) return;
+  if (memo.length === 0) return -2;
   buf.copy(memo.bytes, 0, from, to);
   memo.limit = limit;
   for (let k = 0; k < TOP.length; k++) {
@@ -178,6 +177,7 @@ function remember(buf: Buffer, from: number, to: number, limit: number, spans: I
     memo.spans[2 * k + 1] = at >= from ? (spans[2 * k + 1] as number) - from : -1;
     memo.values[k] = NONE;
   }
+  return -2;
 }
 
 /** When the bytes at `i` are the memo's head: notes its members in `spans` and gives the byte after it; else -1. */
@@ -310,9 +310,10 @@ function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: unknown[]):
             : last[k] !== undefined && buf[from] === QUOTE
               ? interned(buf, from + 1, to - 1, last, k)
               : value(buf, from, to);
-      // only a plain value is shared between records
-      if (recalled && (typeof v !== 'object' || v === null)) memo.values[k] = v;
     }
+    // only a plain value is shared between records; stored on every recalled member (most lines), so that V8
+    // has seen the store before it optimizes (the first decoding after a new head is once per file or so)
+    if (recalled) memo.values[k] = typeof v !== 'object' || v === null ? v : NONE;
     if (v === FAIL) return false;
     // a number or an object `JSON.parse` gave may be one `keep` replaces (-0, ±Infinity): `usageRecordPlain`
     if (typeof v === 'number' || (typeof v === 'object' && v !== null && !(from === usageAt && !top))) plain = false;
