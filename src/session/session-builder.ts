@@ -227,7 +227,10 @@ export class SessionBuilder {
   #resolve(onDiagnostic: OnDiagnostic): void {
     const reads = [...this.#feeds.values()].map((f) => f.read);
     const collected = assemble(reads);
-    this.#state = buildSessionState(collected, { ...this.#options, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
+    // a literal, not a spread of the options: a spread's shape is the collector's to drop after each parse,
+    // and `buildSessionState`'s compiled code with it (see `refOf`)
+    const { view, rompUuid } = this.#options;
+    this.#state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
     this.#offsets = new Map();
     let offset = 0;
     const byFsid = new Map(reads.map((r) => [r.file.fsid, r]));
