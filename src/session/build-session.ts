@@ -13,6 +13,7 @@ import type { AtomContext } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from '../model/color-of.ts';
 import { queuedPrompts, type QueuedPrompt, type QueueReplay } from './queued-prompts.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
@@ -303,6 +304,8 @@ export class ProgressRefs {
     return this.#byRow.get(row);
   }
 }
+
+holdShape(new ProgressRefs());
 
 /**
  * Puts generated atoms among the path's items, in place: each after the line it follows and the tool

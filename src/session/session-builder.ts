@@ -29,6 +29,7 @@ import {
 } from './collect-files.ts';
 import type { QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Options of a `SessionBuilder`: how bytes are decoded, how the session is built, how many files, romp's home. */
 export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
@@ -450,6 +451,8 @@ export class SessionBuilder {
     return turns;
   }
 }
+
+holdShape(new SessionBuilder());
 
 /** A path line appended, its item, its index in the path, and the session's summary, dir and git branch before it. */
 interface Stepped {
