@@ -170,13 +170,9 @@ export class RecordDecoder {
   }
 }
 
-holdShape(
-  new RecordDecoder(
-    '',
-    () => {},
-    () => {},
-  ),
-);
+holdShape(new RecordDecoder('', ignore, ignore));
+
+function ignore(): void {}
 
 /**
  * The `LINE_TOO_LONG` diagnostic (error) of a line dropped for its size, the one wording of every reader.

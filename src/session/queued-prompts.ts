@@ -208,13 +208,9 @@ export class QueueReplay {
   }
 }
 
-holdShape(
-  new QueueReplay(
-    buildIndex([], () => {}),
-    new EntrySet(),
-    '',
-  ),
-);
+holdShape(new QueueReplay(buildIndex([], ignore), new EntrySet(), ''));
+
+function ignore(): void {}
 
 /** Whether a line is a later line of the response before it (its tool results follow in path order:
  * `buildSessionState`). */
