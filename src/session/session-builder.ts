@@ -29,6 +29,7 @@ import {
 } from './collect-files.ts';
 import type { QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Options of a `SessionBuilder`: how bytes are decoded, how the session is built, how many files, romp's home. */
 export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
@@ -227,7 +228,10 @@ export class SessionBuilder {
   #resolve(onDiagnostic: OnDiagnostic): void {
     const reads = [...this.#feeds.values()].map((f) => f.read);
     const collected = assemble(reads);
-    this.#state = buildSessionState(collected, { ...this.#options, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
+    // a literal, not a spread of the options: a spread's shape is the collector's to drop after each parse,
+    // and `buildSessionState`'s compiled code with it (see `refOf`)
+    const { view, rompUuid } = this.#options;
+    this.#state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
     this.#offsets = new Map();
     let offset = 0;
     const byFsid = new Map(reads.map((r) => [r.file.fsid, r]));
@@ -447,6 +451,8 @@ export class SessionBuilder {
     return turns;
   }
 }
+
+holdShape(new SessionBuilder());
 
 /** A path line appended, its item, its index in the path, and the session's summary, dir and git branch before it. */
 interface Stepped {
