@@ -253,6 +253,12 @@ test('romp doctor says, per file at risk, how many turns a resume would not load
   const { out } = await runCli(['doctor', gap, whole]);
   assert.equal(out.match(/resume: /g)?.length, 1);
   assert.match(out, /resume: 1 of 2 turns is not loaded by claude --resume \(history_gap×1\); romp resume-check /);
+  // --json says the same, per report
+  const json = JSON.parse((await runCli(['doctor', gap, whole, '--json'])).out) as Array<{ resume: unknown }>;
+  assert.deepEqual(
+    json.map((r) => r.resume),
+    [{ lost: 1, full_turns: 2, causes: { history_gap: 1 } }, null],
+  );
 });
 
 test('--projects DIR --json: one report per main transcript of the folder', async () => {
