@@ -72,7 +72,7 @@ details>summary{cursor:pointer}
 a{color:var(--human)}
 .hits{padding-left:1.5em}.hit-row{margin:8px 0}.hit-row .meta{color:var(--muted);font-size:13px}.snippet{white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px}
 .sessions{border-collapse:collapse;width:100%;font-size:14px}.sessions th,.sessions td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;overflow-wrap:anywhere}.sessions .num{text-align:right}
-@media (max-width:640px){:root{--top-h:0px}.top{position:static}.sessions thead{display:none}.sessions tr{display:block;border-bottom:1px solid var(--line);padding:4px 0}.sessions td{display:inline-block;border:0;padding:0 8px 0 0}.sessions td.title{display:block}}
+@media (max-width:640px){:root{--top-h:0px}.top{position:static}.sessions thead{display:none}.sessions tr{display:block;border-bottom:1px solid var(--line);padding:4px 0}.sessions td{display:inline-block;border:0;padding:0 8px 0 0}.sessions td.title{display:block}.sessions td.turns::after{content:" turns"}}
 .hljs-keyword,.hljs-built_in,.hljs-selector-tag{color:#cf222e}.hljs-string,.hljs-attr{color:#0a3069}.hljs-comment{color:#6e7781;font-style:italic}.hljs-number,.hljs-literal{color:#0550ae}.hljs-title,.hljs-function{color:#8250df}.hljs-addition{background:var(--add)}.hljs-deletion{background:var(--del)}
 @media (prefers-color-scheme:dark){.hljs-keyword,.hljs-built_in{color:#ff7b72}.hljs-string,.hljs-attr{color:#a5d6ff}.hljs-number,.hljs-literal{color:#79c0ff}.hljs-title,.hljs-function{color:#d2a8ff}}
 `;

@@ -30,7 +30,7 @@ export function sessionTable(rows: readonly SessionRow[], time: TimeFormat): str
   const body = rows
     .map(
       (r) =>
-        `<tr><td class="id"><a href="/s/${encodeURIComponent(r.id)}"><code>${escapeHtml(r.id.slice(0, 8))}</code></a></td><td class="project">${escapeHtml(r.project)}</td><td class="title">${escapeHtml(r.title.replace(/\s+/g, ' ').slice(0, 120))}</td><td class="last">${time.format(r.last)}</td><td class="num">${r.turns}</td><td class="num">${usd(r.cost_usd)}</td></tr>`,
+        `<tr><td class="id"><a href="/s/${encodeURIComponent(r.id)}"><code>${escapeHtml(r.id.slice(0, 8))}</code></a></td><td class="project">${escapeHtml(r.project)}</td><td class="title">${escapeHtml(r.title.replace(/\s+/g, ' ').slice(0, 120))}</td><td class="last">${time.format(r.last)}</td><td class="num turns">${r.turns}</td><td class="num">${usd(r.cost_usd)}</td></tr>`,
     )
     .join('\n');
   return `<table class="sessions"><thead><tr><th>id</th><th>project</th><th>title</th><th>last activity</th><th>turns</th><th>cost</th></tr></thead><tbody>

@@ -21,10 +21,11 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
     const list = await (await fetch(viewer.url)).text();
     assert.ok(
       list.includes(
-        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td class="project">/work/demo</td><td class="title">first question</td><td class="last">2026-03-01 19:00</td><td class="num">1</td>`,
+        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td class="project">/work/demo</td><td class="title">first question</td><td class="last">2026-03-01 19:00</td><td class="num turns">1</td>`,
       ),
     );
     assert.ok(list.includes('1 under the projects folder · times in Asia/Tokyo</span>'));
+    assert.ok(list.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
     const page = await (await fetch(`${viewer.url}s/${ID}`)).text();
     assert.ok(page.includes('<div class="prompt">first question</div>'));
     assert.ok(page.includes('<time>2026-03-01 19:00</time>'));
