@@ -14,10 +14,17 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e
 const UNSAFE_KEEP_NEWLINES =
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
 
+/** The same class without TAB, LF and CR: for HTML text, where they are layout (the parser turns CR into LF). */
+const UNSAFE_KEEP_LAYOUT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g;
+
 /** Options of {@link safeText}. */
 export interface SafeTextOptions {
   /** Keep LF (U+000A) as is: for a text of several lines whose breaks are wanted. Default `false`. */
   keepNewlines?: boolean;
+  /** Keep TAB, LF and CR (U+0009, U+000A, U+000D) as is: for the text of an HTML page (`escapeHtml`), where a
+   * browser lays them out and acts on none. Default `false`. */
+  keepLayout?: boolean;
 }
 
 function escape(char: string): string {
@@ -39,9 +46,14 @@ function escape(char: string): string {
  * Linear in the text's length (one character class, no backtracking).
  *
  * @param text any string
- * @param options `keepNewlines` to keep LF
+ * The same rule makes a page's text safe (`escapeHtml`, `keepLayout`): a browser applies the bidi controls
+ * and shows the C0 controls as boxes, so a page shows them escaped as the terminal does.
+ *
+ * @param options `keepNewlines` to keep LF, `keepLayout` to keep TAB, LF and CR
  * @returns the text with each unsafe character replaced by its escape
  */
 export function safeText(text: string, options: SafeTextOptions = {}): string {
-  return text.replace(options.keepNewlines === true ? UNSAFE_KEEP_NEWLINES : UNSAFE, escape);
+  const unsafe =
+    options.keepLayout === true ? UNSAFE_KEEP_LAYOUT : options.keepNewlines === true ? UNSAFE_KEEP_NEWLINES : UNSAFE;
+  return text.replace(unsafe, escape);
 }

@@ -7,10 +7,16 @@ import { minisearchSource } from './minisearch-source.ts';
  * five letters from words of five letters on; the index is built on the first search; Enter goes to the
  * best-ranked turn); keys `j` / `k` (next / previous
  * turn), `t` (open or close every thinking block), `/` (search); opening the `<details>` around the
- * target of a link (on a served page split into parts, a target that is in another part reloads it as
- * `?at=<uuid>`, which serves that part); and, on a page served by `romp serve` (`<body data-live>`), live updates: each
+ * target of a link, and with `?open=thinking` (a search hit in a thinking block) the thinking blocks of the target
+ * (on a served page split into parts, a target that is in another part reloads it as
+ * `?at=<uuid>`, which serves that part); the header's height as `--top-h` (the scroll margin of anchors: a
+ * link's target is not left under the sticky header), measured again when the header resizes; and, on a page
+ * served by `romp serve` (`<body data-live>`), live updates: each
  * server-sent event (and the stream's `ready`) re-fetches the page and swaps its timeline, chat and
- * branches; `<body data-live-ready>` tells the stream is up.
+ * branches, keeping what was open or closed (each `<details>` keyed by its id, a group by its first atom's,
+ * any other by its nearest anchor and its rank under it) and where the reader was (the first anchor at the
+ * header's edge stays where it was on the screen); `<body data-live-ready>` tells the stream is up and the page
+ * swapped once.
  */
 export const PAGE_SCRIPT: string = `${minisearchSource()}
 (function () {
@@ -26,6 +32,13 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
     option.value = name; option.textContent = name;
     toolSelect.appendChild(option);
   });
+  // the sticky header's height: anchors keep it clear (scroll-margin-top), j/k step below it
+  var header = document.querySelector('.top');
+  var topHeight = function () { return header && getComputedStyle(header).position === 'sticky' ? header.offsetHeight : 0; };
+  var setTop = function () { document.documentElement.style.setProperty('--top-h', topHeight() + 'px'); };
+  setTop();
+  window.addEventListener('resize', setTop);
+  if (header && window.ResizeObserver) new ResizeObserver(setTop).observe(header);
   var turns = function () { return Array.prototype.slice.call(document.querySelectorAll('#chat > article.turn')); };
   // the search index over the turns' text, built on the first search (and again after a live update)
   var index = null;
@@ -69,12 +82,14 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id && document.getElementById(id);
     // a served page split into parts: the server knows which part holds the atom
+    var thinking = /[?&]open=thinking(&|$)/.test(location.search);
     if (id && !el && document.body.dataset.live !== undefined && document.querySelector('nav.parts') && !/[?&]at=/.test(location.search)) {
-      location.replace(location.pathname + '?at=' + encodeURIComponent(id) + location.hash);
+      location.replace(location.pathname + '?at=' + encodeURIComponent(id) + (thinking ? '&open=thinking' : '') + location.hash);
       return;
     }
     if (!el) return;
     for (var p = el; p; p = p.parentElement) if (p.tagName === 'DETAILS') p.open = true;
+    if (thinking) Array.prototype.forEach.call(el.querySelectorAll('details.thinking'), function (d) { d.open = true; });
     var turn = el.closest('article.turn');
     if (turn) turn.classList.remove('filtered-out');
     el.scrollIntoView({ block: 'start' });
@@ -83,7 +98,7 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
   reveal();
   var step = function (dir) {
     var visible = turns().filter(function (t) { return t.offsetParent !== null; });
-    var y = 120;
+    var y = topHeight() + 10;
     var i = dir > 0 ? visible.findIndex(function (t) { return t.getBoundingClientRect().top > y + 2; })
                     : visible.map(function (t) { return t.getBoundingClientRect().top < y - 2; }).lastIndexOf(true);
     var target = visible[i];
@@ -102,20 +117,49 @@ export const PAGE_SCRIPT: string = `${minisearchSource()}
   });
   if (document.body.dataset.live !== undefined) {
     var events = new EventSource(location.pathname.replace(/\\/$/, '') + '/events');
+    // each <details> of the chat and branches by a key that survives a re-render
+    var keyed = function (visit) {
+      var rank = new Map();
+      Array.prototype.forEach.call(document.querySelectorAll('#chat details, #branches-box details'), function (d) {
+        var key;
+        if (d.id) key = d.id;
+        else if (d.classList.contains('group')) key = 'group ' + ((d.querySelector('[id]') || {}).id || '');
+        else {
+          var owner = d.parentElement.closest('[id]'), n = rank.get(owner) || 0;
+          rank.set(owner, n + 1);
+          key = (owner ? owner.id : '') + ' ' + n;
+        }
+        visit(key, d);
+      });
+    };
+    // the first anchor at or below the header's edge, and where it is on the screen
+    var place = function () {
+      var edge = topHeight(), all = document.querySelectorAll('#chat [id], #branches-box [id]');
+      for (var i = 0; i < all.length; i++) {
+        var top = all[i].getBoundingClientRect().top;
+        if (top >= edge - 1 && all[i].offsetParent !== null) return { id: all[i].id, top: top };
+      }
+      return null;
+    };
     var refresh = function () {
-      fetch(location.pathname + location.search).then(function (r) { return r.text(); }).then(function (html) {
+      return fetch(location.pathname + location.search).then(function (r) { return r.text(); }).then(function (html) {
         var next = new DOMParser().parseFromString(html, 'text/html');
+        var open = new Map(), where = window.scrollY > 0 ? place() : null;
+        keyed(function (key, d) { open.set(key, d.open); });
         ['timeline-box', 'chat', 'branches-box', 'title', 'parts-top', 'parts-bottom'].forEach(function (id) {
           var now = $(id), fresh = next.getElementById(id);
           if (now && fresh) now.innerHTML = fresh.innerHTML;
         });
+        keyed(function (key, d) { if (open.has(key)) d.open = open.get(key); });
         index = null;
         apply();
+        var el = where && document.getElementById(where.id);
+        if (el) window.scrollBy(0, el.getBoundingClientRect().top - where.top);
       });
     };
     events.onmessage = refresh;
     // the watcher has read the file: what was written since the page was made comes now
-    events.addEventListener('ready', function () { refresh(); document.body.dataset.liveReady = ''; });
+    events.addEventListener('ready', function () { refresh().then(function () { document.body.dataset.liveReady = ''; }); });
   }
 })();
 `;

@@ -12,6 +12,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import { safeText } from '../cli/safe-text.ts';
 
 for (const [name, language] of Object.entries({
   bash,
@@ -47,7 +48,8 @@ const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
 
 /**
  * Code highlighted as the language named (highlight.js, only the languages registered here, never
- * auto-detected); `undefined` for any other language, which the caller escapes as plain text.
+ * auto-detected), its control and invisible characters shown escaped first (`safeText`, `keepLayout`, the rule
+ * of `escapeHtml`); `undefined` for any other language, which the caller escapes as plain text.
  * @param code the code
  * @param language a fence's info word or a file extension (`ts`, `python`)
  * @returns highlight.js's HTML (escaped, `<span class="hljs-…">`), or `undefined`
@@ -55,7 +57,7 @@ const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
 export function highlightCode(code: string, language: string): string | undefined {
   const name = language.toLowerCase();
   if (name === '' || hljs.getLanguage(name) === undefined) return undefined;
-  return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
+  return hljs.highlight(safeText(code, { keepLayout: true }), { language: name, ignoreIllegals: true }).value;
 }
 
 const md = new MarkdownIt({
@@ -74,10 +76,11 @@ md.renderer.rules['link_open'] = (tokens, index, options, _env, self) => {
 /**
  * Markdown (an assistant's text, a thinking block) as HTML: markdown-it with raw HTML off (`<b>` stays
  * text), images off, links only to `http(s)://` and `mailto:` (any other link stays literal text) with
- * `rel="noopener noreferrer nofollow"`, fenced code highlighted by {@link highlightCode}.
+ * `rel="noopener noreferrer nofollow"`, fenced code highlighted by {@link highlightCode}; control and invisible
+ * characters shown escaped first, by the rule of `escapeHtml` (`safeText`, `keepLayout`).
  * @param text Markdown from a transcript
  * @returns HTML
  */
 export function renderMarkdown(text: string): string {
-  return md.render(text);
+  return md.render(safeText(text, { keepLayout: true }));
 }

@@ -28,6 +28,7 @@ export function indexSearch(home?: string): SessionSearch {
         turn: h.turn,
         t: h.t,
         author: [h.author ?? h.role, h.tool].filter((x) => x !== null).join(' '),
+        role: h.role,
         snippet: h.snippet,
         matches: h.matches,
         title: h.title,

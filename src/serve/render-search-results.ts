@@ -6,7 +6,8 @@ import { renderViewerPage } from './render-viewer-page.ts';
 
 /**
  * The results page of `romp serve` (`/search?q=…`): each hit a link to `/s/<session id>#<atom uuid>`
- * (the session's page at the atom), with the session's title (else its id's first 8 characters), the
+ * (the session's page at the atom; `/s/<session id>?open=thinking#<atom uuid>` for a hit in a thinking block,
+ * which the page opens), with the session's title (else its id's first 8 characters), the
  * project, turn, time, author and snippet (its matches in `<mark>`), everything from
  * the index escaped; or, when the search
  * cannot run, why (`search needs \`romp index\``).
@@ -26,7 +27,8 @@ export function renderSearchResults(query: string, answer: SearchAnswer, time: T
     );
   const rows = answer.hits.map((hit) => {
     const name = hit.title === undefined || hit.title === '' ? hit.session_id.slice(0, 8) : hit.title;
-    const href = `/s/${encodeURIComponent(hit.session_id)}#${encodeURIComponent(hit.uuid)}`;
+    const open = hit.role === 'thinking' ? '?open=thinking' : '';
+    const href = `/s/${encodeURIComponent(hit.session_id)}${open}#${encodeURIComponent(hit.uuid)}`;
     return `<li class="hit-row"><a href="${escapeHtml(href)}">${escapeHtml(name.replace(/\s+/g, ' ').slice(0, 120))}</a> <span class="meta">${escapeHtml(hit.project ?? '')} · ${hit.turn === null ? 'rewound' : `turn ${hit.turn}`} · ${time.format(hit.t)} · ${escapeHtml(hit.author)}</span><div class="snippet">${markMatches({ text: hit.snippet, matches: hit.matches ?? [] }, '<mark>', '</mark>', escapeHtml)}</div></li>`;
   });
   const count = `<p id="search-count">${answer.hits.length} hit${answer.hits.length === 1 ? '' : 's'} for “${escapeHtml(query)}”</p>`;

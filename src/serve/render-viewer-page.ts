@@ -4,7 +4,8 @@ import { pagePolicy } from '../html/render-page.ts';
 
 /**
  * A page of `romp serve` other than a session's (the list, the search results): no script, the page
- * style, the CSP of a page with forms to its own origin (the search box), a heading and a search box.
+ * style, the CSP of a page with forms to its own origin (the search box), the viewport of the device's width (a
+ * phone lays it out at its own width, where the list stacks), a heading and a search box.
  * @param title the document's title (text)
  * @param heading the `<h1>`'s HTML
  * @param query what the search box holds (text)
@@ -16,6 +17,7 @@ export function renderViewerPage(title: string, heading: string, query: string, 
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(pagePolicy(false, true))}">
 <meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · romp</title>
 <style>${PAGE_STYLE}</style></head>
 <body><div class="top"><h1>${heading}</h1>

@@ -10,6 +10,9 @@ export interface SearchHit {
   t: number;
   /** Who wrote it: `human`, `sdk`, `peer`, `system`, `assistant`, `tool`, … */
   author: string;
+  /** The matched block's role (`typed`, `assistant`, `thinking`, `tool_use`, …), when known: a hit in `thinking`
+   * links to its page with `?open=thinking`, which opens the thinking blocks of the atom. */
+  role?: string;
   /** The text around the match (plain text; the viewer escapes it). */
   snippet: string;
   /** Each match in `snippet`, `[start, end)` in UTF-16 code units; none marked when absent. */

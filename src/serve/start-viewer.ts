@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sep } from 'node:path';
@@ -13,6 +13,8 @@ import { renderSearchResults } from './render-search-results.ts';
 import { renderSessionList, type SessionRow } from './render-session-list.ts';
 import { indexSearch } from './index-search.ts';
 import type { SessionSearch } from './session-search.ts';
+import { fileStamp } from './file-stamp.ts';
+import { renderCandidates } from './render-candidates.ts';
 
 /** Options of `startViewer`. */
 export interface ViewerOptions {
@@ -34,6 +36,9 @@ export interface ViewerOptions {
 /** The most hits the search page shows. */
 const SEARCH_LIMIT = 50;
 
+/** The most sessions whose rendered pages the viewer keeps. */
+const PAGES_KEPT = 4;
+
 /** A running viewer. */
 export interface Viewer {
   /** `http://host:port/`. */
@@ -51,7 +56,10 @@ export interface Viewer {
  *   hit a link to `/s/<id>#<uuid>`.
  * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
  *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
- *   that holds that atom.
+ *   that holds that atom. The parts are kept per session (the last `PAGES_KEPT` sessions) and rendered
+ *   again only when the size or time of its file or of a subagent's changed (`fileStamp`). A unique
+ *   prefix of an id redirects (302) to the id's page (its query and `/events` kept); an ambiguous one is 404
+ *   listing the candidates (`renderCandidates`).
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
  *   update that changed a turn (after one `ready` event once the watcher has read the file); the page then re-fetches
  * itself and swaps its timeline and chat.
@@ -67,19 +75,42 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
   const host = options.host ?? '127.0.0.1';
   const time = options.time ?? timeFormat();
   const summaries = new Map<string, { stamp: string; turns: number; cost_usd: number }>();
+  const pages = new Map<string, { stamp: string; parts: Promise<string[]> }>();
   const streams = new Set<AbortController>();
 
   const sessions = async (): Promise<ClaudeSessionInfo[]> =>
     (await listClaudeSessions({ projectsDir })).filter((s) => s.orphan !== true);
-  const find = async (id: string): Promise<ClaudeSessionInfo | undefined> => {
-    const session = (await sessions()).find((s) => s.id === id);
+  // the session of that id, else the one whose id starts with it, else the candidates of an ambiguous prefix
+  const find = async (id: string): Promise<ClaudeSessionInfo | ClaudeSessionInfo[] | undefined> => {
+    const all = await sessions();
+    const exact = all.find((s) => s.id === id);
+    const found = exact === undefined ? all.filter((s) => s.id.startsWith(id)) : [exact];
+    if (found.length > 1) return found;
+    const session = found[0];
     if (session === undefined) return undefined;
     const real = await realpath(session.path).catch(() => '');
     return real.startsWith(projectsDir + sep) ? session : undefined;
   };
+  // a session's parts, rendered again only when its file or a subagent's changed (size or time)
+  const rendered = async (session: ClaudeSessionInfo): Promise<string[]> => {
+    const stamp = await fileStamp([session.path, ...session.subagents]);
+    const kept = pages.get(session.path);
+    if (kept?.stamp === stamp) return kept.parts;
+    const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
+    const parts = buildHtmlPage([session.path], {
+      live: true,
+      partHref: href,
+      time,
+      ...(options.partChars === undefined ? {} : { partChars: options.partChars }),
+    }).then((page) => page.parts);
+    pages.delete(session.path);
+    pages.set(session.path, { stamp, parts });
+    for (const old of pages.keys()) if (pages.size > PAGES_KEPT) pages.delete(old);
+    parts.catch(() => pages.delete(session.path));
+    return parts;
+  };
   const row = async (s: ClaudeSessionInfo): Promise<SessionRow> => {
-    const info = await stat(s.path);
-    const stamp = `${info.size}:${info.mtimeMs}`;
+    const stamp = await fileStamp([s.path]);
     let summary = summaries.get(s.path);
     if (summary?.stamp !== stamp) {
       const { session } = await parseSession([s.path]);
@@ -92,7 +123,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     }
     return {
       id: s.id,
-      project: s.project,
+      project: s.cwd || s.project,
       title: s.title || s.firstPrompt,
       last: s.last,
       turns: summary.turns,
@@ -120,14 +151,19 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const match = /^\/s\/([0-9A-Za-z_-]+)(\/events)?$/.exec(path);
     const session = match === null ? undefined : await find(match[1] as string);
     if (match === null || session === undefined) return send(response, 404, 'text/plain', 'no such page\n');
+    if (Array.isArray(session))
+      return send(
+        response,
+        404,
+        'text/html',
+        renderCandidates(match[1] as string, await Promise.all(session.map(row)), time),
+      );
+    if (session.id !== match[1]) {
+      response.writeHead(302, { location: `/s/${encodeURIComponent(session.id)}${match[2] ?? ''}${url.search}` });
+      return void response.end();
+    }
     if (match[2] === undefined) {
-      const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
-      const { parts } = await buildHtmlPage([session.path], {
-        live: true,
-        partHref: href,
-        time,
-        ...(options.partChars === undefined ? {} : { partChars: options.partChars }),
-      });
+      const parts = await rendered(session);
       // ?at=<uuid>: the part that holds that atom (a link from the search, or from a part that did not have it)
       const at = url.searchParams.get('at');
       const holding = at === null ? -1 : parts.findIndex((p) => p.includes(` id="${escapeHtml(at)}"`));

@@ -15,6 +15,7 @@ import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
 import { indexSearch } from '../../src/serve/index-search.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
 import { ID, projectsWithSession, SECOND_TURN } from '../serve/fixtures.ts';
+import { assistant, compactBoundary, text, thinking, toolResult, toolUse, user } from '../helpers/transcript.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { FEATURES, threeTurns, xssSession } from './fixtures.ts';
 
@@ -245,6 +246,148 @@ test(
       await page.waitForURL(new RegExp(`/s/${ID}\\?at=u2#u2$`));
       assert.equal(await page.textContent('#parts-top nav b'), 'part 2 of 2');
       assert.equal(await page.locator('#u2').isVisible(), true);
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  },
+);
+
+/** The id of a served session long enough to scroll: 40 turns, a thinking block, a tool call, long inline code. */
+const LONG_ID = '7d1e0000-dddd-4000-8000-000000000004';
+const longLine = (record: Record<string, unknown>): string => `${JSON.stringify({ ...record, sessionId: LONG_ID })}\n`;
+
+/** A projects folder holding the long session (turns 1–3 are tall, turn 30 thinks "zebrathought", turn 31 runs Bash,
+ * turn 20 has 300 characters of inline code, a compaction closes it); returns the folder and the file. */
+function projectsWithLongSession(): { dir: string; file: string } {
+  const { dir } = projectsWithSession();
+  const file = join(dir, '-work-demo', `${LONG_ID}.jsonl`);
+  const lines: string[] = [];
+  let parent: string | null = null;
+  for (let i = 1; i <= 40; i++) {
+    lines.push(longLine(user(`u${i}`, parent, `question ${i}`, i * 10)));
+    // the first turns are taller than a turn's estimated height (content-visibility), which a swap forgets
+    const paragraphs = i <= 3 ? 30 : 2;
+    const said =
+      i === 20
+        ? `see \`${'x'.repeat(300)}\``
+        : Array.from({ length: paragraphs }, (_, n) => `Paragraph ${n + 1} of answer ${i}.`).join('\n\n');
+    if (i === 30)
+      lines.push(longLine(assistant(`k30`, `u${i}`, thinking('the zebrathought'), i * 10 + 1, { mid: 'mk' })));
+    if (i === 31) {
+      lines.push(
+        longLine(
+          assistant('a31t', 'u31', toolUse('t31', 'Bash', { command: 'ls' }), i * 10 + 1, {
+            mid: 'm31t',
+            stop: 'tool_use',
+          }),
+        ),
+        longLine(user('r31', 'a31t', [toolResult('t31', 'listing')], i * 10 + 2)),
+      );
+    }
+    const before = i === 30 ? 'k30' : i === 31 ? 'r31' : `u${i}`;
+    lines.push(longLine(assistant(`a${i}`, before, text(said), i * 10 + 3, { mid: `m${i}`, stop: 'end_turn' })));
+    parent = `a${i}`;
+  }
+  lines.push(longLine(compactBoundary('c1', 'a40', 450, { trigger: 'manual', preTokens: 1000 })));
+  writeFileSync(file, lines.join(''));
+  return { dir, file };
+}
+
+test(
+  'browser: romp serve: a search hit in thinking opens it, under the header; a live update keeps the place and the open details',
+  { skip },
+  async () => {
+    const { dir, file } = projectsWithLongSession();
+    const viewer = await startViewer({ projectsDir: dir });
+    const page = await (browser as Browser).newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      const header = (): Promise<number> =>
+        page.evaluate(() => (document.querySelector('.top') as HTMLElement).getBoundingClientRect().bottom);
+      const at = (): Promise<{ y: number; top: number; thinking: boolean; tool: boolean; open: number }> =>
+        page.evaluate(() => ({
+          y: window.scrollY,
+          top: (document.getElementById('k30') as HTMLElement).getBoundingClientRect().top,
+          thinking: (document.querySelector('#k30 details.thinking') as HTMLDetailsElement).open,
+          tool: (document.querySelector('#a31t details.tool') as HTMLDetailsElement).open,
+          open: document.querySelectorAll('#chat details[open]').length,
+        }));
+      // the top of the page is shown first (its tall turns laid out), then the link to the hit is followed
+      await page.goto(`${viewer.url}s/${LONG_ID}?open=thinking`);
+      // the page has swapped once (the stream's ready) when this is set
+      await page.waitForSelector('body[data-live-ready]');
+      await page.evaluate(() => {
+        location.hash = '#k30';
+      });
+      const edge = await header();
+      const loaded = await at();
+      assert.ok(edge > 60, `header ends at ${edge}`);
+      assert.ok(loaded.y > 0 && loaded.top >= edge && loaded.top <= edge + 16, JSON.stringify({ edge, loaded }));
+      assert.equal(loaded.thinking, true);
+      assert.equal((await page.textContent('#k30 details.thinking .md'))?.trim(), 'the zebrathought');
+      // the reader opens the tool call below; one user line is appended: both stay open, the hit stays put
+      await page.evaluate(() => {
+        (document.querySelector('#a31t details.tool') as HTMLDetailsElement).open = true;
+      });
+      const before = await at();
+      assert.equal(before.open, 2);
+      appendFileSync(file, longLine(user('u41', 'c1', 'question 41', 500)));
+      await page.waitForSelector('#u41');
+      const after = await at();
+      assert.deepEqual(
+        { thinking: after.thinking, tool: after.tool, open: after.open },
+        { thinking: true, tool: true, open: 2 },
+      );
+      assert.ok(Math.abs(after.top - before.top) <= 1, JSON.stringify({ before, after }));
+      // the last bar of the timeline (the compaction's mark) puts its target below the header, not under it
+      const bar = page.locator('svg.timeline a').last();
+      const href = (await bar.getAttribute('href')) as string;
+      assert.equal(href, '#c1');
+      await bar.locator('rect').click();
+      const mark = await page.evaluate(() => (document.getElementById('c1') as HTMLElement).getBoundingClientRect());
+      assert.ok(mark.top >= (await header()) && mark.bottom <= 800, `compaction at ${mark.top}`);
+      if (process.env['ROMP_SHOTS'] !== undefined)
+        await page.screenshot({ path: join(process.env['ROMP_SHOTS'], 'wide.png') });
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  },
+);
+
+test(
+  'browser: romp serve at 390 px: the list fits, long inline code wraps, a link target is on screen',
+  { skip },
+  async () => {
+    const { dir } = projectsWithLongSession();
+    const viewer = await startViewer({ projectsDir: dir });
+    const page = await (browser as Browser).newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(viewer.url);
+      const list = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        table: (document.querySelector('table.sessions') as HTMLElement).getBoundingClientRect().right,
+        cells: Array.from(document.querySelectorAll('table.sessions td')).map((td) => td.getBoundingClientRect().right),
+      }));
+      assert.ok(list.width <= 390 && list.table <= 390, JSON.stringify(list));
+      assert.equal(list.cells.length, 12);
+      assert.ok(
+        list.cells.every((r) => r <= 390),
+        JSON.stringify(list.cells),
+      );
+      await page.goto(`${viewer.url}s/${LONG_ID}#a20`);
+      await page.waitForSelector('body[data-live-ready]');
+      const where = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        code: (document.querySelector('#a20 code') as HTMLElement).getBoundingClientRect().right,
+        top: (document.getElementById('a20') as HTMLElement).getBoundingClientRect().top,
+        header: getComputedStyle(document.querySelector('.top') as HTMLElement).position,
+      }));
+      assert.ok(where.width <= 390 && where.code <= 390, JSON.stringify(where));
+      assert.ok(where.top >= 0 && where.top < 100, JSON.stringify(where));
+      assert.equal(where.header, 'static');
+      if (process.env['ROMP_SHOTS'] !== undefined)
+        await page.screenshot({ path: join(process.env['ROMP_SHOTS'], 'narrow.png') });
     } finally {
       await page.close();
       await viewer.close();

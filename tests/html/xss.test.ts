@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { buildHtmlPage } from '../../src/html/build-html-page.ts';
 import { embedJson } from '../../src/html/embed-json.ts';
 import { escapeHtml } from '../../src/html/escape-html.ts';
+import { assistant, SID, text, thinking, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 import { xssSession } from './fixtures.ts';
 
 test('romp html: no payload of the XSS corpus becomes markup', async () => {
@@ -51,9 +52,30 @@ test('embedJson: no </script, <!-- or line separator survives, and the value rea
   assert.deepEqual(JSON.parse(json), value);
 });
 
-test('escapeHtml: the five characters and NUL', () => {
+test('escapeHtml: the five characters, and the controls escaped as on the terminal', () => {
   assert.equal(
     escapeHtml(`<a href="x" title='y'>&\0</a>`),
-    '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;\uFFFD&lt;/a&gt;',
+    '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;\\x00&lt;/a&gt;',
   );
+  assert.equal(escapeHtml('a\u202eb\x1bc\u009bd\u200be\tf\r\ng'), 'a\\u202eb\\x1bc\\u009bd\\u200be\tf\r\ng');
+});
+
+test('romp html: a bidi override or an ESC in any text a page shows is shown escaped, never applied', async () => {
+  const evil = 'ab\u202edc\x1b[31m\u2066x';
+  const path = writeJsonl([
+    { type: 'custom-title', customTitle: `T${evil}`, sessionId: SID },
+    user('u1', null, `P${evil}`, 0),
+    assistant('a0', 'u1', thinking(`K${evil}`), 1, { mid: 'm1' }),
+    assistant('a1', 'a0', text(`M${evil} \`C${evil}\``), 1, { mid: 'm1' }),
+    assistant('a2', 'a1', toolUse('t1', 'Bash', { command: `echo B${evil}` }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a2', [toolResult('t1', `R${evil}`)], 2),
+  ]);
+  const { html } = await buildHtmlPage([path]);
+  const shown = html.replace(/<(style|script)([^>]*)>[^]*?<\/\1>/g, '');
+  assert.doesNotMatch(shown, /[\u0000-\u0008\u001b\u202a-\u202e\u2066-\u2069]/);
+  const escaped = 'ab\\u202edc\\x1b[31m\\u2066x';
+  for (const where of ['T', 'P', 'M', 'C', 'K', 'R'])
+    assert.ok(shown.includes(`${where}${escaped}`), `${where}: ${where}${escaped}`);
+  assert.ok(shown.includes(`<title>T${escaped} · romp</title>`));
+  assert.ok(/B<\/span>ab\\u202edc\\x1b|Bab\\u202edc\\x1b/.test(shown.replace(/<span class="hljs-[a-z]+">/g, '')));
 });

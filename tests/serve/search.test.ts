@@ -7,6 +7,7 @@ import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
 import { indexSearch } from '../../src/serve/index-search.ts';
 import { timeFormat } from '../../src/cli/format-time.ts';
 import { startViewer } from '../../src/serve/start-viewer.ts';
+import { renderSearchResults } from '../../src/serve/render-search-results.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import type { SessionSearch } from '../../src/serve/session-search.ts';
 import { ID, projectsWithSession, SECOND_TURN } from './fixtures.ts';
@@ -101,4 +102,22 @@ test('romp serve: the box searches romp index (read-only): a hit links to its se
   } finally {
     await viewer.close();
   }
+});
+
+test('romp serve: a hit in a thinking block links with ?open=thinking, which the page opens', () => {
+  const hit = { session_id: ID, turn: 1, t: Date.UTC(2026, 2, 1, 10, 0, 1), author: 'assistant', snippet: 'mulling' };
+  const page = renderSearchResults(
+    'mulling',
+    {
+      hits: [
+        { ...hit, uuid: 'k1', role: 'thinking' },
+        { ...hit, uuid: 'a1', role: 'assistant' },
+      ],
+    },
+    timeFormat('UTC'),
+  );
+  assert.deepEqual(
+    [...page.matchAll(/<a href="([^"]*)">/g)].map((m) => m[1]),
+    ['/', `/s/${ID}?open=thinking#k1`, `/s/${ID}#a1`],
+  );
 });

@@ -1,6 +1,6 @@
 /** `romp serve`'s viewer: the list, a session page, live events, and what it refuses. */
 import assert from 'node:assert/strict';
-import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { timeFormat } from '../../src/cli/format-time.ts';
@@ -21,10 +21,11 @@ test('romp serve: the list, the page, an event when a turn is appended; nothing 
     const list = await (await fetch(viewer.url)).text();
     assert.ok(
       list.includes(
-        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td>-work-demo</td><td>first question</td><td>2026-03-01 19:00</td><td class="num">1</td>`,
+        `<a href="/s/${ID}"><code>7d1e0000</code></a></td><td class="project">/work/demo</td><td class="title">first question</td><td class="last">2026-03-01 19:00</td><td class="num turns">1</td>`,
       ),
     );
     assert.ok(list.includes('1 under the projects folder · times in Asia/Tokyo</span>'));
+    assert.ok(list.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
     const page = await (await fetch(`${viewer.url}s/${ID}`)).text();
     assert.ok(page.includes('<div class="prompt">first question</div>'));
     assert.ok(page.includes('<time>2026-03-01 19:00</time>'));
@@ -74,6 +75,55 @@ test('romp serve: a long session is split, ?part=N serves the others, a part tha
         !second.includes('<div class="prompt">first question</div>'),
     );
     assert.equal((await fetch(`${viewer.url}s/${ID}?part=3`)).status, 404);
+  } finally {
+    await viewer.close();
+  }
+});
+
+test('romp serve: a unique id prefix redirects to the id, an ambiguous one is 404 listing the candidates', async () => {
+  const { dir } = projectsWithSession();
+  const other = '7d1e0000-cccc-4000-8000-000000000003';
+  writeFileSync(
+    join(dir, '-work-demo', `${other}.jsonl`),
+    `${JSON.stringify({ ...user('c1', null, 'other \u202e question', 20), sessionId: other })}\n`,
+  );
+  const viewer = await startViewer({ projectsDir: dir });
+  try {
+    const unique = await fetch(`${viewer.url}s/7d1e0000-a?part=1`, { redirect: 'manual' });
+    assert.equal(unique.status, 302);
+    assert.equal(unique.headers.get('location'), `/s/${ID}?part=1`);
+    const events = await fetch(`${viewer.url}s/7d1e0000-aa/events`, { redirect: 'manual' });
+    assert.equal(events.headers.get('location'), `/s/${ID}/events`);
+    const followed = await fetch(`${viewer.url}s/7d1e0000-a`);
+    assert.equal(followed.url, `${viewer.url}s/${ID}`);
+    assert.ok((await followed.text()).includes('<div class="prompt">first question</div>'));
+    const ambiguous = await fetch(`${viewer.url}s/7d1e0000`);
+    assert.equal(ambiguous.status, 404);
+    const page = await ambiguous.text();
+    assert.ok(page.includes('<code>7d1e0000</code> matches 2 sessions'));
+    assert.ok(page.includes(`<a href="/s/${ID}">`) && page.includes(`<a href="/s/${other}">`));
+    assert.ok(page.includes('<td class="title">other \\u202e question</td>'));
+    assert.equal((await fetch(`${viewer.url}s/7d1e0001`)).status, 404);
+  } finally {
+    await viewer.close();
+  }
+});
+
+test('romp serve: a page is rendered again only when its file changes size or time', async () => {
+  const { dir, file } = projectsWithSession();
+  const viewer = await startViewer({ projectsDir: dir });
+  try {
+    const page = (): Promise<string> => fetch(`${viewer.url}s/${ID}`).then((r) => r.text());
+    const mtime = new Date('2026-03-01T12:00:00Z');
+    utimesSync(file, mtime, mtime);
+    assert.ok((await page()).includes('<div class="prompt">first question</div>'));
+    // same size, same time: the kept page, though the text differs
+    writeFileSync(file, readFileSync(file, 'utf8').replace('first question', 'FIRST QUESTION'));
+    utimesSync(file, mtime, mtime);
+    assert.ok((await page()).includes('<div class="prompt">first question</div>'));
+    // a new time: rendered again
+    utimesSync(file, mtime, new Date(mtime.getTime() + 5000));
+    assert.ok((await page()).includes('<div class="prompt">FIRST QUESTION</div>'));
   } finally {
     await viewer.close();
   }
