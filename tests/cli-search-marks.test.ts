@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { markMatches, unmark } from '../src/text/match-marks.ts';
+import { clipMatched, markMatches, unmark } from '../src/text/match-marks.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { user } from './helpers/transcript.ts';
@@ -74,5 +74,37 @@ test('romp search --json: the snippet as plain text with the matches as offsets;
   assert.deepEqual(
     [0, 2].map((i) => human.out.split('\n')[i]),
     ['1 hit · times in Asia/Tokyo', '  the «old» «flamingo»\\x1b]0;pwned\\x07 nests here'],
+  );
+});
+
+test('clipMatched keeps at most max code units around the first match, never half a surrogate pair', () => {
+  const fits = { text: 'short', matches: [[0, 5]] as Array<[number, number]> };
+  assert.equal(clipMatched(fits, 10), fits);
+  // 100 x, the match "yy" at 100, 100 z: the window starts 10 before it (max / 3) and keeps 30
+  const long = { text: `${'x'.repeat(100)}yy${'z'.repeat(100)}`, matches: [[100, 102]] as Array<[number, number]> };
+  assert.deepEqual(clipMatched(long, 30), { text: `…${'x'.repeat(10)}yy${'z'.repeat(18)}…`, matches: [[11, 13]] });
+  // one match longer than the window: clipped to it
+  const huge = { text: 'A'.repeat(5000), matches: [[0, 5000]] as Array<[number, number]> };
+  assert.deepEqual(clipMatched(huge, 8), { text: 'AAAAAAAA…', matches: [[0, 8]] });
+  // a cut inside an emoji moves past it rather than keep half of it
+  const emoji = { text: `${'😀'.repeat(20)}`, matches: [[10, 12]] as Array<[number, number]> };
+  const cut = clipMatched(emoji, 7);
+  assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut.text), cut.text);
+});
+
+test('romp search: a hit in a line of one 200 KB word is a snippet of a line, not of the word', async () => {
+  const dir = tempDir('romp-search-marks-');
+  const home = tempDir('romp-home-');
+  mkdirSync(join(dir, '-work-demo'));
+  writeFileSync(
+    join(dir, '-work-demo', 's1.jsonl'),
+    `${JSON.stringify({ ...user('u1', null, `pelican ${'A'.repeat(200_000)}`, 0), sessionId: 's1' })}\n`,
+  );
+  const json = await runCli(['search', 'pelican', '--projects', dir, '--romp-home', home, '--json', '--no-progress']);
+  assert.equal(json.code, 0, json.err);
+  const hits = JSON.parse(json.out) as Array<{ snippet: string; matches: Array<[number, number]> }>;
+  assert.deepEqual(
+    hits.map((h) => [h.snippet.length, h.snippet.slice(0, 9), h.matches]),
+    [[241, 'pelican A', [[0, 7]]]],
   );
 });

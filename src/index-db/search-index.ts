@@ -1,4 +1,4 @@
-import { unmark } from '../text/match-marks.ts';
+import { clipMatched, unmark } from '../text/match-marks.ts';
 import type { Database, SqlValue } from './database.ts';
 
 /** Filters of `searchIndex`. */
@@ -232,10 +232,13 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
   };
 }
 
-/** A snippet whose matches are between \u0002 and \u0003 as plain text (whitespace runs as one space) and its
- * matches' offsets. */
+/** Code units a snippet keeps at most (`clipMatched`): 12 tokens of FTS5's can be a whole long line. */
+const SNIPPET_MAX = 240;
+
+/** A snippet whose matches are between \u0002 and \u0003 as plain text (whitespace runs as one space, at most
+ * `SNIPPET_MAX` code units around the first match) and its matches' offsets. */
 function snippetOf(marked: string): Pick<SearchHit, 'snippet' | 'matches'> {
-  const { text, matches } = unmark(marked.replace(/\s+/g, ' ').trim(), '\u0002', '\u0003');
+  const { text, matches } = clipMatched(unmark(marked.replace(/\s+/g, ' ').trim(), '\u0002', '\u0003'), SNIPPET_MAX);
   return { snippet: text, matches };
 }
 

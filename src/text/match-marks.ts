@@ -57,3 +57,35 @@ export function markMatches(
   }
   return out + escape(text.slice(at));
 }
+
+/**
+ * A matched text cut to at most `max` code units (plus an `…` at each end cut) around its first match, so a snippet
+ * of one long token (a 200 KB line of one word: FTS5's snippet counts tokens, not characters) stays a line. The
+ * window starts `max / 3` before the first match; matches are clipped to it and shifted; a cut never splits a
+ * surrogate pair. Linear in the text.
+ * @param matched the text and its matches (`unmark`)
+ * @param max the most code units kept of the text
+ * @returns the same object when the text fits, else the cut text and its matches
+ */
+export function clipMatched(matched: MatchedText, max: number): MatchedText {
+  const { text, matches } = matched;
+  if (text.length <= max) return matched;
+  const first = matches[0]?.[0] ?? 0;
+  let start = Math.max(0, Math.min(first - Math.floor(max / 3), text.length - max));
+  let end = start + max;
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  if (isLowSurrogate(text.charCodeAt(end))) end--;
+  const before = start > 0 ? '…' : '';
+  const shift = before.length - start;
+  const kept: Array<[number, number]> = [];
+  for (const [a, b] of matches) {
+    const from = Math.max(a, start);
+    const to = Math.min(b, end);
+    if (to > from) kept.push([from + shift, to + shift]);
+  }
+  return { text: `${before}${text.slice(start, end)}${end < text.length ? '…' : ''}`, matches: kept };
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
