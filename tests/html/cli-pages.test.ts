@@ -23,12 +23,12 @@ test('romp html -o writes the page and names it on stderr; without -o the page i
   assert.equal((await runCli(['html'])).code, 2);
 });
 
-test('romp export --format md: headings, quoted prompt, calls with fenced input and result, diffs, branches', async () => {
+test('romp export --format md: headings, fenced prompt, calls with fenced input and result, diffs, branches', async () => {
   const tools = await runCli(['export', feature('tools'), '--timezone', 'UTC']);
   assert.equal(tools.code, 0);
   assert.ok(
     tools.out.includes(
-      '## Turn 1 · human · 2026-03-01 10:00 · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
+      '## Turn 1 · human · 2026-03-01 10:00 · completed · 5 s · 345 tokens · $0.0004\n\n> ```\n> look around\n> ```\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
     ),
   );
   assert.ok(tools.out.includes('**Grep: "TODO" in src** (error)'));
@@ -37,7 +37,11 @@ test('romp export --format md: headings, quoted prompt, calls with fenced input 
   assert.ok(diff.includes('```diff\n@@ -7,2 +7,2 @@\n kept-by-claude\n-one\n+from-claude-code\n```'));
   const rewind = (await runCli(['export', feature('rewind')])).out;
   assert.ok(rewind.includes('Started.\n\n*↳ rewound branch: first try (2 lines)*'));
-  assert.ok(rewind.includes('## Rewound branches\n\n### Rewound branch (2 lines)\n\n> first try\n\nAbandoned answer.'));
+  assert.ok(
+    rewind.includes(
+      '## Rewound branches\n\n### Rewound branch (2 lines)\n\n> ```\n> first try\n> ```\n\nAbandoned answer.',
+    ),
+  );
   const compaction = (await runCli(['export', feature('compaction'), '--view', 'context'])).out;
   assert.ok(!compaction.includes('Old answer.'));
   assert.ok(compaction.includes('**compacted** · manual · 48.2k tokens before'));
