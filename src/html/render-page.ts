@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { knownBlocks } from '../model/known-blocks.ts';
 import { createHash } from 'node:crypto';
 import type { Session, Turn } from '../model/types.ts';
@@ -9,6 +10,7 @@ import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import type { Branch } from './read-branches.ts';
 import { renderBranches } from './render-branches.ts';
+import { renderDiagnostics } from './render-diagnostics.ts';
 import { linkParts } from './link-parts.ts';
 import type { RenderContext } from './render-context.ts';
 import { renderTimeline } from './render-timeline.ts';
@@ -53,6 +55,8 @@ export interface PageOptions {
   partChars?: number;
   /** The address of part `n` (1-based) as a link from another part; required to split. */
   partHref?: ((n: number) => string) | undefined;
+  /** The parse's diagnostics, listed under the title (`renderDiagnostics`). */
+  diagnostics?: readonly Diagnostic[];
 }
 
 const hasCompaction = (turn: Turn): boolean =>
@@ -61,16 +65,16 @@ const hasCompaction = (turn: Turn): boolean =>
 /**
  * The pages of a session: one self-contained HTML document (no request leaves it: the stylesheet and
  * script are inline, allowed by hash in a CSP `<meta>`; images are `data:` URIs), with the title bar
- * (name, id, project, times, turns, tokens, cost), the timeline strip, the full / context switch (a
- * checkbox: works without script), the script's controls (hidden until it runs), the chat, the rewound
- * branches, and the turns' tool names as JSON for the filters. With `partChars` and `partHref`, a
+ * (name, id, project, times, turns, tokens, cost; the parse's diagnostics under it), the timeline strip,
+ * the full / context switch (a checkbox: works without script), the script's controls (hidden until it
+ * runs), the chat, the rewound branches, and the turns' tool names as JSON for the filters. With `partChars` and `partHref`, a
  * long session is split (`splitTurns`: whole turns, at compactions where it can) into several such
  * documents, each with the whole timeline and the session's totals, its own turns, the branches that
  * fork from them, and a navigation between parts saying where it was split; a link to an atom of
  * another part goes to that part (`linkParts`).
  * @param session the session
  * @param ctx what the renderers read beside it
- * @param options branches, live, compacted, partChars, partHref
+ * @param options branches, live, compacted, partChars, partHref, diagnostics
  * @returns the documents (one without a split) and the turns each holds
  */
 export function renderPages(
@@ -172,7 +176,7 @@ function pageShell(
 <style>${PAGE_STYLE}</style></head>
 <body${options.live === true ? ' data-live' : ''}>
 <input type="checkbox" id="view-context" class="visually-hidden">
-<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${time.format(first)} → ${time.format(last)} (times in ${escapeHtml(time.zone)}) · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
+<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${time.format(first)} → ${time.format(last)} (times in ${escapeHtml(time.zone)}) · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>${renderDiagnostics(options.diagnostics ?? [])}
 <div id="timeline-box">${timeline}</div>
 <div class="bar">${switcher}<span id="controls" hidden><input type="search" id="q" placeholder="search (/)" aria-label="search"> <select id="f-author" aria-label="author"><option value="">all authors</option><option>human</option><option>sdk</option><option>peer</option><option>system</option><option>autonomous</option></select> <select id="f-tool" aria-label="tool"><option value="">all tools</option></select> <label><input type="checkbox" id="f-errors"> errors only</label> <span id="count"></span> <span class="keys">j/k turns · t thinking</span></span></div>
 <div id="parts-top">${nav}</div></div>
