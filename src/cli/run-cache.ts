@@ -14,7 +14,8 @@ import { fitLines, outputWidth } from './fit-width.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
-import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
+import { allTranscripts, readPrices } from './run-usage.ts';
+import { withSubagents } from '../discover/with-subagents.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { diagnosticsJson, writeDiagnostics } from './write-diagnostics.ts';
 

@@ -1,7 +1,6 @@
 import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session, Turn } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
-import { countAtomUsage } from '../usage/count-usage.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
@@ -13,6 +12,7 @@ import type { Branch } from '../html/read-branches.ts';
 import type { RenderContext } from '../html/render-context.ts';
 import { editHunks } from '../html/render-diff.ts';
 import { toolResults, type ToolResult } from '../html/tool-results.ts';
+import { totalsLabel } from '../html/totals-label.ts';
 import { plural } from '../text/format-count.ts';
 
 /** How {@link literal} puts text into Markdown. */
@@ -99,9 +99,8 @@ export function renderMarkdownTranscript(
   ctx: RenderContext,
   branches: readonly Branch[] = [],
 ): string {
-  const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
-  const head = `# ${literal(title, 'inline')}\n\n${literal(session.rompUuid, 'inline')} · ${literal(session.dir, 'inline')} · ${ctx.time.format(session.turns[0]?.t ?? NaN)} → ${ctx.time.format(session.turns.at(-1)?.end ?? NaN)} (times in ${ctx.time.zone}) · ${plural(session.turns.length, 'turn')} · ${usd(totals.cost_usd)}`;
+  const head = `# ${literal(title, 'inline')}\n\n${literal(session.rompUuid, 'inline')} · ${literal(session.dir, 'inline')} · ${ctx.time.format(session.turns[0]?.t ?? NaN)} → ${ctx.time.format(session.turns.at(-1)?.end ?? NaN)} (times in ${ctx.time.zone}) · ${plural(session.turns.length, 'turn')} · ${totalsLabel(session, ctx.withSubagents)}`;
   const rest = branches.map(
     (b) =>
       `### Rewound branch (${plural(b.lines.length, 'line')})\n\n${b.lines

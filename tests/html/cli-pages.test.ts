@@ -8,6 +8,7 @@ import type { Session } from '../../src/model/types.ts';
 import { assistant, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 import { FEATURES } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { corpusPresent, corpusTranscripts } from '../helpers/corpus.ts';
 
 const feature = (name: string): string => (FEATURES[name] as () => string[])()[0] as string;
 
@@ -92,4 +93,30 @@ test('romp export --format json is the Session', async () => {
     session.turns.map((t) => t.atoms.map((a) => a.uuid)),
     [['u1', 'a1']],
   );
+});
+
+test('romp html and export: the title line says its own turns and, apart, the total with subagents', async () => {
+  // each response: 10 in, 5 out, 100 cache read at Sonnet 4.5 ($3, $15, $0.30 per M) = $0.000135, 115 tokens
+  const path = writeJsonl([
+    user('u1', null, 'q', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Task', { prompt: 'look' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('s1', null, 'look', 2, { isSidechain: true }),
+    assistant('s2', 's1', { type: 'text', text: 'seen' }, 3, {
+      mid: 'm3',
+      stop: 'end_turn',
+      extra: { isSidechain: true },
+    }),
+    user('r1', 'a1', [toolResult('t1', 'seen')], 4),
+    assistant('a2', 'r1', { type: 'text', text: 'ok' }, 5, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  const label = '230 tokens · $0.0003 in its own turns · 345 tokens · $0.0004 with subagents (as romp usage counts)';
+  assert.ok((await runCli(['html', path])).out.includes(`· 1 turn · ${label}</span>`));
+  assert.ok((await runCli(['export', path])).out.includes(`· 1 turn · ${label}\n`));
+  // without subagents, one figure as before
+  assert.match((await runCli(['export', feature('text')])).out, / · 1 turn · [\d.k]+ tokens · \$[\d.]+\n/);
+  if (!corpusPresent) return;
+  // a Claude Code 1.0.x session whose Task calls ran inline (isSidechain lines in the main file)
+  const [kimuson] = corpusTranscripts().filter((f) => f.includes('fe5e1c67-53e7'));
+  const page = (await runCli(['html', kimuson as string])).out;
+  assert.ok(page.includes('171.0k tokens · $0.1141 in its own turns · 3.8M tokens · $2.39 with subagents'));
 });
