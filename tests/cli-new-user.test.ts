@@ -86,6 +86,7 @@ test('romp html --json names what -o wrote (session, turns, files and their byte
     turns: 1,
     truncated: 0,
     files: [{ path: page, bytes: statSync(page).size }],
+    diagnostics: [],
   });
   const refused = await runCli(['html', file, '--json']);
   assert.deepEqual([refused.code, refused.out], [2, '']);

@@ -16,7 +16,10 @@ import { fitLines, outputWidth } from './fit-width.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
-import { allTranscripts, readPrices, withSubagents } from './run-usage.ts';
+import { allTranscripts, readPrices } from './run-usage.ts';
+import { withSubagents } from '../discover/with-subagents.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnosticsJson, writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp cache`. */
 export interface CacheCliOptions extends TargetOptions {
@@ -31,7 +34,8 @@ export interface CacheCliOptions extends TargetOptions {
  * `romp cache SESSION`: why each API response wrote to the prompt cache (`explainCacheWrites`), with
  * its subagents' transcripts, as `romp usage FILE` counts them; without a session and with
  * `--projects DIR`, every transcript of the folder. Totals by cause, project and day; `--json` prints
- * the `CacheReport`. Idle spans in romp's state logs count as human time. `--statusline` prints the session's
+ * the `CacheReport` with the read's `diagnostics` (`diagnosticsJson`), which go to stderr too, as `romp show`
+ * prints them. Idle spans in romp's state logs count as human time. `--statusline` prints the session's
  * `CacheClock` as JSON instead (its times ISO strings with the zone's offset: `isoTime`); without a
  * session it reads Claude Code's status-line input on stdin (`{"transcript_path": …}`).
  * @param args the session (`resolveTargets`)
@@ -69,7 +73,9 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
         ),
       )
     ).flat();
-    const { report } = explainCacheWrites(usage.responses, await readCacheLines(files), { prices, ...zone, idle });
+    const diagnostics: Diagnostic[] = [];
+    const lines = await readCacheLines(files, (d) => void diagnostics.push(d));
+    const { report } = explainCacheWrites(usage.responses, lines, { prices, ...zone, idle });
     const projects = new Map<string, CacheGroup>();
     for (const s of Object.values(report.bySession)) {
       const p = projects.get(s.project) ?? { ...zeroGroup() };
@@ -80,7 +86,8 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       // by project too, as the text report (a project path is transcript text: `keyed`)
       const byProject = keyed<CacheGroup>();
       for (const [name, g] of projects) byProject[name] = g;
-      io.stdout.write(`${JSON.stringify({ ...report, byProject })}\n`);
+      io.stdout.write(`${JSON.stringify({ ...report, byProject, diagnostics: diagnosticsJson(diagnostics) })}\n`);
+      writeDiagnostics(io, diagnostics);
       return 0;
     }
     const out = [
@@ -101,6 +108,7 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       io.stdout.write(
         `no price for: ${usage.unknownModels.join(', ')} (their tokens are counted, their cost is not)\n`,
       );
+    writeDiagnostics(io, diagnostics);
     return 0;
   } finally {
     await targets.cleanup();
@@ -126,7 +134,7 @@ async function statusline(args: string[], options: CacheCliOptions, io: CliIO): 
     files = [path];
   } else files = (await resolveTargets(args, options, 'one', io)).files;
   await checkTranscripts(files);
-  const { session } = await parseSession(files);
+  const { session, diagnostics } = await parseSession(files);
   const clock = cacheClock(
     session,
     Date.now(),
@@ -134,6 +142,7 @@ async function statusline(args: string[], options: CacheCliOptions, io: CliIO): 
   );
   const json = clock === undefined ? null : withIsoTimes(clock, CACHE_CLOCK_TIMES, isoTime(options.timezone));
   io.stdout.write(`${JSON.stringify({ session: session.rompUuid, cache_clock: json })}\n`);
+  writeDiagnostics(io, diagnostics);
   return 0;
 }
 

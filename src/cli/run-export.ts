@@ -9,6 +9,7 @@ import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import type { BulkExportOptions } from './run-bulk-export.ts';
 import { plural } from '../text/format-count.ts';
+import { writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp export`. */
 export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions, 'format'> {
@@ -24,7 +25,7 @@ export interface ExportCliOptions extends TargetOptions, Omit<BulkExportOptions,
  * Markdown (`renderMarkdownTranscript`, with the edit hunks, subagents and rewound branches read back
  * by `readPageContext`; rewound branches only in the `full` view), or as the Session's JSON. SESSION as
  * for `romp html`. `--format otlp` (`runOtlpExport`) and `parquet` / `ndjson` (`runLakeExport`) read every
- * session named, or the whole projects folder.
+ * session named, or the whole projects folder. The parse's diagnostics go to stderr as `romp show` prints them.
  * @param args the session argument (one; any number for otlp, parquet and ndjson)
  * @param options format, view, output, latest, project, projects, timezone (md)
  * @param io where to write
@@ -62,6 +63,7 @@ export async function runExport(args: string[], options: ExportCliOptions, io: C
       );
     }
     await writeOutput(io, options.output, text, plural(session.turns.length, 'turn'));
+    writeDiagnostics(io, parsed.diagnostics);
     return 0;
   });
 }

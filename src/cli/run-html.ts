@@ -6,6 +6,7 @@ import { withOneSessionFile, writeOutput } from './one-session-file.ts';
 import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import type { TargetOptions } from './resolve-targets.ts';
 import { plural } from '../text/format-count.ts';
+import { diagnosticsJson, writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp html`. */
 export interface HtmlCliOptions extends TargetOptions {
@@ -34,7 +35,8 @@ export function partFile(output: string, n: number): string {
  * goes to the file and one line naming it (size, turns, cuts) to stderr; a long session's page is split
  * into parts (`PART_CHARS`), FILE then the numbered part files beside it (`partFile`), linked from each
  * other, one stderr line each. Without `-o`, one page to stdout, never split. `--json` (with `-o` only: without
- * it the page is the output) prints `{ rompUuid, turns, truncated, files: [{ path, bytes }] }` to stdout.
+ * it the page is the output) prints `{ rompUuid, turns, truncated, files: [{ path, bytes }], diagnostics }` to stdout.
+ * The parse's diagnostics go to stderr as `romp show` prints them (`writeDiagnostics`) and into the page's header.
  * @param args the session argument (one)
  * @param options output, json, latest, project, projects, timezone
  * @param io where to write
@@ -61,10 +63,13 @@ export async function runHtml(args: string[], options: HtmlCliOptions, io: CliIO
       await writeOutput(io, output === undefined ? undefined : partFile(output, i + 1), part, summary);
       if (output !== undefined) files.push({ path: partFile(output, i + 1), bytes: Buffer.byteLength(part) });
     }
+    // the page's own cuts and parts are said in the lines above; the parse's diagnostics as romp show says them
+    const parse = diagnostics.filter((d) => d.code !== 'HTML_TRUNCATED' && d.code !== 'HTML_SPLIT');
     if (options.json === true)
       io.stdout.write(
-        `${JSON.stringify({ rompUuid: session.rompUuid, turns: session.turns.length, truncated: cuts, files })}\n`,
+        `${JSON.stringify({ rompUuid: session.rompUuid, turns: session.turns.length, truncated: cuts, files, diagnostics: diagnosticsJson(parse) })}\n`,
       );
+    writeDiagnostics(io, parse);
     return 0;
   });
 }

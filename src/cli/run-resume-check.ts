@@ -19,6 +19,8 @@ import { writeOutput } from './one-session-file.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { makeDir } from '../fs/make-dir.ts';
 import { plural } from '../text/format-count.ts';
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
+import { diagnosticsJson, writeDiagnostics } from './write-diagnostics.ts';
 
 /** Options of `romp resume-check`. */
 export interface ResumeCheckOptions extends TargetOptions {
@@ -32,7 +34,8 @@ export interface ResumeCheckOptions extends TargetOptions {
 /**
  * `romp resume-check SESSION`: what `claude --resume` will not load (`findLostTurns`), per cause with
  * where it is; `--json` prints the `ResumeReport` (a lost turn's `t` an ISO string with the zone's
- * offset: `isoTime`). Without a session and with `--projects DIR`, every session of the folder
+ * offset: `isoTime`) with the `full` view's `diagnostics` (`diagnosticsJson`), which go to stderr too, as
+ * `romp show` prints them. Without a session and with `--projects DIR`, every session of the folder
  * (`--json`: an array of reports, one per main transcript). `--handoff FILE` writes the Markdown of the
  * lost turns (`renderHandoff`, its times as the JSON's); `--write-fork DIR` writes the `full` view as a
  * new linear transcript `DIR/<new id>.jsonl` (`linearFork`) once the Agent SDK's `getSessionMessages`
@@ -45,9 +48,10 @@ export interface ResumeCheckOptions extends TargetOptions {
 export async function runResumeCheck(args: string[], options: ResumeCheckOptions, io: CliIO): Promise<number> {
   const time = timeFormat(options.timezone);
   const iso = isoTime(options.timezone);
-  const json = (report: ResumeReport): unknown => ({
+  const json = (report: ResumeReport, diagnostics: readonly Diagnostic[]): unknown => ({
     ...report,
     lost: report.lost.map((l) => withIsoTimes(l, ['t'], iso)),
+    diagnostics: diagnosticsJson(diagnostics),
   });
   const home = rompHomeFolder(options.rompHome);
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
@@ -57,17 +61,23 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     const { files, skipped } = await discoverTranscripts(options.projects);
     for (const s of skipped) reportSkipped(s, io);
     const reports: ResumeReport[] = [];
+    const out: unknown[] = [];
+    const diagnostics: Diagnostic[] = [];
     for (const f of files.filter((d) => d.parts.length === 1 && !(d.parts[0] ?? '').startsWith('agent-'))) {
-      const { report, notes } = findLostTurns(await readResumeViews([f.path], { rompHome: home, discover: false }));
+      const views = await readResumeViews([f.path], { rompHome: home, discover: false });
+      const { report, notes } = findLostTurns(views);
       reports.push(report);
+      out.push(json(report, views.fullDiagnostics));
+      diagnostics.push(...views.fullDiagnostics);
       if (options.json !== true && report.lost.length > 0)
         io.stdout.write(formatReport(f.path, report, notes, time, [], outputWidth(io.stdout)));
     }
-    if (options.json === true) io.stdout.write(`${JSON.stringify(reports.map(json))}\n`);
+    if (options.json === true) io.stdout.write(`${JSON.stringify(out)}\n`);
     else
       io.stdout.write(
         `${reports.filter((r) => r.lost.length > 0).length} of ${plural(reports.length, 'session')} ${reports.filter((r) => r.lost.length > 0).length === 1 ? 'loses' : 'lose'} turns on resume\n`,
       );
+    writeDiagnostics(io, diagnostics);
     return 0;
   }
   const targets = await resolveTargets(args, options, 'one', io);
@@ -80,7 +90,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
     const views = await readResumeViews(targets.files, { rompHome: home });
     await refuseUnrelated(views.full);
     const { report, notes } = findLostTurns(views);
-    if (options.json === true) io.stdout.write(`${JSON.stringify(json(report))}\n`);
+    if (options.json === true) io.stdout.write(`${JSON.stringify(json(report, views.fullDiagnostics))}\n`);
     else
       io.stdout.write(
         formatReport(
@@ -99,6 +109,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
         renderHandoff(views.full.session, report, notes, (t) => iso(t) ?? 'time unknown'),
         `${report.lost.length} lost turns`,
       );
+    writeDiagnostics(io, views.fullDiagnostics);
     if (options.writeFork !== undefined) return await writeFork(options.writeFork, views.full.path.entries, io);
     return 0;
   } finally {

@@ -15,7 +15,8 @@ import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io
 import { checkProjectsFolder } from './check-projects-folder.ts';
 import { checkTranscripts } from './check-transcripts.ts';
 import { dayOption } from './day-option.ts';
-import { listClaudeSessions, sessionSubagents, type FileListing } from '../discover/list-claude-sessions.ts';
+import { listClaudeSessions, type FileListing } from '../discover/list-claude-sessions.ts';
+import { withSubagents } from '../discover/with-subagents.ts';
 import { readIndex } from './read-index.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { plural } from '../text/format-count.ts';
@@ -353,15 +354,4 @@ export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> 
   for (const s of skipped) reportSkipped(s, io);
   if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
   return files.map((f) => f.path);
-}
-
-/** The files, each followed by its session's subagent transcripts when asked (each path once). */
-export async function withSubagents(files: string[], subagents: boolean): Promise<string[]> {
-  if (!subagents) return files;
-  const paths = new Set<string>();
-  for (const file of files) {
-    paths.add(file);
-    for (const agent of await sessionSubagents(file)) paths.add(agent);
-  }
-  return [...paths];
 }

@@ -39,3 +39,14 @@ export function writeDiagnostics(
   }
   for (const line of wrapLines(lines, outputWidth(io.stderr))) io.stderr.write(`${line}\n`);
 }
+
+/**
+ * Diagnostics as a command's `--json` output holds them (its `diagnostics` field): the `Diagnostic`
+ * objects (`{code, severity, message, file, line?, byteOffset?, uuid?}`), each file named as on stderr
+ * (`<stdin>` for the copy of `-`), in the order met. All of them: stderr shows the first 20.
+ * @param diagnostics the diagnostics
+ * @returns the JSON value
+ */
+export function diagnosticsJson(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map(shownDiagnostic);
+}

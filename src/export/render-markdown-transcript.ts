@@ -1,7 +1,6 @@
 import { knownBlocks } from '../model/known-blocks.ts';
 import type { Atom, Session, Turn } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
-import { countAtomUsage } from '../usage/count-usage.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
@@ -13,13 +12,59 @@ import type { Branch } from '../html/read-branches.ts';
 import type { RenderContext } from '../html/render-context.ts';
 import { editHunks } from '../html/render-diff.ts';
 import { toolResults, type ToolResult } from '../html/tool-results.ts';
+import { totalsLabel } from '../html/totals-label.ts';
 import { plural } from '../text/format-count.ts';
 
-/** Text in a code fence longer than any run of backticks inside it. */
-export function fence(text: string, language = ''): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const ticks = '`'.repeat(Math.max(3, longest + 1));
-  return `${ticks}${language}\n${text}\n${ticks}`;
+/** How {@link literal} puts text into Markdown. */
+export type LiteralForm = 'fence' | 'inline' | 'paragraphs';
+
+/** Characters that open inline Markdown (code, emphasis, links, raw HTML, entities, strikethrough, tables,
+ * GitHub's math) wherever they stand. */
+const INLINE = /[\\`*_[\]<>&~|$]/g;
+/** What opens a block at the start of a line (after the inline escapes): a heading, quote, list item, setext
+ * underline, thematic break or ordered list number. */
+const LINE_START = /^(?:[#>+=-]|\d{1,9}(?=[.)]))/;
+
+/**
+ * Literal text into Markdown: the one place transcript text enters an export, so that nothing in it
+ * becomes markup (a heading, a fence, raw HTML such as `</details>` or `<img>`, emphasis, a link). As
+ * CommonMark and markdown-it with `html: true` (what GitHub allows) read it:
+ * - `fence`: in a code fence longer than any run of backticks inside it (at least 3), with `language`
+ *   after the opening one: text as typed (prompts, tool inputs and results), shown exactly;
+ * - `inline`: the characters that open inline syntax (`` \ ` * _ [ ] < > & ~ | $ ``) backslash-escaped,
+ *   line breaks as spaces: labels, titles, a heading's parts, inside `**…**` too;
+ * - `paragraphs`: escaped as `inline`, and what would open a block at a line's start (`#`, `>`, `-`,
+ *   `+`, `=`, `1.`) escaped too, leading spaces as no-break spaces (no indented code), each line break kept
+ *   (a hard break), blank lines between paragraphs: prose such as thinking, readable inside `<details>`.
+ * Linear in the text.
+ * @param text the text
+ * @param form how it goes in
+ * @param language the fence's info string (`fence` only), e.g. `sh`
+ * @returns the Markdown
+ */
+export function literal(text: string, form: LiteralForm, language = ''): string {
+  if (form === 'fence') {
+    let longest = 0;
+    for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+    const ticks = '`'.repeat(Math.max(3, longest + 1));
+    return `${ticks}${language}\n${text}\n${ticks}`;
+  }
+  if (form === 'inline') return text.replace(/\r?\n|\r/g, ' ').replace(INLINE, '\\$&');
+  const paragraphs: string[] = [];
+  let lines: string[] = [];
+  for (const line of [...text.split(/\r?\n|\r/), '']) {
+    const body = line.trimStart();
+    if (body !== '') {
+      const indent = '&nbsp;'.repeat(line.length - body.length);
+      lines.push(
+        `${indent}${body.replace(INLINE, '\\$&').replace(LINE_START, (m) => (/\d/.test(m) ? `${m}\\` : `\\${m}`))}`,
+      );
+    } else if (lines.length > 0) {
+      paragraphs.push(lines.join('\\\n'));
+      lines = [];
+    }
+  }
+  return paragraphs.join('\n\n');
 }
 
 function cut(text: string): string {
@@ -54,18 +99,21 @@ export function renderMarkdownTranscript(
   ctx: RenderContext,
   branches: readonly Branch[] = [],
 ): string {
-  const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `Session ${session.rompUuid.slice(0, 8)}` : session.name;
-  const head = `# ${title}\n\n\`${session.rompUuid}\` · ${session.dir} · ${ctx.time.format(session.turns[0]?.t ?? NaN)} → ${ctx.time.format(session.turns.at(-1)?.end ?? NaN)} (times in ${ctx.time.zone}) · ${plural(session.turns.length, 'turn')} · ${usd(totals.cost_usd)}`;
+  const head = `# ${literal(title, 'inline')}\n\n${literal(session.rompUuid, 'inline')} · ${literal(session.dir, 'inline')} · ${ctx.time.format(session.turns[0]?.t ?? NaN)} → ${ctx.time.format(session.turns.at(-1)?.end ?? NaN)} (times in ${ctx.time.zone}) · ${plural(session.turns.length, 'turn')} · ${totalsLabel(session, ctx.withSubagents)}`;
   const rest = branches.map(
     (b) =>
       `### Rewound branch (${plural(b.lines.length, 'line')})\n\n${b.lines
         .map((l) =>
           l.type === 'user'
-            ? quote(typedText(l) || '(tool results)')
+            ? quote(typedText(l) === '' ? '(tool results)' : literal(typedText(l), 'fence'))
             : knownBlocks(l.message.content)
                 .map((c) =>
-                  c.type === 'text' ? c.text : c.type === 'tool_use' ? `- **${toolLabel(c.name, c.input)}**` : '',
+                  c.type === 'text'
+                    ? c.text
+                    : c.type === 'tool_use'
+                      ? `- **${literal(toolLabel(c.name, c.input), 'inline')}**`
+                      : '',
                 )
                 .filter((s) => s !== '')
                 .join('\n\n'),
@@ -91,9 +139,9 @@ function renderTurn(
   const u = s.usage;
   const total = u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
   const parts = [
-    `${'#'.repeat(level)} Turn ${index} · ${authorName(s.author).label} · ${ctx.time.format(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`,
+    `${'#'.repeat(level)} Turn ${index} · ${literal(authorName(s.author).label, 'inline')} · ${ctx.time.format(turn.t)} · ${s.outcome} · ${duration(s.duration_ms)} · ${tokens(total)} tokens · ${usd(s.cost_usd)}`,
   ];
-  if (s.prompt !== '') parts.push(quote(s.prompt));
+  if (s.prompt !== '') parts.push(quote(literal(s.prompt, 'fence')));
   const trigger = turn.atoms.find((a) => a.uuid === turn.trigger?.uuid);
   parts.push(...branchNotes(trigger?.uuid, ctx));
   for (const run of atomRuns(
@@ -120,15 +168,19 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
   if (atom.type === 'result')
     return [`*result · ${atom.result?.subtype ?? ''} · ${usd(atom.result?.total_cost_usd ?? 0)}*`, ...notes];
   if (atom.type === 'user' && atom.author === 'system')
-    return [`<details><summary>system</summary>\n\n${fence(cut(typedText(atom)))}\n\n</details>`, ...notes];
-  if (atom.type === 'user') return [quote(`**${authorName(atom.author).label}:** ${typedText(atom)}`), ...notes];
+    return [`<details><summary>system</summary>\n\n${literal(cut(typedText(atom)), 'fence')}\n\n</details>`, ...notes];
+  if (atom.type === 'user')
+    return [
+      quote(`**${literal(authorName(atom.author).label, 'inline')}:**\n\n${literal(typedText(atom), 'fence')}`),
+      ...notes,
+    ];
   return [
     ...knownBlocks(atom.message?.content).flatMap((b): string[] => {
       if (b.type === 'text') return [b.text];
       if (b.type === 'thinking')
         return [
           b.thinking !== ''
-            ? `<details><summary>thinking</summary>\n\n${b.thinking}\n\n</details>`
+            ? `<details><summary>thinking</summary>\n\n${literal(b.thinking, 'paragraphs')}\n\n</details>`
             : '*thinking: signature only*',
         ];
       if (b.type === 'redacted_thinking') return ['*thinking: redacted*'];
@@ -153,7 +205,7 @@ function renderCall(
   const command = (use.input as { command?: unknown } | null)?.command;
   const input =
     hunks !== undefined && hunks.length > 0
-      ? fence(
+      ? literal(
           cut(
             hunks
               .map((h) =>
@@ -164,11 +216,12 @@ function renderCall(
               )
               .join('\n'),
           ),
+          'fence',
           'diff',
         )
       : name === 'Bash' && typeof command === 'string'
-        ? fence(cut(command), 'sh')
-        : fence(cut(JSON.stringify(use.input, null, 2) ?? ''), 'json');
+        ? literal(cut(command), 'fence', 'sh')
+        : literal(cut(JSON.stringify(use.input, null, 2) ?? ''), 'fence', 'json');
   const content = result?.block.content;
   const text = toolResultText(content);
   const state = result === undefined ? ' (no result)' : result.block.is_error === true ? ' (error)' : '';
@@ -178,13 +231,13 @@ function renderCall(
       ? []
       : [
           quote(
-            `**subagent** · ${sub.models.join(', ') || 'model unknown'} · ${plural(sub.session.turns.length, 'turn')} · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`,
+            `**subagent** · ${literal(sub.models.join(', ') || 'model unknown', 'inline')} · ${plural(sub.session.turns.length, 'turn')} · ${usd(sub.cost_usd)}\n\n${chat(sub.session, { ...ctx, subagents: new Map(), branchesFrom: new Map() }, Math.min(6, level + 2))}`,
           ),
         ];
   return [
-    `**${toolLabel(name, use.input)}**${state}`,
+    `**${literal(toolLabel(name, use.input), 'inline')}**${state}`,
     input,
-    ...(result === undefined ? [] : [fence(cut(text))]),
+    ...(result === undefined ? [] : [literal(cut(text), 'fence')]),
     ...subText,
   ];
 }
@@ -192,6 +245,6 @@ function renderCall(
 function branchNotes(uuid: string | undefined, ctx: RenderContext): string[] {
   return (uuid === undefined ? [] : (ctx.branchesFrom.get(uuid) ?? [])).map(
     (b) =>
-      `*↳ rewound branch: ${(b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100)} (${plural(b.lines.length, 'line')})*`,
+      `*↳ rewound branch: ${literal((b.lines[0] === undefined ? '' : typedText(b.lines[0])).replace(/\s+/g, ' ').slice(0, 100), 'inline')} (${plural(b.lines.length, 'line')})*`,
   );
 }

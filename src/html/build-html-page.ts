@@ -31,7 +31,8 @@ export interface HtmlPageOptions extends Omit<ParseOptions, 'view'> {
  * `romp html`: the page of one session (`renderPages`), with what the parse leaves out read back by
  * `readPageContext` (edit hunks, rewound branches, subagents, and the `context` view's atoms when the
  * session was compacted, so the page can switch). With `partHref`, a session whose turns come to more
- * than `partChars` is split into parts (whole turns, at compactions where it can), linked together.
+ * than `partChars` is split into parts (whole turns, at compactions where it can), linked together. The
+ * parse's diagnostics are listed in the page's header (`renderDiagnostics`).
  * @param files the session's transcript files
  * @param options parse options, `live`, `session`, `partHref`, `partChars`, `time`
  * @returns the parts (`html` is the first), the session, the parse's diagnostics, one `HTML_TRUNCATED`
@@ -58,6 +59,7 @@ export async function buildHtmlPage(
     live: live === true,
     partHref,
     partChars: partChars ?? PART_CHARS,
+    diagnostics: parsed.diagnostics,
   });
   const file = parsed.session.files[0]?.path ?? files[0] ?? '';
   const splits = ranges

@@ -2,7 +2,8 @@ import { diagnostic } from '../diagnostics/diagnostic.ts';
 import type { TimeFormat } from '../cli/format-time.ts';
 import type { Session } from '../model/types.ts';
 import { parseSession, type ParseOptions } from '../session/parse-session.ts';
-import { countAtomUsage } from '../usage/count-usage.ts';
+import { countAtomUsage, countUsage } from '../usage/count-usage.ts';
+import { withSubagents } from '../discover/with-subagents.ts';
 import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from './read-branches.ts';
 import { readPatches } from './read-patches.ts';
@@ -21,7 +22,8 @@ export interface PageContext {
 /**
  * Reads what the parse leaves out of a session, for `romp html` and `romp export`: Claude Code's edit
  * hunks (`readPatches`), the rewound branches (`readBranches`), the subagents (`findSubagents`, each
- * parsed, with its models and cost), and, with `contextView` on a compacted session, the atoms of the
+ * parsed, with its models and cost), the usage of the session's files with its subagents' (`countUsage`, as
+ * `romp usage session` counts it), and, with `contextView` on a compacted session, the atoms of the
  * `context` view (a second parse of the same files).
  * @param session the session (its `full` view, for a page)
  * @param files its transcript files
@@ -68,6 +70,7 @@ export async function readPageContext(
   for (const branch of branches)
     if (branch.from !== null) branchesFrom.set(branch.from, [...(branchesFrom.get(branch.from) ?? []), branch]);
   const paths = new Map(session.files.map((f) => [f.fsid, f.path]));
+  const { total } = await countUsage(await withSubagents([...paths.values()], true));
   const ctx: RenderContext = {
     patches: await readPatches(session.files.map((f) => f.path)),
     subagents,
@@ -75,6 +78,11 @@ export async function readPageContext(
     context,
     paths,
     time,
+    withSubagents: {
+      tokens:
+        total.input_tokens + total.output_tokens + total.cache_creation_input_tokens + total.cache_read_input_tokens,
+      cost_usd: total.cost_usd,
+    },
     diagnostics: [],
   };
   if (omitted > 0)

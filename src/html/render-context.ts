@@ -13,6 +13,12 @@ export interface SubagentView {
   cost_usd: number;
 }
 
+/** Tokens (input, output, cache writes and reads) and USD at the built-in prices. */
+export interface UsageTotal {
+  tokens: number;
+  cost_usd: number;
+}
+
 /** What the renderers read beside the session, and where they count what they cut. */
 export interface RenderContext {
   /** Claude Code's own hunks, by the `tool_use_id` of the edit. */
@@ -28,6 +34,8 @@ export interface RenderContext {
   paths: ReadonlyMap<string, string>;
   /** How a time a person reads is printed (`timeFormat`: `--timezone`, else the machine's zone), its zone said once. */
   time: TimeFormat;
+  /** The session's files and its subagents' transcripts as `romp usage session` counts them (`countUsage`). */
+  withSubagents?: UsageTotal;
   /** `HTML_TRUNCATED` diagnostics, one per cut, pushed as the page is rendered. */
   diagnostics: Diagnostic[];
 }

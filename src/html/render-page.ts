@@ -1,20 +1,21 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { knownBlocks } from '../model/known-blocks.ts';
 import { createHash } from 'node:crypto';
 import type { Session, Turn } from '../model/types.ts';
-import { countAtomUsage } from '../usage/count-usage.ts';
 import { embedJson } from './embed-json.ts';
 import { escapeHtml } from './escape-html.ts';
-import { tokens, usd } from './format-numbers.ts';
 import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import type { Branch } from './read-branches.ts';
 import { renderBranches } from './render-branches.ts';
+import { renderDiagnostics } from './render-diagnostics.ts';
 import { linkParts } from './link-parts.ts';
 import type { RenderContext } from './render-context.ts';
 import { renderTimeline } from './render-timeline.ts';
 import { renderTurn } from './render-turn.ts';
 import { splitTurns, type PartRange } from './split-turns.ts';
 import { toolResults } from './tool-results.ts';
+import { totalsLabel } from './totals-label.ts';
 import { plural } from '../text/format-count.ts';
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -53,6 +54,8 @@ export interface PageOptions {
   partChars?: number;
   /** The address of part `n` (1-based) as a link from another part; required to split. */
   partHref?: ((n: number) => string) | undefined;
+  /** The parse's diagnostics, listed under the title (`renderDiagnostics`). */
+  diagnostics?: readonly Diagnostic[];
 }
 
 const hasCompaction = (turn: Turn): boolean =>
@@ -61,16 +64,16 @@ const hasCompaction = (turn: Turn): boolean =>
 /**
  * The pages of a session: one self-contained HTML document (no request leaves it: the stylesheet and
  * script are inline, allowed by hash in a CSP `<meta>`; images are `data:` URIs), with the title bar
- * (name, id, project, times, turns, tokens, cost), the timeline strip, the full / context switch (a
- * checkbox: works without script), the script's controls (hidden until it runs), the chat, the rewound
- * branches, and the turns' tool names as JSON for the filters. With `partChars` and `partHref`, a
- * long session is split (`splitTurns`: whole turns, at compactions where it can) into several such
- * documents, each with the whole timeline and the session's totals, its own turns, the branches that
- * fork from them, and a navigation between parts saying where it was split; a link to an atom of
- * another part goes to that part (`linkParts`).
+ * (name, id, project, times, turns, tokens and cost as `totalsLabel` says them; the parse's diagnostics
+ * under it), the timeline strip, the full / context switch (a checkbox: works without script), the
+ * script's controls (hidden until it runs), the chat, the rewound branches, and the turns' tool names as
+ * JSON for the filters. With `partChars` and `partHref`, a long session is split (`splitTurns`: whole
+ * turns, at compactions where it can) into several such documents, each with the whole timeline and the
+ * session's totals, its own turns, the branches that fork from them, and a navigation between parts saying
+ * where it was split; a link to an atom of another part goes to that part (`linkParts`).
  * @param session the session
  * @param ctx what the renderers read beside it
- * @param options branches, live, compacted, partChars, partHref
+ * @param options branches, live, compacted, partChars, partHref, diagnostics
  * @returns the documents (one without a split) and the turns each holds
  */
 export function renderPages(
@@ -99,7 +102,7 @@ export function renderPages(
     );
   });
   const lastWithBranches = homes.length === 0 ? 0 : Math.max(...homes);
-  const shell = pageShell(session, ctx.time, options);
+  const shell = pageShell(session, ctx, options);
   const anchored: string[] = [];
   const pages = ranges.map(([from, to], part) => {
     const chat = turns.slice(from, to).join('\n');
@@ -144,10 +147,9 @@ const mb = (chars: number): string =>
 
 function pageShell(
   session: Session,
-  time: RenderContext['time'],
+  { time, withSubagents }: RenderContext,
   options: PageOptions,
 ): (turns: readonly Turn[], chat: string, branches: string, nav: string) => string {
-  const totals = countAtomUsage(session.turns.flatMap((t) => t.atoms));
   const title = session.name === '' ? `session ${session.rompUuid.slice(0, 8)}` : session.name;
   const first = session.turns[0]?.t ?? NaN;
   const last = session.turns.at(-1)?.end ?? NaN;
@@ -155,8 +157,6 @@ function pageShell(
     options.compacted === true
       ? '<label class="switch-label" for="view-context"><span class="ctx-off">view: full history</span><span class="ctx-on">view: context (what the model sees)</span></label>'
       : '';
-  const total =
-    totals.input_tokens + totals.output_tokens + totals.cache_creation_input_tokens + totals.cache_read_input_tokens;
   const timeline = renderTimeline(session, time);
   return (turns, chat, branches, nav) => {
     const tools = new Set<string>();
@@ -172,7 +172,7 @@ function pageShell(
 <style>${PAGE_STYLE}</style></head>
 <body${options.live === true ? ' data-live' : ''}>
 <input type="checkbox" id="view-context" class="visually-hidden">
-<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${time.format(first)} → ${time.format(last)} (times in ${escapeHtml(time.zone)}) · ${plural(session.turns.length, 'turn')} · ${tokens(total)} tokens · ${usd(totals.cost_usd)}</span></h1>
+<div class="top"><h1 id="title">${escapeHtml(title)}<span class="meta">${escapeHtml(session.rompUuid)} · ${escapeHtml(session.dir)} · ${time.format(first)} → ${time.format(last)} (times in ${escapeHtml(time.zone)}) · ${plural(session.turns.length, 'turn')} · ${escapeHtml(totalsLabel(session, withSubagents))}</span></h1>${renderDiagnostics(options.diagnostics ?? [])}
 <div id="timeline-box">${timeline}</div>
 <div class="bar">${switcher}<span id="controls" hidden><input type="search" id="q" placeholder="search (/)" aria-label="search"> <select id="f-author" aria-label="author"><option value="">all authors</option><option>human</option><option>sdk</option><option>peer</option><option>system</option><option>autonomous</option></select> <select id="f-tool" aria-label="tool"><option value="">all tools</option></select> <label><input type="checkbox" id="f-errors"> errors only</label> <span id="count"></span> <span class="keys">j/k turns · t thinking</span></span></div>
 <div id="parts-top">${nav}</div></div>

@@ -1,5 +1,5 @@
 import type { Session } from '../model/types.ts';
-import { fence } from '../export/render-markdown-transcript.ts';
+import { literal } from '../export/render-markdown-transcript.ts';
 import { promptText } from '../views/prompt-text.ts';
 import { toolCalls } from '../views/tool-calls.ts';
 import { turnOutcome } from '../views/turn-outcome.ts';
@@ -42,7 +42,7 @@ export function renderHandoff(
     out.push(
       `### ${i + 1}. ${turnOutcome(turn)}, ${time(turn.t)}`,
       '',
-      prompt === '' ? '(no prompt: the turn went on from the one before)' : fence(prompt),
+      prompt === '' ? '(no prompt: the turn went on from the one before)' : literal(prompt, 'fence'),
       '',
     );
   });

@@ -8,6 +8,7 @@ import type { Session } from '../../src/model/types.ts';
 import { assistant, toolResult, toolUse, user, writeJsonl } from '../helpers/transcript.ts';
 import { FEATURES } from './fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { corpusPresent, corpusTranscripts } from '../helpers/corpus.ts';
 
 const feature = (name: string): string => (FEATURES[name] as () => string[])()[0] as string;
 
@@ -23,12 +24,12 @@ test('romp html -o writes the page and names it on stderr; without -o the page i
   assert.equal((await runCli(['html'])).code, 2);
 });
 
-test('romp export --format md: headings, quoted prompt, calls with fenced input and result, diffs, branches', async () => {
+test('romp export --format md: headings, fenced prompt, calls with fenced input and result, diffs, branches', async () => {
   const tools = await runCli(['export', feature('tools'), '--timezone', 'UTC']);
   assert.equal(tools.code, 0);
   assert.ok(
     tools.out.includes(
-      '## Turn 1 · human · 2026-03-01 10:00 · completed · 5 s · 345 tokens · $0.0004\n\n> look around\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
+      '## Turn 1 · human · 2026-03-01 10:00 · completed · 5 s · 345 tokens · $0.0004\n\n> ```\n> look around\n> ```\n\n**4 tool calls · Bash, Read, Grep, mcp__fs__list**\n\n**Bash: npm test**\n\n```sh\nnpm test\n```\n\n```\nall 12 tests pass\n```',
     ),
   );
   assert.ok(tools.out.includes('**Grep: "TODO" in src** (error)'));
@@ -37,7 +38,11 @@ test('romp export --format md: headings, quoted prompt, calls with fenced input 
   assert.ok(diff.includes('```diff\n@@ -7,2 +7,2 @@\n kept-by-claude\n-one\n+from-claude-code\n```'));
   const rewind = (await runCli(['export', feature('rewind')])).out;
   assert.ok(rewind.includes('Started.\n\n*↳ rewound branch: first try (2 lines)*'));
-  assert.ok(rewind.includes('## Rewound branches\n\n### Rewound branch (2 lines)\n\n> first try\n\nAbandoned answer.'));
+  assert.ok(
+    rewind.includes(
+      '## Rewound branches\n\n### Rewound branch (2 lines)\n\n> ```\n> first try\n> ```\n\nAbandoned answer.',
+    ),
+  );
   const compaction = (await runCli(['export', feature('compaction'), '--view', 'context'])).out;
   assert.ok(!compaction.includes('Old answer.'));
   assert.ok(compaction.includes('**compacted** · manual · 48.2k tokens before'));
@@ -88,4 +93,30 @@ test('romp export --format json is the Session', async () => {
     session.turns.map((t) => t.atoms.map((a) => a.uuid)),
     [['u1', 'a1']],
   );
+});
+
+test('romp html and export: the title line says its own turns and, apart, the total with subagents', async () => {
+  // each response: 10 in, 5 out, 100 cache read at Sonnet 4.5 ($3, $15, $0.30 per M) = $0.000135, 115 tokens
+  const path = writeJsonl([
+    user('u1', null, 'q', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Task', { prompt: 'look' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('s1', null, 'look', 2, { isSidechain: true }),
+    assistant('s2', 's1', { type: 'text', text: 'seen' }, 3, {
+      mid: 'm3',
+      stop: 'end_turn',
+      extra: { isSidechain: true },
+    }),
+    user('r1', 'a1', [toolResult('t1', 'seen')], 4),
+    assistant('a2', 'r1', { type: 'text', text: 'ok' }, 5, { mid: 'm2', stop: 'end_turn' }),
+  ]);
+  const label = '230 tokens · $0.0003 in its own turns · 345 tokens · $0.0004 with subagents (as romp usage counts)';
+  assert.ok((await runCli(['html', path])).out.includes(`· 1 turn · ${label}</span>`));
+  assert.ok((await runCli(['export', path])).out.includes(`· 1 turn · ${label}\n`));
+  // without subagents, one figure as before
+  assert.match((await runCli(['export', feature('text')])).out, / · 1 turn · [\d.k]+ tokens · \$[\d.]+\n/);
+  if (!corpusPresent) return;
+  // a Claude Code 1.0.x session whose Task calls ran inline (isSidechain lines in the main file)
+  const [kimuson] = corpusTranscripts().filter((f) => f.includes('fe5e1c67-53e7'));
+  const page = (await runCli(['html', kimuson as string])).out;
+  assert.ok(page.includes('171.0k tokens · $0.1141 in its own turns · 3.8M tokens · $2.39 with subagents'));
 });
