@@ -400,6 +400,13 @@ function writeFile(
     ...(before === undefined ? {} : { previous: before }),
   };
   writeSessionRows(db, made.rows, scope);
+  const loose = made.tail?.loose;
+  if (loose !== undefined && loose.seqShift !== 0)
+    db.run('UPDATE atoms SET seq = seq + ? WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
+      loose.seqShift,
+      key,
+      JSON.stringify(loose.atoms),
+    ]);
   let keys: RowKeysByTurn;
   if (scope.changed === undefined) keys = rowKeysByTurn(made.rows);
   else if (before === undefined) keys = readRowKeys(db, key);

@@ -3,7 +3,6 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Atom } from '../model/types.ts';
 import { openRegularSync } from '../read/open-regular.ts';
 import { responsePlaces, responseRows } from '../rows/response-rows.ts';
-import type { AtomRow, UsageFactRow } from '../rows/row-types.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import { factsByTurn } from '../rows/usage-fact-rows.ts';
 import { SessionBuilder } from '../session/session-builder.ts';
@@ -148,23 +147,31 @@ export async function tailRows(
   )
     return { reason: 'a response begun before the tail' };
 
-  // the rows of no turn, as the index holds them: their atoms after the turns' atoms, which the tail moved
-  const byKeys = (table: string, keys: readonly string[]): Array<Record<string, SqlValue>> =>
-    db.all(`SELECT * FROM ${table} WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))`, [
-      key,
-      JSON.stringify(keys),
-    ]) as Array<Record<string, SqlValue>>;
-  const shift = (rows.sessions[0]?.atoms ?? 0) - (totals.atoms + held.atoms);
-  const looseAtoms = byKeys('atoms', loose.atoms).map((a) => ({ ...a, seq: Number(a['seq']) + shift }));
-  const looseFacts = byKeys('usage_facts', loose.usage_facts);
-  if (looseAtoms.length !== loose.atoms.length || looseFacts.length !== loose.usage_facts.length)
+  // the rows of no turn stay as the index holds them (never read back: the binding cuts text at a NUL, which a usage
+  // fact's key holds), but for their atoms' `seq`, after the turns' atoms, which the tail moved
+  const count = (table: string, keys: readonly string[], and = '', more: SqlValue[] = []): number =>
+    Number(
+      db.all(
+        `SELECT count(*) AS n FROM ${table} WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))${and}`,
+        [key, JSON.stringify(keys), ...more],
+      )[0]?.['n'],
+    );
+  if (
+    count('atoms', loose.atoms) !== loose.atoms.length ||
+    count('usage_facts', loose.usage_facts) !== loose.usage_facts.length
+  )
     return { reason: 'a restart point not of the rows indexed' };
   // countUsage's rule 3: a sidechain copy of a main-chain response the tail holds is not counted
-  const main = new Set(facts.filter((f) => !f.is_sidechain).map((f) => f.message_id));
-  if (looseFacts.some((f) => f['is_sidechain'] === 1 && main.has(String(f['message_id']))))
-    return { reason: 'a sidechain copy of a tail response' };
-  rows.atoms.push(...(looseAtoms as unknown as AtomRow[]));
-  rows.usage_facts = [...facts, ...(looseFacts as unknown as UsageFactRow[])];
+  const main = [...new Set(facts.filter((f) => !f.is_sidechain).map((f) => f.message_id))];
+  const copies = count(
+    'usage_facts',
+    loose.usage_facts,
+    ' AND is_sidechain = 1 AND message_id IN (SELECT value FROM json_each(?))',
+    [JSON.stringify(main)],
+  );
+  if (copies > 0) return { reason: 'a sidechain copy of a tail response' };
+  rows.usage_facts = facts;
+  const shift = (rows.sessions[0]?.atoms ?? 0) - (totals.atoms + held.atoms);
 
   const next = restartOf(builder.restartPoint(), session, key, rows, 0, { before: totals, loose });
   return {
@@ -180,7 +187,12 @@ export async function tailRows(
     ],
     links: tailLinks,
     ...(next === undefined ? {} : { restart: next }),
-    tail: { bytes: size - point.byteOffset, previous },
+    // the old rows of the turns rewritten are found by their keys; those of no turn are kept
+    tail: {
+      bytes: size - point.byteOffset,
+      previous: new Map([...previous, [null, { atoms: [], blocks: [], tool_calls: [], usage_facts: [] }]]),
+      loose: { atoms: loose.atoms, seqShift: shift },
+    },
   };
 }
 

@@ -278,11 +278,13 @@ export class SessionBuilder {
       return undefined;
     const path = state.path.entries;
     const at = path.lastIndexOf(entry);
+    const base = this.#options.base;
+    // fed from a base at that very line: it stays the point
+    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];
     if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string') return undefined;
     const before = path.slice(0, at);
-    const base = this.#options.base;
     const gitBranch = lastString(before, 'gitBranch') ?? base?.gitBranch;
     const summary = summaryFor(before, state.collected) ?? base?.summary;
     const { customTitle, aiTitle } = state.collected;
