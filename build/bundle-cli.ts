@@ -42,6 +42,7 @@ import {
   runBundle,
   USAGE_WORKER_BUNDLE,
   USAGE_WORKER_START,
+  useUsageFlags,
 } from '../src/cli/code-cache.ts';
 import type { workFiles as WorkFiles } from '../src/usage/usage-worker.ts';
 
@@ -129,6 +130,7 @@ writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
 // the command modules with bundles of their own: what they import of the index (libsql, the parse) is left
 // to `dist/` (loaded only with an index), each cache made once the bundle has run its command on the example
 const INDEX = join(ROOT, 'dist', 'src', 'index-db') + sep;
+useUsageFlags(); // as `romp usage` runs (its worker's too): V8 takes a cache made under the same flags only
 for (const [specifier, name] of OWN_BUNDLES) {
   const path = join(CLI, `${name}.cjs`);
   await bundleTo(join(CLI, specifier), path, (p, dynamic) => outside(p) || (dynamic && p.startsWith(INDEX)));

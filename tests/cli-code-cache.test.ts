@@ -20,6 +20,7 @@ import {
   runBundle,
   USAGE_WORKER_BUNDLE,
   USAGE_WORKER_START,
+  useUsageFlags,
 } from '../src/cli/code-cache.ts';
 import { unpackResponses } from '../src/usage/count-usage.ts';
 import type { WorkerMessage } from '../src/usage/usage-worker.ts';
@@ -99,6 +100,9 @@ test('romp show loads no ES module loader, node:crypto or node:child_process', (
 
 test('romp usage runs from its own bundle, with its cache: no ES module loader, node:crypto or a worker', () => {
   const usage = OWN_BUNDLES.get('./run-usage.js') ?? '';
+  // made under `romp usage`'s V8 flags, the cache is taken only under them
+  assert.equal(runBundle(join(CLI, `${usage}.cjs`), join(CLI, `${usage}.cache`)).cached, false);
+  useUsageFlags();
   assert.equal(runBundle(join(CLI, `${usage}.cjs`), join(CLI, `${usage}.cache`)).cached, true);
   // without the index, and with a home that has none (the index's modules are not loaded to find that out)
   for (const index of [['--no-index'], ['--romp-home', tempDir('romp-code-cache-home-')]]) {
@@ -113,6 +117,7 @@ test('romp usage runs from its own bundle, with its cache: no ES module loader, 
 });
 
 test("countUsage's worker runs from its own bundle, with its cache, and posts a file's responses packed", async () => {
+  useUsageFlags();
   assert.equal(
     runBundle(join(CLI, `${USAGE_WORKER_BUNDLE}.cjs`), join(CLI, `${USAGE_WORKER_BUNDLE}.cache`)).cached,
     true,

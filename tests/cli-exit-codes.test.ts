@@ -18,17 +18,22 @@ const NOBODY = 65534;
 // the bundled command line, as package.json's bin ships it: its command modules load from dist/ (build/bundle-cli.ts)
 const bin = new URL('../src/cli/romp.cjs', import.meta.url).pathname;
 
-async function romp(argv: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
+async function romp(
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   const asRoot = process.getuid?.() === 0;
   const child = spawn(process.execPath, [bin, ...argv], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
   });
+  let out = '';
   let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, err };
+  return { code, out, err };
 }
 
 test('an unreadable transcript exits 2 with a romp: line in every command that reads one (show … usage, doctor, watch, ls)', async () => {
@@ -176,4 +181,36 @@ test('romp index names a folder it cannot read and keeps the rows of its files',
   assert.ok(err.includes(unreadable(locked)), err);
   // its files are hidden, not gone: their rows stay
   assert.deepEqual(indexed(), both);
+});
+
+test('romp index and search name each file they cannot read or that is not a transcript, list them, go on, exit 0', async () => {
+  const { projects, home, env } = twoProjects();
+  const app = join(projects, '-work-app');
+  const locked = join(app, 'locked.jsonl');
+  const binary = join(app, 'binary.jsonl');
+  copyFileSync(EXAMPLE_SESSION, locked);
+  chmodSync(locked, 0o644);
+  assert.equal((await romp(['index', '--projects', projects, '--no-progress'], env)).code, 0);
+  chmodSync(locked, 0o000);
+  writeFileSync(binary, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2]), { mode: 0o644 });
+  const notTranscript = `not a Claude Code transcript (none of its first 3 lines is a transcript line; romp doctor ${binary} says why)`;
+  const skipped = [
+    { path: binary, reason: notTranscript },
+    { path: locked, reason: 'cannot read: permission denied (EACCES)' },
+  ];
+  const lines = skipped.map((s) => `romp: skipped ${s.path}: ${s.reason}\n`).join('');
+  const index = await romp(['index', '--projects', projects, '--json', '--no-progress'], env);
+  const report = JSON.parse(index.out) as { files: number; added: number; skipped: unknown };
+  assert.deepEqual([index.code, index.err], [0, lines]);
+  assert.deepEqual([report.files, report.added, report.skipped], [2, 0, skipped]);
+  const db = openIndexForRead(join(home, 'index.db'));
+  if (typeof db === 'string') assert.fail(db);
+  const paths = db.all('SELECT path FROM files ORDER BY path').map((r) => r['path']);
+  db.close();
+  // the binary is not indexed; the file that cannot be read now keeps its rows
+  assert.deepEqual(paths, [locked, join(app, 'ok.jsonl'), join(projects, '-work-locked', 'hidden.jsonl')]);
+  // a search refreshes first: the same lines, once each, then its hits
+  const search = await romp(['search', 'parser', '--projects', projects, '--json'], env);
+  assert.deepEqual([search.code, search.err], [0, lines]);
+  assert.equal((JSON.parse(search.out) as unknown[]).length > 0, true);
 });

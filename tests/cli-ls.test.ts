@@ -186,8 +186,9 @@ test('uniquePrefixes: 8 characters, more where two ids share them, short or cont
   assert.deepEqual(uniquePrefixes(['abcdefghijklm', 'abcdefghijklmn']), ['abcdefghijklm', 'abcdefghijklmn']);
 });
 
-test('formatLs: a short id tells apart every session listed, the ones -n leaves out too', () => {
-  const info = (id: string, last: number): ClaudeSessionInfo => ({
+/** A listed session of `-work-app` (`/work/app`) with one prompt and the title `a title`. */
+function info(id: string, last: number): ClaudeSessionInfo {
+  return {
     id,
     project: '-work-app',
     cwd: '/work/app',
@@ -202,11 +203,36 @@ test('formatLs: a short id tells apart every session listed, the ones -n leaves 
     lines: 1,
     linesEstimated: false,
     subagents: [],
-  });
+  };
+}
+
+test('formatLs: a short id tells apart every session listed, the ones -n leaves out too', () => {
   const shown = info('abcdef12-0000-4000-8000-000000000001', Date.UTC(2026, 2, 1));
   const hidden = info('abcdef12-1111-4000-8000-000000000002', Date.UTC(2026, 1, 1));
   const row = (known: ClaudeSessionInfo[]): string =>
     formatLs([shown], timeFormat('UTC'), 80, known).split('\n')[1] ?? '';
   assert.match(row([shown]), / {2}abcdef12 {2}a title$/);
   assert.match(row([shown, hidden]), / {2}abcdef12-0 {2}a title$/);
+});
+
+test('formatLs: a mark with no title after it leaves no space at the end of a line, in the table or stacked', () => {
+  const orphan = {
+    ...info('agent-a1', Date.UTC(2026, 2, 1)),
+    title: '',
+    firstPrompt: ' \n ',
+    prompts: 0,
+    orphan: true,
+  };
+  const time = timeFormat('UTC');
+  assert.deepEqual(formatLs([orphan], time, 50).split('\n'), [
+    'sessions, newest first (times in UTC)',
+    '2026-03-01 00:00  0 prompts',
+    '  agent-a1  /work/app',
+    '  (orphan subagent)',
+    '',
+  ]);
+  assert.equal(
+    formatLs([orphan], time).split('\n')[1],
+    '2026-03-01 00:00        0          /work/app  agent-a1  (orphan subagent)',
+  );
 });

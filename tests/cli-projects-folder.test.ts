@@ -22,6 +22,9 @@ test('a missing projects folder is one error, worded alike, in every command tha
     ['search', 'flaky', '--romp-home', home],
     ['watch', '--latest'],
     ['usage'],
+    ['resume-check'],
+    ['export', '--format', 'ndjson', '-o', join(root, 'lake')],
+    ['serve', '--port', '0'],
   ];
   for (const argv of commands) {
     const r = await runCli([...argv, '--projects', missing]);

@@ -7,6 +7,8 @@ import { UserError } from '../src/cli/cli-io.ts';
 import { resolveTargets } from '../src/cli/resolve-targets.ts';
 import { user } from './helpers/transcript.ts';
 import { tempDir } from './helpers/temp-dir.ts';
+import { keepingColumns } from './helpers/keeping-columns.ts';
+import { runCli } from './helpers/run-cli.ts';
 
 const noStdin = { stdout: { write: () => true }, stderr: { write: () => true } };
 
@@ -129,4 +131,36 @@ test('resolveTargets: an orphan subagent file opens by the id romp ls lists it w
   const options = { projects: root };
   assert.deepEqual((await resolveTargets(['agent-9f'], options, 'one', noStdin)).files, [orphan]);
   assert.deepEqual((await resolveTargets([], { ...options, latest: true }, 'one', noStdin)).files, [own]);
+});
+
+test('an ambiguous prefix lists its candidates fitted to COLUMNS, each id whole, their text made safe', async () => {
+  const { root, b } = projects();
+  // a title with a terminal escape and a line break, as a transcript can hold
+  writeFileSync(b, `${JSON.stringify({ type: 'custom-title', customTitle: 'fix\u001b[2J the\nparser' })}\n`, {
+    flag: 'a',
+  });
+  const err = await keepingColumns(async () => {
+    process.env['COLUMNS'] = '60';
+    return (await runCli(['show', '03e', '--projects', root, '--timezone', 'UTC'])).err;
+  });
+  assert.deepEqual(err.split('\n'), [
+    'romp: 03e matches 2 sessions (last activity in UTC); give',
+    '  more of the id:',
+    '  03ec0000-bbbb-4000-8000-000000000002  /work/app  2026-03…',
+    '  03eb5929-aaaa-4000-8000-000000000001  /work/app  2026-03…',
+    '',
+  ]);
+  // in a pipe each line is whole
+  const whole = (await runCli(['show', '03e', '--projects', root, '--timezone', 'UTC'])).err.split('\n');
+  assert.equal(whole[1], '  03ec0000-bbbb-4000-8000-000000000002  /work/app  2026-03-01 10:05  fix\\x1b[2J the parser');
+  // narrower than an id: the ids alone
+  const narrow = await keepingColumns(async () => {
+    process.env['COLUMNS'] = '30';
+    return (await runCli(['show', '03e', '--projects', root])).err.split('\n');
+  });
+  assert.deepEqual(narrow.slice(-3), [
+    '  03ec0000-bbbb-4000-8000-000000000002',
+    '  03eb5929-aaaa-4000-8000-000000000001',
+    '',
+  ]);
 });

@@ -18,11 +18,12 @@ function exchange(p: string, sid: string, parent: string | null, sec: number): A
   ];
 }
 
-test('show and json refuse files of two unrelated sessions with one line naming them', async () => {
+test('every command of one session refuses files of two unrelated sessions with one line naming them', async () => {
   const a = writeJsonl(exchange('a', 'sess-a', null, 0), 'sess-a.jsonl');
   const b = writeJsonl(exchange('b', 'sess-b', null, 60), 'sess-b.jsonl');
-  for (const command of ['show', 'json']) {
-    const { code, out, err } = await runCli([command, a, b]);
+  // resume-check reported the second only, watch followed it only, cache summed both
+  for (const command of ['show', 'json', 'resume-check', 'cache', 'watch']) {
+    const { code, out, err } = await runCli([command, a, b, '--romp-home', join(dirname(a), 'home')]);
     assert.equal(code, 2);
     assert.equal(out, '');
     assert.equal(err, `romp: these files hold 2 unrelated sessions, give the files of one: ${a}, ${b}\n`);
@@ -54,6 +55,10 @@ test('a resume pair (history copied into the new file, uuids kept) and a subagen
     session.turns.map((t) => t.trigger?.uuid),
     ['1u', '2u'],
   );
+  for (const command of ['resume-check', 'cache']) {
+    const r = await runCli([command, old, resumed, '--json', '--romp-home', join(dirname(old), 'home')]);
+    assert.deepEqual([r.code, r.err], [0, ''], command);
+  }
   // with an unrelated file added, the two groups are named
   const other = writeJsonl(exchange('b', 'sess-b', null, 60), 'sess-b.jsonl');
   const refused = await runCli(['show', old, resumed, agent, other]);

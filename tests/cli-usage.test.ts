@@ -155,3 +155,41 @@ test('romp usage leaves out the cache columns when the terminal is too narrow; -
     /│ 2026-03-01 │ .* \$3\.75 │/,
   );
 });
+
+test("usage session: each session's cwd is its own file's, not its folder's nor another folder's", async () => {
+  const root = tempDir('romp-usage-cwd-');
+  const write = (project: string, name: string, id: string, cwd: string, at: string, mid: string): void => {
+    mkdirSync(join(root, project), { recursive: true });
+    const sec = (Date.parse(at) - Date.parse('2026-03-01T10:00:00Z')) / 1000;
+    const extra = { sessionId: id, cwd };
+    const lines = [
+      user(`u-${mid}`, null, 'go', sec - 1, extra),
+      assistant(`a-${mid}`, `u-${mid}`, text('ok'), sec, { mid, stop: 'end_turn', extra }),
+    ];
+    writeFileSync(join(root, project, `${name}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  };
+  const [a, b, c] = ['aaaa1111', 'bbbb2222', 'cccc3333'].map((p) => `${p}-0000-4000-8000-000000000000`) as [
+    string,
+    string,
+    string,
+  ];
+  // -work-app's newest session ran in /work/app: its folder's cwd
+  write('-work-app', a, a, '/work/app', '2026-03-01T10:00:00Z', 'm1');
+  // a file renamed by hand: its id is not its name
+  write('-work-app', 'renamed', c, '/elsewhere/renamed', '2026-03-01T09:00:00Z', 'm2');
+  // one session in two folders, its first response in -work-app's file (listed after -aaa-other's)
+  write('-work-app', b, b, '/work/app/sub', '2026-03-01T08:00:00Z', 'm3');
+  write('-aaa-other', b, b, '/other', '2026-03-01T11:00:00Z', 'm4');
+  const r = await run(['usage', 'session', '--projects', root, '--json', '--no-index', '--timezone', 'UTC']);
+  assert.equal(r.code, 0, r.err);
+  const rows = (JSON.parse(r.out) as { rows: Array<Record<string, unknown>> }).rows;
+  // before: /other (the folder listed first holding the id) and /work/app (the folder's) for the renamed file
+  assert.deepEqual(
+    rows.map((row) => [row['key'], row['project'], row['cwd'], 'file' in row]),
+    [
+      [b, '-work-app', '/work/app/sub', false],
+      [c, '-work-app', '/elsewhere/renamed', false],
+      [a, '-work-app', '/work/app', false],
+    ],
+  );
+});

@@ -8,7 +8,8 @@ const WHAT =
 
 /**
  * Refuses a projects folder that is missing, not a folder or unreadable, with one wording in every command
- * that lists sessions (`ls`, `--latest`, a session id, `index`, `search`, `watch --latest`, `usage`): a missing
+ * that lists sessions (`ls`, `--latest`, a session id, `index`, `search`, `watch --latest`, `usage`, `serve`,
+ * `resume-check --projects`, `export` of every session): a missing
  * folder is not an empty one (`romp ls` said "no sessions", exit 0, for a misspelt `CLAUDE_CONFIG_DIR`),
  * and to the index an unreadable folder would look empty, which removes every row.
  * @param dir the projects folder (`--projects`, else `defaultProjectsDir()`)

@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
 import { outputWidth } from './fit-width.ts';
-import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail, styleHelpUsage } from './help-layout.ts';
+import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail, helpWidth, styleHelpUsage } from './help-layout.ts';
 import { safeText } from './safe-text.ts';
 import type { CacheCliOptions } from './run-cache.ts';
 import type { ExportCliOptions } from './run-export.ts';
@@ -142,9 +142,9 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(s.replace(/^error: /, 'romp: ')),
-      // help fits COLUMNS or the terminal as every other output; commander's 80 otherwise
-      getOutHelpWidth: () => outputWidth(io.stdout) ?? 80,
-      getErrHelpWidth: () => outputWidth(io.stderr) ?? 80,
+      // help fits COLUMNS or the terminal as every other output, a column short of it; commander's 80 otherwise
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
     })
     // commander keeps a description whole when less than 40 columns are left for it: narrow terminals too,
     // and under its term when even 20 are not left (formatHelpItem); the usage line wraps too (styleHelpUsage)

@@ -1,9 +1,20 @@
 import { Help } from 'commander';
-import { wrapLines, wrapWords } from './fit-width.ts';
+import { outputWidth, wrapLines, wrapWords } from './fit-width.ts';
 
 /** Below this many columns for a description, help puts it under its term instead of beside it; from it on,
  * commander wraps it there (its `minWidthToWrap`, 40 by default, kept it whole below 40). */
 export const DESCRIPTION_MIN = 20;
+
+/**
+ * The width a help is laid out to (commander's `helpWidth`): one column short of the output's (`outputWidth`; 80 in a
+ * pipe), as every line the CLI prints: commander fills its lines to the last column of its width, and a line of
+ * exactly the terminal's width makes some terminals wrap (an empty line after it), others leave the cursor past it.
+ * @param out the stream the help goes to
+ * @returns the columns a help line may take
+ */
+export function helpWidth(out: { columns?: number | undefined }): number {
+  return Math.max(1, (outputWidth(out) ?? 80) - 1);
+}
 
 /**
  * One item of a help list (a command, an option, an argument) as commander's `formatItem` lays it out, but
@@ -19,7 +30,7 @@ export const DESCRIPTION_MIN = 20;
  * @returns the item's lines
  */
 export function formatHelpItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
-  const width = this.helpWidth ?? 80;
+  const width = this.helpWidth ?? 79;
   if (description === '' || width - termWidth - 4 >= DESCRIPTION_MIN)
     return Help.prototype.formatItem.call(this, term, termWidth, description, helper);
   const head = wrapWords(term, Math.max(DESCRIPTION_MIN, width - 3), Math.max(DESCRIPTION_MIN, width - 7));
@@ -39,7 +50,7 @@ export function formatHelpItem(this: Help, term: string, termWidth: number, desc
  * @returns the usage, its lines joined with `\n`
  */
 export function styleHelpUsage(this: Help, usage: string): string {
-  const room = (this.helpWidth ?? 80) - 1 - 'Usage: '.length;
+  const room = (this.helpWidth ?? 79) - 'Usage: '.length;
   return wrapWords(usage, Math.max(DESCRIPTION_MIN, room), Math.max(DESCRIPTION_MIN, room - 2)).join('\n         ');
 }
 

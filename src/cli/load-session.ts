@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { View } from '../graph/resolve-active-path.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
@@ -6,6 +7,7 @@ import { refuseNonTranscripts } from './refuse-non-transcripts.ts';
 import { checkFiles, checkRegistered, refuseUnreadable, UserError, type CliIO } from './cli-io.ts';
 import { refuseUnrelated } from './refuse-unrelated.ts';
 import { resolveTargets, type TargetOptions } from './resolve-targets.ts';
+import { shownPath } from './stdin-copy.ts';
 
 /** The bundled example session, read when `--example` asks for it. */
 export const EXAMPLE_SESSION: string = fileURLToPath(new URL('../../../examples/session.jsonl', import.meta.url));
@@ -24,10 +26,11 @@ export interface SessionArgs extends TargetOptions {
  * Reads the one session a command names, the same way for every command: transcript paths, a Claude
  * session id or unique prefix, `--latest`, `--project DIR`, `-` (`resolveTargets`), `--session` (romp's
  * registry), or `--example` (the bundled example: only when asked, never because an argument was
- * forgotten). Parses it with romp's home applied.
+ * forgotten). Parses it with romp's home applied. An empty file (Claude Code creates a session's file a moment before
+ * its first line) is read as a session of no turns, and named on stderr: `romp: FILE: empty, no line written yet`.
  * @param args the command's positional arguments
  * @param options view, session, romp home, example, `--latest`, `--project`, `--projects`
- * @param io standard input for `-`
+ * @param io standard input for `-`; stderr for an empty file
  * @returns the parse
  * @throws UserError (exit 2) for nothing named, two ways of naming at once, an unreadable file, an
  *   unregistered `--session`, a file with no transcript line at all (`not a Claude Code transcript
@@ -64,6 +67,10 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
     refuseUnreadable(result.diagnostics);
     refuseNonTranscripts(result);
     if (options.session === undefined) await refuseUnrelated(result); // the registry says its files are one
+    // a session Claude Code is creating is 0 bytes for a moment: shown (0 turns, exit 0), and said to be empty
+    for (const file of targets.files)
+      if ((await stat(file).catch(() => undefined))?.size === 0)
+        io.stderr.write(`romp: ${shownPath(file)}: empty, no line written yet\n`);
     return result;
   } finally {
     await targets.cleanup();

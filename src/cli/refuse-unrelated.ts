@@ -1,5 +1,5 @@
 import { firstSessionId } from '../discover/first-session-id.ts';
-import type { ParseResult } from '../session/parse-session.ts';
+import type { Session } from '../model/types.ts';
 import { UserError } from './cli-io.ts';
 
 /**
@@ -9,10 +9,10 @@ import { UserError } from './cli-io.ts';
  * one (a subagent's file, a renamed copy); relatedness is transitive. The uuids come from the parse
  * (atoms and records, copies included); the `sessionId`s from each file's first 16 KiB. A file with
  * neither is no evidence either way and is left alone.
- * @param result the parse of the files
+ * @param parsed the parse of the files (a `ParseResult`, a watch update, a `SessionState`: its `session`)
  * @throws UserError (exit 2), one line naming the files of each unrelated group
  */
-export async function refuseUnrelated({ session }: ParseResult): Promise<void> {
+export async function refuseUnrelated({ session }: { session: Session }): Promise<void> {
   if (session.files.length < 2) return;
   const group = new Map<string, string>(); // fsid -> a representative fsid
   const find = (fsid: string): string => {

@@ -7,6 +7,8 @@ import { checkProjectsFolder } from './check-projects-folder.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
 import { stdinCopyPath } from './stdin-copy.ts';
 import { errorReason } from '../diagnostics/error-reason.ts';
+import { fitWidth, outputWidth, textWidth, wrapLines } from './fit-width.ts';
+import { safeText } from './safe-text.ts';
 
 /** How a command names the sessions it reads, beside transcript paths. */
 export interface TargetOptions {
@@ -79,7 +81,7 @@ export async function resolveTargets(
       } else if ((await lstat(arg).catch(() => undefined)) !== undefined || !ID_LIKE.test(arg)) {
         files.push(arg);
       } else {
-        files.push(pick(arg, await sessions(), projectsDir, timeFormat(options.timezone)).path);
+        files.push(pick(arg, await sessions(), projectsDir, timeFormat(options.timezone), outputWidth(io.stderr)).path);
       }
     }
     if (args.length === 0 && (options.latest === true || options.project !== undefined)) {
@@ -98,27 +100,50 @@ export async function resolveTargets(
   return { files, cleanup };
 }
 
-/** The one session whose id starts with `prefix`; else an error listing the candidates, times in the CLI's convention.
- * */
-function pick(prefix: string, sessions: ClaudeSessionInfo[], projectsDir: string, time: TimeFormat): ClaudeSessionInfo {
+/**
+ * The one session whose id starts with `prefix`; else an error listing the candidates (10 at most), times in the CLI's
+ * convention, fitted to stderr's width: the heading wrapped between words, each candidate's line cut one column short
+ * of it after its id, which is never cut (it is what to type), its project, time and title made safe (`safeText`).
+ * @param prefix what was given
+ * @param sessions the sessions listed
+ * @param projectsDir where they were listed, for the error
+ * @param time the time printer
+ * @param columns stderr's width (`outputWidth`); undefined: lines whole
+ * @returns the session
+ * @throws UserError for no session or more than one
+ */
+function pick(
+  prefix: string,
+  sessions: ClaudeSessionInfo[],
+  projectsDir: string,
+  time: TimeFormat,
+  columns: number | undefined,
+): ClaudeSessionInfo {
   const exact = sessions.filter((s) => s.id === prefix);
   const found = exact.length > 0 ? exact : sessions.filter((s) => s.id.startsWith(prefix));
   if (found.length === 1 && found[0] !== undefined) return found[0];
   if (found.length === 0)
     throw new UserError(`${prefix}: no such file, and no session id starting with it under ${projectsDir}`);
-  const shown = found
-    .slice(0, 10)
-    .map(
-      (s) =>
-        `  ${s.id}  ${s.cwd || s.project}  ${time.format(s.last)}  ${(s.title || s.firstPrompt).replace(/\s+/g, ' ').slice(0, 60)}`,
-    );
+  const shown = found.slice(0, 10).map((s) => {
+    const id = `  ${s.id}`;
+    const title = (s.title || s.firstPrompt).replace(/\s+/g, ' ').trim().slice(0, 60);
+    const rest = `  ${safeText(s.cwd || s.project)}  ${time.format(s.last)}  ${safeText(title)}`.trimEnd();
+    const room = columns === undefined ? Infinity : columns - 1 - textWidth(id);
+    return room < 4 ? id : `${id}${fitWidth(rest, room)}`;
+  });
   const more = found.length > 10 ? [`  … and ${found.length - 10} more`] : [];
   throw new UserError(
     [
-      `${prefix} matches ${found.length} sessions (last activity in ${time.zone}); give more of the id:`,
+      // after the `romp: ` the CLI puts before it
+      ...wrapLines(
+        [`romp: ${prefix} matches ${found.length} sessions (last activity in ${time.zone}); give more of the id:`],
+        columns,
+      ),
       ...shown,
       ...more,
-    ].join('\n'),
+    ]
+      .join('\n')
+      .slice('romp: '.length),
   );
 }
 

@@ -2,6 +2,7 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isKnownTime } from '../model/time.ts';
 import { hostname } from 'node:os';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { discoverTranscripts } from '../discover/discover-transcripts.ts';
 import { readExportSession, type ExportSession, type ExportUnit } from '../export/read-export-session.ts';
@@ -70,6 +71,7 @@ export async function exportUnits(
     cleanup = targets.cleanup;
   } else {
     const root = options.projects ?? defaultProjectsDir();
+    await checkProjectsFolder(root);
     const found = await discoverTranscripts(root);
     for (const s of found.skipped) reportSkipped(s, io);
     const all = found.files.map((f) => f.path);

@@ -1,5 +1,6 @@
-import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
+import { refuseUnrelated } from './refuse-unrelated.ts';
 import { CACHE_CLOCK_TIMES, cacheClock } from '../cache/cache-clock.ts';
 import { explainCacheWrites, type CacheGroup, type CauseTotals } from '../cache/explain-cache-writes.ts';
 import { readCacheLines } from '../cache/read-cache-lines.ts';
@@ -7,6 +8,7 @@ import { rompHomeFolder } from './romp-home-folder.ts';
 import { readIdleSpans } from '../romp-home/state-log.ts';
 import { parseSession } from '../session/parse-session.ts';
 import { countUsage } from '../usage/count-usage.ts';
+import { keyed } from '../model/keyed.ts';
 import { PRICES } from '../usage/prices.ts';
 import { UserError, type CliIO } from './cli-io.ts';
 import { checkTranscripts } from './check-transcripts.ts';
@@ -47,11 +49,10 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
         'which session? give a transcript file, a session id (or a unique prefix), --latest, --project DIR, or --projects DIR for all of them',
       );
     await checkTranscripts(targets.files);
+    // several files named: the files of one session (a resume's), never two summed silently
+    if (targets.files.length > 1) await refuseUnrelated(await parseSession(targets.files));
     const files = whole
-      ? await allTranscripts(
-          options.projects ?? join(process.env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude'), 'projects'),
-          io,
-        )
+      ? await allTranscripts(options.projects ?? defaultProjectsDir(), io)
       : await withSubagents(targets.files, true);
     const prices = options.prices === undefined ? PRICES : await readPrices(options.prices);
     const zone = options.timezone === undefined ? {} : { timeZone: options.timezone };
@@ -69,8 +70,17 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       )
     ).flat();
     const { report } = explainCacheWrites(usage.responses, await readCacheLines(files), { prices, ...zone, idle });
+    const projects = new Map<string, CacheGroup>();
+    for (const s of Object.values(report.bySession)) {
+      const p = projects.get(s.project) ?? { ...zeroGroup() };
+      projects.set(s.project, p);
+      merge(p, s);
+    }
     if (options.json === true) {
-      io.stdout.write(`${JSON.stringify(report)}\n`);
+      // by project too, as the text report (a project path is transcript text: `keyed`)
+      const byProject = keyed<CacheGroup>();
+      for (const [name, g] of projects) byProject[name] = g;
+      io.stdout.write(`${JSON.stringify({ ...report, byProject })}\n`);
       return 0;
     }
     const out = [
@@ -79,12 +89,6 @@ export async function runCache(args: string[], options: CacheCliOptions, io: Cli
       'by cause:',
       ...rows(report.causes),
     ];
-    const projects = new Map<string, CacheGroup>();
-    for (const s of Object.values(report.bySession)) {
-      const p = projects.get(s.project) ?? { ...zeroGroup() };
-      projects.set(s.project, p);
-      merge(p, s);
-    }
     out.push('', 'by project:', ...[...projects].map(([name, g]) => line(name === '' ? '(unknown)' : name, g)));
     out.push('', 'by session:', ...Object.entries(report.bySession).map(([id, g]) => line(id, g)));
     out.push(

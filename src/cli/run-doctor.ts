@@ -13,7 +13,8 @@ import { plural } from '../text/format-count.ts';
  * session id or a unique prefix of one, `-` for standard input: `resolveTargets`), and reports, per
  * file, the diagnostics, orphaned parents, dead branches, compaction stitches that needed a fallback,
  * and duplicate uuids, and for a file whose `claude --resume` would not load every turn, one line
- * saying how many and why (`findLostTurns` on that file alone); `--json` prints the reports. Exit code
+ * saying how many and why (`findLostTurns` on that file alone); `--json` prints the reports, each with that as
+ * `resume` (`{lost, full_turns, causes}`, `null` when every turn loads). Exit code
  * 2 when a file cannot be read (named on stderr, after the reports), else 1 when any file has an
  * error-severity diagnostic (lines lost), else 0.
  * @param args transcript paths, session ids, `-`
@@ -33,11 +34,13 @@ export async function runDoctor(args: string[], options: { json?: boolean }, io:
 async function examine(files: string[], options: { json?: boolean }, io: CliIO): Promise<number> {
   await checkFiles(files);
   const reports = await examineFiles(files);
-  if (options.json === true) io.stdout.write(`${JSON.stringify(reports)}\n`);
+  const risks = await Promise.all(reports.map((r) => resumeRisk(r.file)));
+  if (options.json === true)
+    io.stdout.write(`${JSON.stringify(reports.map((r, i) => ({ ...r, resume: risks[i] ?? null })))}\n`);
   else {
     const width = outputWidth(io.stdout);
-    for (const report of reports) {
-      const text = format(report) + (await resumeRisk(report.file));
+    for (const [i, report] of reports.entries()) {
+      const text = format(report) + resumeLine(report.file, risks[i]);
       io.stdout.write(`${wrapLines(text.trimEnd().split('\n'), width).join('\n')}\n`);
     }
     if (reports.length > 1 && reports.some((r) => r.orphanedParents.length > 0)) {
@@ -80,12 +83,26 @@ function format(r: FileReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line for a file that `claude --resume` would not load whole: lost turns by cause; else nothing. */
-async function resumeRisk(file: string): Promise<string> {
+/** What `claude --resume` of a file alone would not load (`--json`'s `resume`): turns lost, of how many, by cause. */
+interface ResumeRisk {
+  lost: number;
+  full_turns: number;
+  causes: Record<string, number>;
+}
+
+/** The file's resume risk (`findLostTurns` on that file alone); `undefined` when every turn loads. */
+async function resumeRisk(file: string): Promise<ResumeRisk | undefined> {
   const { report } = findLostTurns(await readResumeViews([file], { discover: false }));
-  if (report.lost.length === 0) return '';
-  const causes = Object.entries(report.causes)
+  return report.lost.length === 0
+    ? undefined
+    : { lost: report.lost.length, full_turns: report.full_turns, causes: report.causes };
+}
+
+/** The text report's line of a resume risk: lost turns by cause; else nothing. */
+function resumeLine(file: string, risk: ResumeRisk | undefined): string {
+  if (risk === undefined) return '';
+  const causes = Object.entries(risk.causes)
     .map(([cause, n]) => `${cause}×${n}`)
     .join(', ');
-  return `  resume: ${report.lost.length} of ${plural(report.full_turns, 'turn')} ${report.lost.length === 1 ? 'is' : 'are'} not loaded by claude --resume (${causes}); romp resume-check ${shownPath(file) === STDIN ? '-' : file}\n`;
+  return `  resume: ${risk.lost} of ${plural(risk.full_turns, 'turn')} ${risk.lost === 1 ? 'is' : 'are'} not loaded by claude --resume (${causes}); romp resume-check ${shownPath(file) === STDIN ? '-' : file}\n`;
 }

@@ -54,8 +54,9 @@ export interface SqlCliOptions {
 /**
  * `romp index [--projects DIR]`: builds or refreshes `$ROMP_HOME/index.db` from every transcript under
  * the projects folder (`updateIndex`), with files, MB and ETA on a terminal; prints what it did (`--json`:
- * the `RefreshReport`; what the walk skipped is named on stderr too). Waits, saying so, while another `romp index`
- * writes.
+ * the `RefreshReport`). What it skipped (an entry the walk left out, a file it cannot read, one that is not a
+ * transcript) is named on stderr, once each (`romp: skipped PATH: why`), and the exit code stays 0: the rows of a file
+ * it cannot read are kept. Waits, saying so, while another `romp index` writes.
  * @param options projects folder, romp home, json
  * @param io where to write
  * @returns the exit code
@@ -70,8 +71,9 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
     return 0;
   }
   const mb = (report.bytesRead / 1e6).toFixed(1);
+  const skipped = report.skipped.length > 0 ? ` (${report.skipped.length} skipped)` : '';
   io.stdout.write(
-    `${path}: ${plural(report.files, 'transcript')}: ${report.added} added, ${report.appended} appended, ${report.reread} read again, ${report.removed} removed, ${report.unchanged} unchanged; ${mb} MB read, ${plural(report.turnsWritten, 'turn')} written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    `${path}: ${plural(report.files, 'transcript')}${skipped}: ${report.added} added, ${report.appended} appended, ${report.reread} read again, ${report.removed} removed, ${report.unchanged} unchanged; ${mb} MB read, ${plural(report.turnsWritten, 'turn')} written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   return 0;
 }

@@ -109,15 +109,7 @@ export function formatLs(
     s.subagents.length > 0 ? `+${s.subagents.length}` : '',
     safeText(s.cwd || s.project),
     s.id,
-    fitWidth(
-      safeText(
-        `${s.orphan === true ? '(orphan subagent) ' : ''}${s.error === undefined ? '' : '(unreadable) '}${(s.title || s.firstPrompt).slice(0, TITLE_WIDTH * 4)}`.replace(
-          /\s+/g,
-          ' ',
-        ),
-      ),
-      TITLE_WIDTH,
-    ),
+    fitWidth(safeText(titleCell(s)), TITLE_WIDTH),
   ]);
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
   const measure = (): number[] =>
@@ -152,6 +144,21 @@ export function formatLs(
   return [...fitLines([line(head), ...rows.map(line)], columns), ...mtimeNote(rows, columns)]
     .map((l) => `${l}\n`)
     .join('');
+}
+
+/**
+ * What the title column says of a session: its marks (`(orphan subagent)`, `(unreadable)`, `(empty)`: a file of 0
+ * bytes, a session Claude Code is creating) and its title or first prompt (its first 800 characters), every run of
+ * white space one space, none at either end (a session with a mark and no title ends at its mark).
+ * @param s the session
+ * @returns the text, not yet made safe nor cut
+ */
+function titleCell(s: ClaudeSessionInfo): string {
+  const marks = [
+    s.orphan === true ? '(orphan subagent)' : '',
+    s.error !== undefined ? '(unreadable)' : s.size === 0 ? '(empty)' : '',
+  ];
+  return [...marks, (s.title || s.firstPrompt).slice(0, TITLE_WIDTH * 4)].join(' ').replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -1,3 +1,5 @@
+import { refuseUnrelated } from './refuse-unrelated.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,6 +53,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
   if (args.length === 0 && options.latest !== true && options.project === undefined && options.projects !== undefined) {
     if (options.handoff !== undefined || options.writeFork !== undefined)
       throw new UserError('--handoff and --write-fork take one session, not a whole --projects folder');
+    await checkProjectsFolder(options.projects);
     const { files, skipped } = await discoverTranscripts(options.projects);
     for (const s of skipped) reportSkipped(s, io);
     const reports: ResumeReport[] = [];
@@ -75,6 +78,7 @@ export async function runResumeCheck(args: string[], options: ResumeCheckOptions
       );
     await checkTranscripts(targets.files);
     const views = await readResumeViews(targets.files, { rompHome: home });
+    await refuseUnrelated(views.full);
     const { report, notes } = findLostTurns(views);
     if (options.json === true) io.stdout.write(`${JSON.stringify(json(report))}\n`);
     else
@@ -130,8 +134,11 @@ function formatReport(
   found: readonly string[],
   columns: number | undefined,
 ): string {
+  // a turn cut in two is lost, and the rest of it loads as a turn of its own: say so, or the counts do not add up
+  const cut = report.context_turns - (report.full_turns - report.lost.length);
+  const rest = cut > 0 ? `, ${cut} of them in part: the rest loads as a turn of its own` : '';
   const lines = [
-    `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded (times in ${time.zone})`,
+    `${name}: claude --resume of this file loads ${plural(report.context_turns, 'turn')}; ${report.lost.length} of the ${plural(report.full_turns, 'turn')} of the full history ${report.lost.length === 1 ? 'is' : 'are'} not loaded${rest} (times in ${time.zone})`,
   ];
   if (found.length > 0) lines.push(`  other files of this session read: ${found.join(', ')}`);
   for (const n of notes) {

@@ -1,4 +1,6 @@
+import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { startViewer } from '../serve/start-viewer.ts';
+import { checkProjectsFolder } from './check-projects-folder.ts';
 import type { CliIO } from './cli-io.ts';
 import { timeFormat } from './format-time.ts';
 
@@ -29,12 +31,9 @@ export async function runServe(options: ServeCliOptions, io: CliIO, signal?: Abo
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host))
     io.stderr.write(`romp serve: warning: listening on ${host}: anyone who can reach it can read every session\n`);
-  const viewer = await startViewer({
-    host,
-    port: options.port ?? 0,
-    time: timeFormat(options.timezone),
-    ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
-  });
+  const projectsDir = options.projects ?? defaultProjectsDir();
+  await checkProjectsFolder(projectsDir);
+  const viewer = await startViewer({ host, port: options.port ?? 0, time: timeFormat(options.timezone), projectsDir });
   io.stdout.write(
     options.json === true
       ? `${JSON.stringify({ url: viewer.url, host, port: Number(new URL(viewer.url).port) })}\n`

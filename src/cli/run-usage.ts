@@ -223,9 +223,11 @@ function addTotals(into: Totals, t: Totals): void {
 }
 
 /** What the session and project reports name beside their numbers, from `romp ls`'s listings: each session's title,
- * last activity and cwd by session id, and each project folder's cwd (its newest session's that has one). */
+ * last activity and cwd by session id, each listed file's cwd by path, and each project folder's cwd (its newest
+ * session's that has one). */
 interface UsageLabels {
   sessions: Map<string, SessionLabel>;
+  files: Map<string, string>;
   folders: Map<string, string>;
 }
 
@@ -235,7 +237,7 @@ async function usageLabels(
   paths: string[],
   stored: ((path: string) => Promise<FileListing | undefined>) | undefined,
 ): Promise<UsageLabels> {
-  const labels: UsageLabels = { sessions: new Map(), folders: new Map() };
+  const labels: UsageLabels = { sessions: new Map(), files: new Map(), folders: new Map() };
   const folders = new Set(paths.filter((p) => !p.includes(`${sep}subagents${sep}`)).map((p) => dirname(p)));
   for (const folder of folders) {
     for (const s of await listClaudeSessions({
@@ -244,6 +246,7 @@ async function usageLabels(
       ...(stored === undefined ? {} : { stored }),
     })) {
       if (s.cwd !== '' && !labels.folders.has(s.project)) labels.folders.set(s.project, s.cwd);
+      if (s.cwd !== '') labels.files.set(s.path, s.cwd);
       if (s.orphan !== true && !labels.sessions.has(s.id))
         labels.sessions.set(s.id, { title: s.title || s.firstPrompt, last: s.last, cwd: s.cwd });
     }
@@ -253,14 +256,16 @@ async function usageLabels(
 
 /**
  * The rows of the session and project reports with `cwd`, the project's real folder as `romp ls` shows it: a
- * session's own cwd, else its project folder's; `""` when no line of the folder has one (the folder's name, `project`
- * or `key`, is kept beside it). Other reports' rows are unchanged.
+ * session's own cwd (of the file its first response is in, else of the file named by its id: a session resumed in
+ * another folder, or a file renamed, has a cwd of its own, not its folder's), else its project folder's; `""` when no
+ * line of the folder has one (the folder's name, `project` or `key`, is kept beside it). Other reports' rows are
+ * unchanged. The first response's `file` is left out of the rows.
  */
 function withCwd(rows: ReportRow[], kind: UsageReportKind, labels: UsageLabels | undefined): ReportRow[] {
-  if (labels === undefined) return rows;
-  return rows.map((row) => {
+  return rows.map(({ file, ...row }) => {
+    if (labels === undefined) return row;
     const folder = kind === 'project' ? row.key : (row.project ?? '');
-    const own = kind === 'session' ? labels.sessions.get(row.key)?.cwd : undefined;
+    const own = kind === 'session' ? labels.files.get(file ?? '') || labels.sessions.get(row.key)?.cwd : undefined;
     return { ...row, cwd: own || (labels.folders.get(folder) ?? '') };
   });
 }

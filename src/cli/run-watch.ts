@@ -11,6 +11,7 @@ import { resolveSession } from '../romp-home/registry.ts';
 import { CACHE_CLOCK_TIMES, cacheClock, formatCacheClock } from '../cache/cache-clock.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import { projectKey } from '../discover/project-key.ts';
+import { refuseUnrelated } from './refuse-unrelated.ts';
 import { projectFolder, resolveTargets, type TargetOptions } from './resolve-targets.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
@@ -160,7 +161,10 @@ async function watchFiles(
   for await (const { session, changed, removed, diagnostics } of watchSession(files, watchOptions)) {
     // the files given were checked; a registered one that cannot be read is refused as by `romp show`;
     // later, a file made unreadable, deleted or replaced is reported and the watch goes on
-    if (first) refuseUnreadable(diagnostics);
+    if (first) {
+      refuseUnreadable(diagnostics);
+      if (options.session === undefined) await refuseUnrelated({ session }); // the registry says its files are one
+    }
     for (const d of diagnostics) if (d.severity !== 'info') io.stderr.write(`${formatDiagnostic(d)}\n`);
     if (!first && changed.length === 0) continue;
     emit(

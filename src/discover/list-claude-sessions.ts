@@ -13,6 +13,7 @@ import { edgesIn, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
 import { errorReason } from '../diagnostics/error-reason.ts';
+import { NotTranscript, notTranscriptIn } from './not-transcript.ts';
 
 /** One Claude Code session file, as listed by `listClaudeSessions`. */
 export interface ClaudeSessionInfo {
@@ -63,7 +64,8 @@ export interface ListOptions {
   project?: string;
   /** Files read at once. Default 32. */
   concurrency?: number;
-  /** Receives each entry left out (a FIFO, a link out of the folder: see `discoverTranscripts`). */
+  /** Receives each entry left out (a FIFO, a link out of the folder: see `discoverTranscripts`; a file that is not a
+   * transcript: `notTranscriptIn`, once the files are read), in the walk's order. */
   onSkipped?: (skipped: SkippedEntry) => void;
   /**
    * What a file read before gave, when it is still the same file (romp's index: `storedListings`); a file
@@ -89,7 +91,8 @@ export type FileListing = Pick<
  * parsing only candidate lines: `PromptCounter`), first time (head) and last activity (read backwards
  * from the end: `lastTime`), size and line count, with subagent files attached to their parent.
  * The files are those of `discoverTranscripts` (regular files; links only inside the folder); a file
- * that cannot be read is listed with its path and `error`.
+ * that cannot be read is listed with its path and `error`; one that is not a transcript (`notTranscriptIn`: a binary
+ * named `*.jsonl`) is left out and given to `onSkipped`, as the walk's skipped entries are.
  * @param options projects folder, project filter, concurrency, where skipped entries go
  * @returns the sessions, newest `last` first
  */
@@ -97,16 +100,19 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
   const root = options.projectsDir ?? defaultProjectsDir();
   const { files, skipped } = await discoverTranscripts(root, options.project);
   for (const s of skipped) options.onSkipped?.(s);
+  // a file that is not a transcript is left out, named as the walk's skipped entries are
+  const notTranscripts = new Map<string, string>();
   const fill = async (info: Working): Promise<void> => {
     try {
       const stored = await options.stored?.(info.path);
       Object.assign(info, stored ?? (await fileListing(info.path)));
       options.onListed?.(info.path, stored === undefined ? 'read' : 'stored');
     } catch (error) {
-      info.error = errorReason(error);
+      if (!(error instanceof NotTranscript)) info.error = errorReason(error);
+      else notTranscripts.set(info.path, error.message);
     }
   };
-  const sessions: ClaudeSessionInfo[] = [];
+  let sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
   const nested = new Map<string, string[]>();
   for (const { project, path, parts } of files) {
@@ -119,17 +125,23 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
     }
   }
   await inBatches(sessions, options.concurrency ?? 32, fill);
+  sessions = sessions.filter((s) => !notTranscripts.has(s.path));
   const byId = new Map(sessions.map((s) => [`${s.project}/${s.id}`, s]));
   for (const s of sessions) s.subagents = [...(nested.get(`${s.project}/${s.id}`) ?? [])];
   const orphans: ClaudeSessionInfo[] = [];
   await inBatches(flatAgents, options.concurrency ?? 32, async ({ project, path }) => {
     const info = blank(project, path);
     await fill(info);
+    if (notTranscripts.has(path)) return;
     const parent = byId.get(`${project}/${info.parentSessionId ?? ''}`);
     if (parent !== undefined) parent.subagents.push(path);
     else orphans.push({ ...withoutParent(info), orphan: true });
   });
   for (const s of sessions) s.subagents.sort();
+  for (const { path } of files) {
+    const reason = notTranscripts.get(path);
+    if (reason !== undefined) options.onSkipped?.({ path, reason });
+  }
   return [...sessions.map(withoutParent), ...orphans].sort(
     (a, b) => (b.last || 0) - (a.last || 0) || a.path.localeCompare(b.path),
   );
@@ -168,11 +180,14 @@ function withoutParent(info: Working): ClaudeSessionInfo {
  * is read again, backwards, for its last activity (`lastTime`).
  * @param path the transcript
  * @returns its listing
- * @throws NotRegularFile, or the system error when it cannot be read
+ * @throws NotTranscript for a file that is not a transcript (`notTranscriptIn`); NotRegularFile, or the system error
+ *   when it cannot be read
  */
 export async function fileListing(path: string): Promise<FileListing> {
   const counter = new PromptCounter();
   const { info, head, tail } = readWholeSync(path, (part) => counter.push(part));
+  const not = notTranscriptIn(head, info.size, path);
+  if (not !== undefined) throw new NotTranscript(not);
   const edges = edgesIn(head, tail, info.size);
   const last = lastTimeIn(tail, info.size, info.mtimeMs);
   return listing(edges, counter.done(), last ?? (await lastTime(path)));

@@ -114,7 +114,7 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
         }),
       );
       if (replaces) {
-        const merged: Entry = { ...e, seq: first.seq, pos: first.pos };
+        const merged = movedEntry(e, first.seq, first.pos);
         merges.push([merged, e]);
         byUuid.set(e.uuid, merged);
         ordered[first.pos] = merged;
@@ -132,6 +132,34 @@ export function buildIndex(entries: Entry[], onDiagnostic: OnDiagnostic): GraphI
   if (progress.size > 0) bridgeParents(entries, progress, byUuid, above, merges);
 
   return { ordered, byUuid, duplicates, progress, alias };
+}
+
+/**
+ * A copy of a line at another place (a later line's content at its uuid's first position). A literal of an
+ * entry's members in `collectFiles`' order, not a spread: a spread's copy has a shape (V8 map) of its own, and
+ * code meeting it is compiled again for it.
+ */
+function movedEntry(e: Entry, seq: number, pos: number): Entry {
+  const { uuid, parent, via, type, subtype, isSidechain, messageId, t, fsid, file, line, byteOffset, fileSeq } = e;
+  const record = e.record;
+  return {
+    uuid,
+    parent,
+    via,
+    type,
+    subtype,
+    isSidechain,
+    messageId,
+    t,
+    fsid,
+    file,
+    line,
+    byteOffset,
+    seq,
+    fileSeq,
+    pos,
+    record,
+  };
 }
 
 /**

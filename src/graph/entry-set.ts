@@ -1,4 +1,5 @@
 import type { Entry } from './entry.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /**
  * A set of graph entries keyed by `Entry.pos` (their index in `GraphIndex.ordered`): one byte per
@@ -55,3 +56,5 @@ export class EntrySet {
     this.#size--;
   }
 }
+
+holdShape(new EntrySet());

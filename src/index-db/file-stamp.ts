@@ -39,15 +39,17 @@ export interface FileStamp {
  * A file's stamp: its device, inode, size, modification and change times, and hashes of its first bytes and of the
  * bytes just before `size`, read through one handle (`openRegular`: a FIFO is never read).
  * @param path the file
+ * @param onError receives why it could not be read, when it could not
  * @returns the stamp, or `undefined` when it cannot be read (vanished, unreadable, not a regular file)
  */
-export async function stampFile(path: string): Promise<FileStamp | undefined> {
+export async function stampFile(path: string, onError?: (error: unknown) => void): Promise<FileStamp | undefined> {
   // before the file's stat: a write after it moves the ctime past this
   const seen = Date.now();
   let opened;
   try {
     opened = await openRegular(path);
-  } catch {
+  } catch (error) {
+    onError?.(error);
     return undefined;
   }
   const { handle, info } = opened;
@@ -68,7 +70,8 @@ export async function stampFile(path: string): Promise<FileStamp | undefined> {
       head_hash: sha1(head),
       tail_hash: sha1(tail),
     };
-  } catch {
+  } catch (error) {
+    onError?.(error);
     return undefined;
   } finally {
     await handle.close();

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { discoverTranscripts, type DiscoveredFile, type SkippedEntry } from '../discover/discover-transcripts.ts';
+import { notTranscript } from '../discover/not-transcript.ts';
+import { errorReason } from '../diagnostics/error-reason.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
 import type { Database, SqlValue } from './database.ts';
 import type { FilePlan, FileRows, WatchedFile } from './file-rows.ts';
@@ -42,7 +44,7 @@ export interface RefreshOptions {
 
 /** What a refresh did. */
 export interface RefreshReport {
-  /** Transcripts found. */
+  /** Transcripts found (the files of `skipped` not counted). */
   files: number;
   unchanged: number;
   /** Of the unchanged, those taken as such from their stat alone (`statUnchanged`), not opened. */
@@ -65,8 +67,15 @@ export interface RefreshReport {
   /** Paths of the files read (added, appended, reread). */
   read: string[];
   /** What the walk left out, with why (`discoverTranscripts`): the rows of files under a folder that could not be read
-   * are kept, not removed. */
+   * are kept, not removed; then, in the walk's order, each file that cannot be read (`cannot read: …`: its rows kept)
+   * and each that is not a transcript (`notTranscript`: not indexed, its rows removed). */
   skipped: SkippedEntry[];
+}
+
+/** A file the refresh leaves out, and whether the rows it has are kept (it cannot be read now) or removed. */
+interface Skip {
+  skip: SkippedEntry;
+  keep: boolean;
 }
 
 interface Work {
@@ -120,7 +129,9 @@ const COMMIT_EVERY = 200;
  * else (replaced, rewritten, shrunk, another parser version: read again once). Freshness never rests on
  * mtime alone. Only the turns whose atoms, end or `ended` changed are rewritten. A file gone from the folder
  * has its rows removed. Subagent transcripts (`<id>/subagents/**`, 2.0.x `agent-*.jsonl`) are sessions of
- * their own, keyed `<parent key>/<agent file name>`, linked both ways. Then what `romp ls` lists and what
+ * their own, keyed `<parent key>/<agent file name>`, linked both ways. A file that cannot be read is skipped with its
+ * rows kept; one to be read from its start whose head says it is not a transcript (`notTranscript`: a binary named
+ * `*.jsonl`) is skipped and not indexed. Then what `romp ls` lists and what
  * `romp usage` reads of each file are brought up to date (`refreshListings`, `refreshUsageFiles`: only for
  * files whose stored stamp differs; a file parsed without kept watchers comes with them, made beside its parse:
  * `parsedRows`). The caller holds the write lock.
@@ -164,12 +175,28 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   for (let i = 0; i < toStamp.length; i += STAMPS_AT_ONCE) {
     const batch = toStamp.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
       const old = known.get(file.path);
-      const stamp = await stampFile(file.path);
-      // vanished since the walk: gone next time
-      return stamp === undefined ? undefined : { file, stamp, old, kind: await classify(file.path, stamp, old) };
+      let unreadable: Skip | undefined;
+      const stamp = await stampFile(file.path, (error) => {
+        // vanished since the walk: gone next time; unreadable: named, its rows (if any) kept, as a hidden folder's
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+          unreadable = { skip: { path: file.path, reason: `cannot read: ${errorReason(error)}` }, keep: true };
+      });
+      if (stamp === undefined) return unreadable;
+      const kind = await classify(file.path, stamp, old);
+      // a file read from its start is judged from its head first: a binary named *.jsonl is no session, and rows it
+      // had are removed
+      const not =
+        kind === 'added' || kind === 'reread' ? await notTranscript(file.path).catch(() => undefined) : undefined;
+      return not === undefined ? { file, stamp, old, kind } : { skip: { path: file.path, reason: not }, keep: false };
     });
     for (const w of await Promise.all(batch)) {
       if (w === undefined) continue;
+      if ('skip' in w) {
+        skipped.push(w.skip);
+        if (!w.keep) present.delete(w.skip.path);
+        report.files--;
+        continue;
+      }
       stamps.set(w.file.path, w.stamp);
       stamped.set(w.file.path, w.stamp);
       if (w.kind === 'unchanged') report.unchanged++;

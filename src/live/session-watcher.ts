@@ -14,6 +14,8 @@ interface Tail {
   ino: number;
   /** The last bytes read (up to 64), to notice a file rewritten in place to the same or a larger size. */
   last: Buffer;
+  /** Why the file could not be read at the last update (said once, until it is read again). */
+  unreadable?: string | undefined;
 }
 
 /** What an update changed. */
@@ -178,7 +180,8 @@ export class SessionWatcher {
    * Feeds a file's new bytes to the builder; a file that shrank or was replaced is fed again from its
    * start. The file is opened once and its size and inode read from the open descriptor, so a file deleted,
    * recreated or made unreadable meanwhile is a `FILE_UNREADABLE` for this update (read again at the
-   * next), never a throw. The reads are synchronous (`openRegularSync`): an append is a few system calls
+   * next), never a throw; said once while the reason stays the same (a deleted file is not reported at
+   * every update until it comes back). The reads are synchronous (`openRegularSync`): an append is a few system calls
    * of a few µs, which through the thread pool each waited for a pool thread (ms on a loaded machine:
    * most of an update's time); the bytes are parsed on this thread anyway.
    */
@@ -211,8 +214,11 @@ export class SessionWatcher {
           Buffer.concat([tail.last, buffer.subarray(Math.max(0, bytesRead - 64), bytesRead)]).subarray(-64),
         );
       }
+      tail.unreadable = undefined;
     } catch (error) {
-      on(diagnostic('FILE_UNREADABLE', `cannot read: ${errorReason(error)}`, { file: path }));
+      const reason = `cannot read: ${errorReason(error)}`;
+      if (reason !== tail.unreadable) on(diagnostic('FILE_UNREADABLE', reason, { file: path }));
+      tail.unreadable = reason;
     } finally {
       if (fd !== undefined) closeSync(fd);
     }

@@ -5,6 +5,7 @@ import { findUnread, type Unread } from './find-unread.ts';
 import { DEFAULT_MAX_LINE_BYTES, LineDecoder } from './line-decoder.ts';
 import { DEFAULT_MAX_DEPTH, keep, parseLineInto, parseObject, type RawRecord } from './parse-line.ts';
 import { utf16Encoding } from './utf16-encoding.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Receives each record as it is read, with its 1-based line number and the byte offset of that line. */
 export type OnRecord = (record: RawRecord, line: number, byteOffset: number) => void;
@@ -168,6 +169,10 @@ export class RecordDecoder {
     this.#lines.flush();
   }
 }
+
+holdShape(new RecordDecoder('', ignore, ignore));
+
+function ignore(): void {}
 
 /**
  * The `LINE_TOO_LONG` diagnostic (error) of a line dropped for its size, the one wording of every reader.

@@ -4,21 +4,23 @@ import { holdsToolResult, type Entry } from '../graph/entry.ts';
 import { progressThrough, type ProgressThrough } from '../graph/progress-through.ts';
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { OpenResponse } from '../graph/resolve-open-response.ts';
-import type { Atom, RecordRef, Session } from '../model/types.ts';
+import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
 import { UNKNOWN_TIME } from '../model/time.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
+import type { AtomContext } from '../tree/to-atom.ts';
 import type { Collected } from './collect-files.ts';
 import { colorOf } from '../model/color-of.ts';
 import { queuedPrompts, type QueuedPrompt, type QueueReplay } from './queued-prompts.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
   /** `full` (default) or `context`: see `View`. */
-  view?: View;
+  view?: View | undefined;
   /** The session's identity; default: the `sessionId` of the first record read. */
-  rompUuid?: string;
+  rompUuid?: string | undefined;
   /** Looks up the sender of a postal message; default: none known (`peer: null`). */
   resolvePeer?: ResolvePeer;
 }
@@ -110,75 +112,31 @@ export function buildSessionState(
   const rompUuid = sessionUuid(collected, options);
   const ctx = { rompUuid, resolvePeer: options.resolvePeer ?? (() => null) };
 
-  const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
   const records: RecordRef[] = [...collected.refs];
   const queued =
     collected.queue.length === 0
       ? { prompts: [], sealed: true, replay: undefined }
       : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
   const generated = queued.prompts;
-  // for each line a generated atom follows: how many path items come up to it
-  const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
-  const items: Array<Atom | TurnEndMarker> = [];
-  const absorbed = new Set<string>();
-  const through = progressThrough(index, path, collected.checkpoints.at(-1), view);
-  for (const entry of path.entries) {
-    const item = pathItem(entry, ctx);
-    if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
-    if (item !== undefined) {
-      items.push(item);
-      if (item.type !== 'turn_end' && absorbedLine(entry)) absorbed.add(item.uuid);
-    }
-    if (slot.has(entry)) slot.set(entry, items.length);
-  }
-  placeGenerated(items, slot, generated, absorbed);
-  const timesKnown = items.some((i) => !Number.isNaN(i.t));
-  fillTimes(items);
+  const through = progressThrough(index, path, collected.checkpoints[collected.checkpoints.length - 1], view);
+  const { turns, finished, timesKnown, dir, gitBranch } = pathTurns(path.entries, ctx, generated, records);
 
-  const progressRefs = new ProgressRefs();
-  for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
-  for (const e of collected.entries) {
-    if (e.type !== 'progress') continue;
-    const ref = refOf(e, through.rows.has(e));
-    records.push(ref);
-    progressRefs.add(e, ref);
-  }
-  for (const e of index.duplicates) records.push(refOf(e, false));
-  // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times);
-  // one file's records by line alone, with no key objects (the sort is stable either way)
-  if (collected.files.length <= 1) records.sort((a, b) => a.line - b.line);
-  else {
-    const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
-    keyed.sort((a, b) => a.key - b.key);
-    for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
-  }
-
+  const progressRefs = offPathRecords(collected, index, path, through, records);
   const pathMids = new Set<string>();
   for (const e of path.entries) if (e.messageId !== undefined) pathMids.add(e.messageId);
-  const forward = new Set<string>();
-  for (let i = 0; i < index.ordered.length; i++) {
-    const e = index.ordered[i] as Entry;
-    // a parent that is the line before is written before it: no lookup
-    if (e.parent === null || (i > 0 && (index.ordered[i - 1] as Entry).uuid === e.parent)) continue;
-    const parent = index.byUuid.get(e.parent);
-    if (parent === undefined || parent.pos > e.pos) forward.add(e.parent);
-  }
+  const forward = forwardParents(index);
 
   const leaf = path.leaf;
-  const turns = foldTurns(items, 'stop_reason', absorbed);
   const summary = summaryFor(path.entries, collected);
-  const gitBranch = lastString(path.entries, 'gitBranch');
-  const session: Session = {
-    rompUuid,
-    name: sessionName(collected, summary),
-    dir: lastString(path.entries, 'cwd') ?? '',
-    ...(gitBranch === undefined ? {} : { gitBranch }),
-    color: colorOf(rompUuid),
-    leafFsid: leaf?.fsid ?? collected.files.at(-1)?.fsid ?? '',
-    turns: finishTurns(turns, rompUuid),
-    files: collected.files,
-    records,
-  };
+  const name = sessionName(collected, summary);
+  const color = colorOf(rompUuid);
+  const leafFsid = leaf?.fsid ?? collected.files[collected.files.length - 1]?.fsid ?? '';
+  const files = collected.files;
+  // one literal per shape (a spread member makes the members after it map transitions: see `refOf`)
+  const session: Session =
+    gitBranch === undefined
+      ? { rompUuid, name, dir, color, leafFsid, turns: finished, files, records }
+      : { rompUuid, name, dir, gitBranch, color, leafFsid, turns: finished, files, records };
   return {
     session,
     index,
@@ -197,6 +155,115 @@ export function buildSessionState(
     forward,
     open: undefined,
   };
+}
+
+/** What `pathTurns` gives. */
+interface PathTurns {
+  /** The turn builder's state after the path's last item. */
+  turns: TurnsState;
+  /** The session's turns. */
+  finished: Turn[];
+  /** Whether any atom had a time of its own. */
+  timesKnown: boolean;
+  /** The `cwd` of the path line nearest the leaf that has one, or `""`. */
+  dir: string;
+  gitBranch: string | undefined;
+}
+
+/**
+ * The tree stage over the active path: its items (atoms and turn ends) with the generated atoms among them
+ * and every atom timed, folded into turns; the references of the path lines that give no atom; the path's
+ * folder and branch. A function of its own, called once a session: it reads the records and the atoms,
+ * whose shapes (V8 maps) `JSON.parse` and the atoms' optional members make anew each parse and the
+ * collector drops after it, so the code compiled for them is thrown away then; compiled inside
+ * `buildSessionState`, it took the whole function with it, to be compiled again (180 ms of V8's compiler
+ * threads a corpus pass).
+ * @param entries the active path
+ * @param ctx the session's rompUuid and postal lookup
+ * @param generated the generated atoms (queue replay)
+ * @param records the session's references; updated
+ * @returns the turns, whether any atom had a time of its own, the path's `cwd` and `gitBranch`
+ */
+function pathTurns(entries: Entry[], ctx: AtomContext, generated: QueuedPrompt[], records: RecordRef[]): PathTurns {
+  // for each line a generated atom follows: how many path items come up to it
+  const slot = new Map<Entry, number>(generated.map((g) => [g.after, 0]));
+  const items: Array<Atom | TurnEndMarker> = [];
+  const absorbed = new Set<string>();
+  for (const entry of entries) {
+    const item = pathItem(entry, ctx);
+    if (item === undefined || item.type === 'turn_end') records.push(refOf(entry, true));
+    if (item !== undefined) {
+      items.push(item);
+      if (item.type !== 'turn_end' && absorbedLine(entry)) absorbed.add(item.uuid);
+    }
+    if (slot.has(entry)) slot.set(entry, items.length);
+  }
+  placeGenerated(items, slot, generated, absorbed);
+  const timesKnown = items.some((i) => !Number.isNaN(i.t));
+  fillTimes(items);
+  const turns = foldTurns(items, 'stop_reason', absorbed);
+  return {
+    turns,
+    finished: finishTurns(turns, ctx.rompUuid),
+    timesKnown,
+    dir: lastString(entries, 'cwd') ?? '',
+    gitBranch: lastString(entries, 'gitBranch'),
+  };
+}
+
+/**
+ * Adds the references of the lines off the path, of the progress rows and of the duplicates to the session's
+ * references, then sorts them all in file order (file rank, then line).
+ * @param collected the session's lines
+ * @param index the graph index
+ * @param path the active path
+ * @param through the progress rows the path runs through
+ * @param records the session's references so far; updated
+ * @returns each progress row's reference
+ */
+function offPathRecords(
+  collected: Collected,
+  index: GraphIndex,
+  path: ActivePath,
+  through: ProgressThrough,
+  records: RecordRef[],
+): ProgressRefs {
+  const progressRefs = new ProgressRefs();
+  for (const e of index.ordered) if (!path.onPath.has(e)) records.push(refOf(e, false));
+  for (const e of collected.entries) {
+    if (e.type !== 'progress') continue;
+    const ref = refOf(e, through.rows.has(e));
+    records.push(ref);
+    progressRefs.add(e, ref);
+  }
+  for (const e of index.duplicates) records.push(refOf(e, false));
+  // file rank, then line: one numeric key each (a comparator looking ranks up would do it n log n times);
+  // one file's records by line alone, with no key objects (the sort is stable either way)
+  if (collected.files.length <= 1) records.sort((a, b) => a.line - b.line);
+  else {
+    const rank = new Map(collected.files.map((f, i) => [f.fsid, i]));
+    const keyed = records.map((r) => ({ key: (rank.get(r.fsid) ?? 0) * 4294967296 + r.line, r }));
+    keyed.sort((a, b) => a.key - b.key);
+    for (let i = 0; i < keyed.length; i++) records[i] = (keyed[i] as { r: RecordRef }).r;
+  }
+  return progressRefs;
+}
+
+/**
+ * Uuids a line names as its parent that are written after it, or never (`SessionState.forward`).
+ * @param index the graph index
+ * @returns the uuids
+ */
+function forwardParents(index: GraphIndex): Set<string> {
+  const forward = new Set<string>();
+  for (let i = 0; i < index.ordered.length; i++) {
+    const e = index.ordered[i] as Entry;
+    // a parent that is the line before is written before it: no lookup
+    if (e.parent === null || (i > 0 && (index.ordered[i - 1] as Entry).uuid === e.parent)) continue;
+    const parent = index.byUuid.get(e.parent);
+    if (parent === undefined || parent.pos > e.pos) forward.add(e.parent);
+  }
+  return forward;
 }
 
 /**
@@ -237,6 +304,8 @@ export class ProgressRefs {
     return this.#byRow.get(row);
   }
 }
+
+holdShape(new ProgressRefs());
 
 /**
  * Puts generated atoms among the path's items, in place: each after the line it follows and the tool
@@ -292,10 +361,17 @@ export function sessionName(collected: Collected, summary: string | undefined): 
  * @returns the reference
  */
 export function refOf(e: Entry, onPath: boolean): RecordRef {
-  const ref: RecordRef = { fsid: e.fsid, line: e.line, byteOffset: e.byteOffset, type: e.type, uuid: e.uuid, onPath };
-  if (e.subtype !== undefined) ref.subtype = e.subtype;
-  if (e.isSidechain) ref.isSidechain = true;
-  return ref;
+  // one literal per shape, no member added later: a member added is a map transition that the collector
+  // drops with the last such object, and code compiled for it is thrown away with it (recompiled each pass)
+  const { fsid, line, byteOffset, type, uuid, subtype } = e;
+  if (subtype === undefined) {
+    return e.isSidechain
+      ? { fsid, line, byteOffset, type, uuid, onPath, isSidechain: true }
+      : { fsid, line, byteOffset, type, uuid, onPath };
+  }
+  return e.isSidechain
+    ? { fsid, line, byteOffset, type, uuid, onPath, subtype, isSidechain: true }
+    : { fsid, line, byteOffset, type, uuid, onPath, subtype };
 }
 
 function isToolResult(item: Atom | TurnEndMarker): boolean {

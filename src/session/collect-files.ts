@@ -270,14 +270,7 @@ export function takeRecord(
     });
     return;
   }
-  const ref: RecordRef = { fsid, line, byteOffset, type };
-  if (typeof record['subtype'] === 'string') ref.subtype = record['subtype'];
-  if (type === 'queue-operation') {
-    ref.subtype = String(record['operation']);
-    const t = parseTimestamp(record['timestamp']);
-    if (!Number.isNaN(t)) ref.t = t;
-  }
-  read.refs.push(ref);
+  read.refs.push(plainRef(fsid, line, byteOffset, type, record));
   if (CHAIN_TYPES.has(type)) {
     onDiagnostic(
       diagnostic('MISSING_UUID', `${type} line has no uuid; kept as a record, not in the graph`, {
@@ -288,6 +281,20 @@ export function takeRecord(
     );
   }
   noteMetadata(read, type, record, seq, line, byteOffset);
+}
+
+/**
+ * The reference of a line that is not a graph entry: a queue operation's `operation` as its `subtype`, with its
+ * time. One literal per shape (no member added later: see `refOf`).
+ */
+function plainRef(fsid: string, line: number, byteOffset: number, type: string, record: RawRecord): RecordRef {
+  if (type === 'queue-operation') {
+    const subtype = String(record['operation']);
+    const t = parseTimestamp(record['timestamp']);
+    return Number.isNaN(t) ? { fsid, line, byteOffset, type, subtype } : { fsid, line, byteOffset, type, subtype, t };
+  }
+  const subtype = record['subtype'];
+  return typeof subtype === 'string' ? { fsid, line, byteOffset, type, subtype } : { fsid, line, byteOffset, type };
 }
 
 /**

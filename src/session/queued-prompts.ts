@@ -1,7 +1,8 @@
 import type { Entry } from '../graph/entry.ts';
 import { HARNESS_TEXT } from '../tree/harness-text.ts';
-import type { GraphIndex } from '../graph/build-index.ts';
-import type { EntrySet } from '../graph/entry-set.ts';
+import { buildIndex, type GraphIndex } from '../graph/build-index.ts';
+import { EntrySet } from '../graph/entry-set.ts';
+import { holdShape } from '../model/hold-shape.ts';
 import type { Atom } from '../model/types.ts';
 import { toolResultText } from '../model/tool-result-text.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
@@ -206,6 +207,10 @@ export class QueueReplay {
     this.#latest = e;
   }
 }
+
+holdShape(new QueueReplay(buildIndex([], ignore), new EntrySet(), ''));
+
+function ignore(): void {}
 
 /** Whether a line is a later line of the response before it (its tool results follow in path order:
  * `buildSessionState`). */

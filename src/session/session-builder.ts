@@ -30,6 +30,7 @@ import {
 } from './collect-files.ts';
 import type { QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
+import { holdShape } from '../model/hold-shape.ts';
 
 /** Options of a `SessionBuilder`: how bytes are decoded, how the session is built, how many files, romp's home. */
 export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
@@ -342,7 +343,10 @@ export class SessionBuilder {
         : (d) => {
             if (d.code !== 'HISTORY_GAP' || d.uuid !== root.uuid) onDiagnostic(d);
           };
-    const state = buildSessionState(collected, { ...this.#options, resolvePeer: this.#home.resolvePeer }, on);
+    // a literal, not a spread of the options: a spread's shape is the collector's to drop after each parse,
+    // and `buildSessionState`'s compiled code with it (see `refOf`)
+    const { view, rompUuid } = this.#options;
+    const state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, on);
     if (base !== undefined) {
       const gitBranch = lastString(state.path.entries, 'gitBranch') ?? base.gitBranch;
       state.summary ??= base.summary;
@@ -574,6 +578,8 @@ export class SessionBuilder {
     return turns;
   }
 }
+
+holdShape(new SessionBuilder());
 
 /** A path line appended, its item, its index in the path, and the session's summary, dir and git branch before it. */
 interface Stepped {

@@ -121,11 +121,38 @@ export function initialTurns(mode: BoundaryMode = 'stop_reason'): TurnsState {
  * @returns the new state
  */
 export function stepTurns(state: TurnsState, item: Atom | TurnEndMarker, absorbed = false): TurnsState {
-  const copy: Mutable = { ...state };
   // the current draft is the one object a step changes: copy it, with its pending set
-  if (state.current !== undefined) copy.current = { ...state.current, pending: new Set(state.current.pending) };
+  const current = state.current === undefined ? undefined : copyDraft(state.current, new Set(state.current.pending));
+  const copy = copyState(state, current);
   step(copy, item, absorbed);
   return copy;
+}
+
+/**
+ * A copy of a state with another current draft. A literal, not a spread: a spread's copy has a shape (V8
+ * map) of its own, which the collector drops with the last such object, and the code compiled for it with
+ * it (see `refOf`).
+ */
+function copyState(state: TurnsState, current: Draft | undefined): Mutable {
+  const { mode, done, closed, waiting, previousId } = state;
+  return { mode, done, current, closed, waiting, previousId };
+}
+
+/** A copy of a draft with another pending set (a literal: see `copyState`). */
+function copyDraft(draft: Draft, pending: Set<string>): Draft {
+  const { trigger, atoms, lastMessageId, stop, hasAssistant, lastBlockType, interrupted, endSeen, noModelCall } = draft;
+  return {
+    trigger,
+    atoms,
+    lastMessageId,
+    stop,
+    hasAssistant,
+    lastBlockType,
+    pending,
+    interrupted,
+    endSeen,
+    noModelCall,
+  };
 }
 
 /** One step of the builder, in place on a state this module owns. */
@@ -192,8 +219,10 @@ function step(state: Mutable, item: Atom | TurnEndMarker, absorbed: boolean): vo
  * @returns the turns
  */
 export function finishTurns(state: TurnsState, rompUuid: string): Turn[] {
-  const settled: Mutable = { ...state };
-  if (state.current !== undefined) settled.current = { ...state.current };
+  const settled = copyState(
+    state,
+    state.current === undefined ? undefined : copyDraft(state.current, state.current.pending),
+  );
   settle(settled);
   const done = doneTurns(settled.done, rompUuid);
   return settled.current === undefined ? [...done] : [...done, finish(settled.current, false, rompUuid)];
@@ -259,7 +288,7 @@ export function foldTurns(
   mode: BoundaryMode = 'stop_reason',
   absorbed: ReadonlySet<string> = new Set(),
 ): TurnsState {
-  const state: Mutable = { ...initialTurns(mode) };
+  const state: Mutable = initialTurns(mode);
   const anyAbsorbed = absorbed.size > 0;
   for (const item of items)
     step(state, item, anyAbsorbed && item.type !== 'turn_end' && absorbed.has((item as Atom).uuid));

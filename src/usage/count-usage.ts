@@ -393,19 +393,30 @@ function largestFirst(files: Array<[string, number]>): string[] {
 /** Folds one line (or a worker's response) into its group: the largest snapshot, the earliest time, main chain wins. */
 function merge(groups: Map<string, Response>, key: string, line: Response): void {
   const kept = groups.get(key);
-  if (kept === undefined) {
+  if (kept === undefined)
     groups.set(key, line); // a fresh object, owned from here on
-    return;
-  }
-  if (tokens(line.usage) > tokens(kept.usage)) kept.usage = line.usage;
-  kept.lowerBound &&= line.lowerBound;
-  if (!line.isSidechain) kept.isSidechain = false;
+  else fold(kept, line.usage, line.lowerBound, line.isSidechain, line.t, line.sessionId, line.file);
+}
+
+/** `merge`'s step for a response already grouped, given the parts of its next line (no object of its own). */
+function fold(
+  kept: Response,
+  usage: Record<string, unknown>,
+  lowerBound: boolean,
+  isSidechain: boolean,
+  t: number,
+  sessionId: string,
+  file: string,
+): void {
+  if (tokens(usage) > tokens(kept.usage)) kept.usage = usage;
+  kept.lowerBound &&= lowerBound;
+  if (!isSidechain) kept.isSidechain = false;
   // the copy written first names the session (and the file): a fork's copy never takes the original's place,
   // whichever order the files (or the workers) came in
-  if (Number.isNaN(kept.t) || line.t < kept.t || (line.t === kept.t && line.sessionId < kept.sessionId)) {
-    kept.t = line.t;
-    kept.sessionId = line.sessionId;
-    kept.file = line.file;
+  if (Number.isNaN(kept.t) || t < kept.t || (t === kept.t && sessionId < kept.sessionId)) {
+    kept.t = t;
+    kept.sessionId = sessionId;
+    kept.file = file;
   }
 }
 
@@ -437,30 +448,18 @@ export function takeResponse(
   if (model === '<synthetic>') return;
   const requestId = typeof record['requestId'] === 'string' ? record['requestId'] : undefined;
   const sessionId = typeof record['sessionId'] === 'string' ? record['sessionId'] : '';
-  checkUsage(
-    usage as Record<string, unknown>,
-    () => ({
-      file,
-      line,
-      byteOffset,
-      ...(typeof record['uuid'] === 'string' ? { uuid: record['uuid'] } : {}),
-    }),
-    onDiagnostic,
-  );
-  merge(groups, responseKey(id, requestId, sessionId), {
-    messageId: id,
-    requestId,
-    sessionId,
-    model,
-    t: parseTimestamp(record['timestamp']),
-    isSidechain: record['isSidechain'] === true,
-    usage: usage as Record<string, unknown>,
-    // before 2.1.112 a line with stop_reason null holds start-of-message usage
-    lowerBound:
-      (message?.['stop_reason'] === null || message?.['stop_reason'] === undefined) &&
-      beforeFinalUsage(record['version']),
-    file,
-  });
+  const counts = usage as Record<string, unknown>;
+  checkUsage(counts, { file, line, byteOffset, uuid: record['uuid'] }, onDiagnostic);
+  const t = parseTimestamp(record['timestamp']);
+  const isSidechain = record['isSidechain'] === true;
+  // before 2.1.112 a line with stop_reason null holds start-of-message usage
+  const stopReason = message?.['stop_reason'];
+  const lowerBound = (stopReason === null || stopReason === undefined) && beforeFinalUsage(record['version']);
+  const key = responseKey(id, requestId, sessionId);
+  const kept = groups.get(key);
+  // a response's next line folds in: no object of its own
+  if (kept !== undefined) fold(kept, counts, lowerBound, isSidechain, t, sessionId, file);
+  else groups.set(key, { messageId: id, requestId, sessionId, model, t, isSidechain, usage: counts, lowerBound, file });
 }
 
 /** Whether a line's Claude Code version comes before 2.1.112 (rule 7), kept per version string: a folder holds few. */
@@ -475,12 +474,16 @@ function beforeFinalUsage(version: unknown): boolean {
 }
 const BEFORE_2_1_112 = new Map<string, boolean>();
 
-/** `BAD_USAGE` for each token field that is there (not null) and not a count; `place` is asked only then. */
-function checkUsage(
-  usage: Record<string, unknown>,
-  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
-  onDiagnostic: OnDiagnostic,
-): void {
+/** Where a line is, for its `BAD_USAGE` (`uuid`: the line's, when a string). */
+interface LinePlace {
+  file: string;
+  line: number;
+  byteOffset: number;
+  uuid: unknown;
+}
+
+/** `BAD_USAGE` for each token field that is there (not null) and not a count. */
+function checkUsage(usage: Record<string, unknown>, place: LinePlace, onDiagnostic: OnDiagnostic): void {
   const nested = usage['cache_creation'];
   for (const f of TOKEN_FIELDS) badUsage('', f, usage[f], place, onDiagnostic);
   if (typeof nested === 'object' && nested !== null)
@@ -488,19 +491,14 @@ function checkUsage(
       badUsage('cache_creation.', f, (nested as Record<string, unknown>)[f], place, onDiagnostic);
 }
 
-function badUsage(
-  prefix: string,
-  name: string,
-  value: unknown,
-  place: () => { file: string; line: number; byteOffset: number; uuid?: string },
-  onDiagnostic: OnDiagnostic,
-): void {
+function badUsage(prefix: string, name: string, value: unknown, place: LinePlace, onDiagnostic: OnDiagnostic): void {
   if (value === undefined || value === null || tokenCount(value) !== undefined) return;
+  const { uuid, ...at } = place;
   onDiagnostic(
     diagnostic(
       'BAD_USAGE',
       `usage.${prefix}${name} is ${JSON.stringify(value) ?? String(value)}, not a token count: counted as 0`,
-      place(),
+      typeof uuid === 'string' ? { ...at, uuid } : at,
     ),
   );
 }

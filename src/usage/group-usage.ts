@@ -22,6 +22,8 @@ export interface UsageRow {
   end?: number;
   /** `session`: the project folder of the session's first response. */
   project?: string;
+  /** `session`: the transcript of the session's first response (whose `cwd` is the session's, `romp usage`). */
+  file?: string;
 }
 
 /** Options of {@link groupUsage}. */
@@ -93,7 +95,7 @@ export function groupUsage(
     if (row === undefined) {
       row = { key, totals: emptyTotals(), models: [], first: r.t, last: r.t, byModel: new Map() };
       if (kind === 'blocks' && block !== undefined && key !== 'unknown') row.end = block.end;
-      if (kind === 'session') row.project = projectOf(r.file);
+      if (kind === 'session') Object.assign(row, { project: projectOf(r.file), file: r.file });
       rows.set(key, row);
     }
     const price = priceOf(r.model);

@@ -24,7 +24,9 @@ import type { RawRecord } from '../read/parse-line.ts';
  * @param start the line's first byte
  * @param end the byte after its last (its `\n` excluded)
  * @param maxDepth the read stage's depth cap
- * @returns the record of the decoded members (an assistant line), `null` for a line that is not an
+ * @returns the record of the decoded members (an assistant line; every record, and its `message` when an
+ *   object, has all the members named above, in that order, `undefined` where the line has none), `null` for a
+ *   line that is not an
  *   assistant line, or `undefined` when the line must be parsed whole
  */
 export function usageRecord(buf: Buffer, start: number, end: number, maxDepth: number): RawRecord | null | undefined {
@@ -35,15 +37,26 @@ export function usageRecord(buf: Buffer, start: number, end: number, maxDepth: n
   if (top === -1) return undefined;
   for (let i = top; i < end; i++) if (!isSpace(buf[i] as number)) return undefined;
   if (TOP_SPANS[0] === -1) return null; // no type
-  const record: RawRecord = {};
-  if (!decode(buf, TOP, TOP_SPANS, record)) return undefined;
-  if (record['type'] !== 'assistant') return null;
-  if (record['message'] === WALKED) {
-    const message: RawRecord = {};
-    if (!decode(buf, MESSAGE, MESSAGE_SPANS, message)) return undefined;
-    record['message'] = message;
+  if (!decode(buf, TOP, TOP_SPANS, TOP_VALUES)) return undefined;
+  if (TOP_VALUES[0] !== 'assistant') return null;
+  let message = TOP_VALUES[1];
+  if (message === WALKED) {
+    if (!decode(buf, MESSAGE, MESSAGE_SPANS, MESSAGE_VALUES)) return undefined;
+    const m = MESSAGE_VALUES;
+    message = { id: m[0], model: m[1], usage: m[2], stop_reason: m[3] };
   }
-  return record;
+  const t = TOP_VALUES;
+  // one shape for every record (a member not there is `undefined`): its readers' loads stay monomorphic
+  return {
+    type: t[0],
+    message,
+    requestId: t[2],
+    sessionId: t[3],
+    timestamp: t[4],
+    isSidechain: t[5],
+    version: t[6],
+    uuid: t[7],
+  };
 }
 
 const OPEN = 0x7b;
@@ -64,6 +77,9 @@ const MESSAGE = wanted('id', 'model', 'usage', 'stop_reason');
 /** Where each wanted member's value is, `[from, to)` per name (-1: not there), for the line being walked. */
 const TOP_SPANS = new Int32Array(TOP.length * 2);
 const MESSAGE_SPANS = new Int32Array(MESSAGE.length * 2);
+/** Each wanted member's decoded value (`undefined`: not there), for the line being walked. */
+const TOP_VALUES = new Array<unknown>(TOP.length).fill(undefined);
+const MESSAGE_VALUES = new Array<unknown>(MESSAGE.length).fill(undefined);
 const ASSISTANT = Buffer.from('"assistant"');
 
 /**
@@ -88,10 +104,8 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
     const keyEnd = plainStringEnd(buf, i + 1, end);
     if (keyEnd === -1) return -1;
     const name = nameOf(buf, i + 1, keyEnd - 1, names);
-    if (top && name <= 1 && name !== -1 && head >= 0) {
-      remember(buf, head, i, limit, spans);
-      head = -2;
-    }
+    // called at every line's first `type` or `message` key, so that V8 has seen the call before it optimizes
+    if (top && name <= 1 && name !== -1) head = remember(buf, head, i, limit, spans);
     i = skipSpace(buf, keyEnd, end);
     if (buf[i] !== 0x3a) return -1;
     const from = skipSpace(buf, i + 1, end);
@@ -120,7 +134,11 @@ function walkObject(buf: Buffer, i: number, end: number, limit: number, names: W
     i = skipSpace(buf, i + 1, end);
     if (top && head === -1) {
       const after = recall(buf, i, end, limit, spans);
-      [head, i] = after === -1 ? [i, i] : [-2, after];
+      if (after === -1) head = i;
+      else {
+        head = -2;
+        i = after;
+      }
     }
   }
 }
@@ -146,10 +164,11 @@ const NONE = Symbol('none');
 /** Where the line being walked took its head from the memo (-1: it did not). */
 let recalledAt = -1;
 
-/** Notes `[from, to)` of the line being walked as the memo's head. */
-function remember(buf: Buffer, from: number, to: number, limit: number, spans: Int32Array): void {
+/** Notes `[from, to)` of the line being walked as the memo's head (`from` -1 or -2: nothing to note); gives -2. */
+function remember(buf: Buffer, from: number, to: number, limit: number, spans: Int32Array): number {
+  if (from < 0) return -2;
   memo.length = to - from <= memo.bytes.length ? to - from : 0;
-  if (memo.length === 0) return;
+  if (memo.length === 0) return -2;
   buf.copy(memo.bytes, 0, from, to);
   memo.limit = limit;
   for (let k = 0; k < TOP.length; k++) {
@@ -158,6 +177,7 @@ function remember(buf: Buffer, from: number, to: number, limit: number, spans: I
     memo.spans[2 * k + 1] = at >= from ? (spans[2 * k + 1] as number) - from : -1;
     memo.values[k] = NONE;
   }
+  return -2;
 }
 
 /** When the bytes at `i` are the memo's head: notes its members in `spans` and gives the byte after it; else -1. */
@@ -269,13 +289,14 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** Decodes the noted members into `into`; `false` when one is not valid JSON. */
-function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord): boolean {
+/** Decodes the noted members into `into`, by index (`undefined`: not there); `false` when one is not valid JSON. */
+function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: unknown[]): boolean {
   const top = names === TOP;
   const memoAt = top ? recalledAt : -1;
   const last = top ? LAST_TOP : LAST_MESSAGE;
   for (let k = 0; k < names.length; k++) {
     const from = spans[2 * k] as number;
+    into[k] = undefined;
     if (from === -1) continue;
     const recalled = memoAt !== -1 && memo.spans[2 * k] !== -1 && from === (memo.spans[2 * k] as number) + memoAt;
     let v = recalled ? memo.values[k] : NONE;
@@ -289,13 +310,14 @@ function decode(buf: Buffer, names: Wanted, spans: Int32Array, into: RawRecord):
             : last[k] !== undefined && buf[from] === QUOTE
               ? interned(buf, from + 1, to - 1, last, k)
               : value(buf, from, to);
-      // only a plain value is shared between records
-      if (recalled && (typeof v !== 'object' || v === null)) memo.values[k] = v;
     }
+    // only a plain value is shared between records; stored on every recalled member (most lines), so that V8
+    // has seen the store before it optimizes (the first decoding after a new head is once per file or so)
+    if (recalled) memo.values[k] = typeof v !== 'object' || v === null ? v : NONE;
     if (v === FAIL) return false;
     // a number or an object `JSON.parse` gave may be one `keep` replaces (-0, ±Infinity): `usageRecordPlain`
     if (typeof v === 'number' || (typeof v === 'object' && v !== null && !(from === usageAt && !top))) plain = false;
-    into[(names[k] as readonly [Buffer, string])[1]] = v;
+    into[k] = v;
   }
   return true;
 }

@@ -59,6 +59,11 @@ test('cold start and growth: the first write, then the turn appended; priced at 
   assert.equal(r.total.tokens, 21_000);
   assert.equal(r.bySession['fixture-session']?.project, '/work/demo');
   assert.equal(r.byDay['2026-03-01']?.tokens ?? r.byDay[Object.keys(r.byDay)[0] as string]?.tokens, 21_000);
+  const byProject = (r as CacheReport & { byProject: Record<string, { tokens: number }> }).byProject;
+  assert.deepEqual(
+    Object.entries(byProject).map(([p, g]) => [p, g.tokens]),
+    [['/work/demo', 21_000]],
+  );
 });
 
 test('expiry after a human pause: 10 min waiting for the prompt; the prefix re-written costs write less read', async () => {

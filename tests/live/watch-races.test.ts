@@ -48,6 +48,22 @@ test('a watched file replaced by a folder, then deleted, then written again: FIL
   );
 });
 
+test('a watched file deleted is FILE_UNREADABLE once while it stays gone, and again after it came back and went', async () => {
+  const path = file();
+  const w = new SessionWatcher([path]);
+  await w.update();
+  rmSync(path);
+  const updates = [await w.update(), await w.update(), await w.update()];
+  writeFileSync(path, jsonl(user('u1', null, 'one', 0), user('u2', 'u1', 'two', 1)));
+  updates.push(await w.update());
+  rmSync(path);
+  updates.push(await w.update(), await w.update());
+  assert.deepEqual(
+    updates.map((u) => u.diagnostics.map((d) => d.code)),
+    [['FILE_UNREADABLE'], [], [], [], ['FILE_UNREADABLE'], []],
+  );
+});
+
 test('romp watch: a file replaced by a folder mid-watch is FILE_UNREADABLE on stderr, and the watch goes on to its new lines', async () => {
   const path = file();
   const controller = new AbortController();

@@ -62,6 +62,26 @@ test('compaction: the turns before the last boundary, located at it, with the su
   assert.match(out, /compaction ×1 at .*:3 \(b, .*by design.*summary 72 characters, 150000 tokens before/);
 });
 
+test('a compaction inside a turn: the turn is lost, in part, and the report says its rest loads as a turn', async () => {
+  const file = writeJsonl([
+    user('u1', null, 'long task', 0),
+    assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'make' }), 1, { mid: 'm1', stop: 'tool_use' }),
+    user('r1', 'a1', toolResult('t1', 'ok'), 2),
+    compactBoundary('b', 'r1', 10),
+    user('s', 'b', 'This session is being continued from a previous conversation. summary', 11, {
+      isCompactSummary: true,
+    }),
+    end('a2', 's', 12, 'm2'),
+  ]);
+  const report = await check([file]);
+  assert.deepEqual([report.full_turns, report.context_turns, report.lost.length], [2, 1, 2]);
+  const { out } = await runCli(['resume-check', file, '--timezone', 'UTC']);
+  assert.equal(
+    out.split('\n')[0],
+    `${file}: claude --resume of this file loads 1 turn; 2 of the 2 turns of the full history are not loaded, 1 of them in part: the rest loads as a turn of its own (times in UTC)`,
+  );
+});
+
 test('dangling logicalParentUuid: the boundary whose history was found by a fallback', async () => {
   const file = writeJsonl([
     user('u1', null, 'first', 0),
@@ -233,6 +253,12 @@ test('romp doctor says, per file at risk, how many turns a resume would not load
   const { out } = await runCli(['doctor', gap, whole]);
   assert.equal(out.match(/resume: /g)?.length, 1);
   assert.match(out, /resume: 1 of 2 turns is not loaded by claude --resume \(history_gap×1\); romp resume-check /);
+  // --json says the same, per report
+  const json = JSON.parse((await runCli(['doctor', gap, whole, '--json'])).out) as Array<{ resume: unknown }>;
+  assert.deepEqual(
+    json.map((r) => r.resume),
+    [{ lost: 1, full_turns: 2, causes: { history_gap: 1 } }, null],
+  );
 });
 
 test('--projects DIR --json: one report per main transcript of the folder', async () => {

@@ -23,17 +23,14 @@ function write(content: string | Buffer): string {
   return path;
 }
 
-/** What `countUsage` reads of a record. */
+/** What `countUsage` reads of a record (a member `undefined` is not there: `usageRecord` gives one shape). */
 function usageFields(r: RawRecord): unknown {
   const m = r['message'];
+  const there = (o: RawRecord, keys: string[]) =>
+    Object.fromEntries(keys.flatMap((k) => (o[k] !== undefined ? [[k, o[k]]] : [])));
   const message =
-    typeof m === 'object' && m !== null
-      ? Object.fromEntries(
-          ['id', 'model', 'usage', 'stop_reason'].flatMap((k) => (k in m ? [[k, (m as RawRecord)[k]]] : [])),
-        )
-      : m;
-  const top = ['type', 'requestId', 'sessionId', 'timestamp', 'isSidechain', 'version', 'uuid'];
-  return { ...Object.fromEntries(top.flatMap((k) => (k in r ? [[k, r[k]]] : []))), message };
+    typeof m === 'object' && m !== null ? there(m as RawRecord, ['id', 'model', 'usage', 'stop_reason']) : m;
+  return { ...there(r, ['type', 'requestId', 'sessionId', 'timestamp', 'isSidechain', 'version', 'uuid']), message };
 }
 
 async function fast(path: string, options: UsageReadOptions = {}) {
