@@ -3,11 +3,13 @@ import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { findSubagents } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from '../html/read-branches.ts';
 import { SessionWatcher } from '../live/session-watcher.ts';
-import type { Turn } from '../model/types.ts';
+import type { Session, Turn } from '../model/types.ts';
 import { responsePlaces, responseRows, sessionPlaces } from '../rows/response-rows.ts';
 import type { SessionRows } from '../rows/row-types.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import type { StampedReads } from './stamped-reads.ts';
+import { restartOf } from './restart.ts';
+import type { RowKeysByTurn } from './write-rows.ts';
 import { collectResponses, countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
 
 /**
@@ -58,6 +60,12 @@ export interface FileRows {
   links: LinkedSubagent[];
   /** The file's listing and usage, when the thread that parsed it made them beside the parse (`parsedRows`). */
   stamped?: StampedReads;
+  /** Where a new process can read the file's next append from (`restarts.restart_json`); none: read it whole then. */
+  restart?: string;
+  /** Made from the file's last turn on (`tailRows`): the bytes read, the keys of the rows the index holds of the turns
+   * rewritten (`rows` has none of no turn: the index's are kept), and the atoms of no turn, whose `seq` moves by
+   * `seqShift`. */
+  tail?: { bytes: number; previous: RowKeysByTurn; loose: { atoms: string[]; seqShift: number } };
 }
 
 /**
@@ -101,9 +109,7 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
   }
   const session = update.session;
   const key = plan.key ?? session.rompUuid;
-  const links: LinkedSubagent[] = plan.subagent
-    ? []
-    : (await findSubagents(session)).map((l) => ({ ...l, key: `${key}/${basename(l.path, '.jsonl')}` }));
+  const links = plan.subagent ? [] : await linkedSubagents(session, key);
   const dead = session.records.reduce((n, r) => n + (r.onPath === false ? 1 : 0), 0);
   if (entry.branches?.dead !== dead) entry.branches = { dead, list: (await readBranches(session)).branches };
   const changed = plan.old?.key === key ? changedTurns(plan.old.turns, session.turns) : undefined;
@@ -128,17 +134,42 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
           return turn === null || changed.has(turn);
         });
   rows.usage_facts = responseRows(facts, () => key, places);
+  const restart = plan.subagent
+    ? undefined
+    : restartOf(
+        entry.watcher.restartPoint(),
+        session,
+        key,
+        rows,
+        entry.diagnostics.length + entry.sessionDiagnostics.length,
+      );
   return {
     path: entry.path,
     key,
     rows,
     ...(changed === undefined ? {} : { changed: [...changed] }),
     links,
+    ...(restart === undefined ? {} : { restart }),
   };
 }
 
-/** Keys of turns that are new, gone, or whose atoms, end or `ended` differ from what the index holds. */
-function changedTurns(old: readonly TurnStamp[], turns: readonly Turn[]): Set<string> {
+/**
+ * The subagent transcripts linked to a session's calls (`findSubagents`), each keyed `<session key>/<file name>`.
+ * @param session the session
+ * @param key its key
+ * @returns the links, in tool-call order
+ */
+export async function linkedSubagents(session: Session, key: string): Promise<LinkedSubagent[]> {
+  return (await findSubagents(session)).map((l) => ({ ...l, key: `${key}/${basename(l.path, '.jsonl')}` }));
+}
+
+/**
+ * Keys of turns that are new, gone, or whose atoms, end or `ended` differ from what the index holds.
+ * @param old the turns the index holds
+ * @param turns the session's turns
+ * @returns their keys
+ */
+export function changedTurns(old: readonly TurnStamp[], turns: readonly Turn[]): Set<string> {
   const was = new Map(old.map((t) => [t.key, t]));
   const changed = new Set<string>();
   for (const t of turns) {

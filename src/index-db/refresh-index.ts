@@ -58,6 +58,10 @@ export interface RefreshReport {
   removed: number;
   /** Transcript bytes fed to the parser. */
   bytesRead: number;
+  /** Of the appended, those read from their last turn on (`tailRows`: in a process without kept watchers). */
+  fromLastTurn: number;
+  /** The appended read whole in a process without kept watchers, with why (`tailRows`' reason). */
+  readWhole: Array<{ path: string; reason: string }>;
   /** Turns written (new or changed). */
   turnsWritten: number;
   /** Paths of the files read (added, appended, reread). */
@@ -149,6 +153,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     reread: 0,
     removed: 0,
     bytesRead: 0,
+    fromLastTurn: 0,
+    readWhole: [],
     turnsWritten: 0,
     read: [],
     skipped,
@@ -210,6 +216,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       if (present.has(path) || hidden.some((dir) => path.startsWith(dir))) continue;
       removeSessionRows(db, row.session_key);
       db.run('DELETE FROM files WHERE path = ?', [path]);
+      db.run('DELETE FROM restarts WHERE path = ?', [path]);
       options.watchers?.delete(path);
       report.removed++;
     }
@@ -241,7 +248,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       if (entry !== undefined) pending.set(entry, { digest: digest as string, keys });
       if (first.stamped?.listing !== undefined) ready.listings.set(w.file.path, first.stamped.listing);
       if (first.stamped?.usage !== undefined) ready.usage.set(w.file.path, first.stamped.usage);
-      report.bytesRead += w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
+      report.bytesRead += made.tail?.bytes ?? w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
       report[w.kind]++;
       report.read.push(w.file.path);
       report.turnsWritten += made.changed?.length ?? made.rows.turns.length;
@@ -268,10 +275,13 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         while (next < queue.length && running.size < ahead) {
           const w = queue[next++] as Work;
           const planned = await planOf(db, w);
-          const made =
-            pool === undefined
-              ? rowsHere(w, planned.plan, options)
-              : pool.rows(planned.plan, listedFile(w.file.path, w.file.project));
+          const made = fromLastTurn(db, w, planned.plan, options, report).then(
+            (tail) =>
+              tail ??
+              (pool === undefined
+                ? rowsHere(w, planned.plan, options)
+                : pool.rows(planned.plan, listedFile(w.file.path, w.file.project))),
+          );
           const job: Promise<void> = made
             .then((rows) => (writing = writing.then(() => (failed ? undefined : write(w, rows, planned)))))
             .catch((error: unknown) => {
@@ -351,6 +361,27 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   return { plan, parentPath };
 }
 
+/** An append read from the file's last turn on (`tailRows`), in a process without kept watchers (which reads the new
+ * bytes alone); `undefined` when it is to be read whole, with why in the report. */
+async function fromLastTurn(
+  db: Database,
+  w: Work,
+  plan: FilePlan,
+  options: RefreshOptions,
+  report: RefreshReport,
+): Promise<FileRows | undefined> {
+  if (w.kind !== 'appended' || options.watchers !== undefined) return undefined;
+  const { tailRows } = await import('./tail-rows.ts');
+  const json = db.all('SELECT restart_json FROM restarts WHERE path = ?', [w.file.path])[0]?.['restart_json'];
+  const made = await tailRows(db, w.file.path, w.stamp.size, plan, typeof json === 'string' ? json : undefined);
+  if ('reason' in made) {
+    report.readWhole.push({ path: w.file.path, reason: made.reason });
+    return undefined;
+  }
+  report.fromLastTurn++;
+  return made;
+}
+
 /** Parses a file in this thread: through its kept watcher when the file grew (only the new bytes are read); without
  * kept watchers, with its listing and usage as a worker reads them (`parsedRows`). */
 async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promise<FileRows> {
@@ -387,18 +418,27 @@ function writeFile(
   const { key, links } = made;
   if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
+  // read from the last turn on: the index's blocks of no turn are the file's, its old rows found by the restart's keys
+  const before = made.tail?.previous ?? previous;
   const scope = {
     ...(made.changed === undefined ? {} : { changed: new Set(made.changed) }),
     fresh: w.old === undefined,
-    looseBlocksKept: looseKept,
-    ...(previous === undefined ? {} : { previous }),
+    looseBlocksKept: looseKept || made.tail !== undefined,
+    ...(before === undefined ? {} : { previous: before }),
   };
   writeSessionRows(db, made.rows, scope);
+  const loose = made.tail?.loose;
+  if (loose !== undefined && loose.seqShift !== 0)
+    db.run('UPDATE atoms SET seq = seq + ? WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
+      loose.seqShift,
+      key,
+      JSON.stringify(loose.atoms),
+    ]);
   let keys: RowKeysByTurn;
   if (scope.changed === undefined) keys = rowKeysByTurn(made.rows);
-  else if (previous === undefined) keys = readRowKeys(db, key);
+  else if (before === undefined) keys = readRowKeys(db, key);
   else {
-    keys = new Map(previous);
+    keys = new Map(before);
     for (const turn of scope.changed) keys.delete(turn);
     for (const [turn, k] of rowKeysByTurn(made.rows, scope)) keys.set(turn, k);
   }
@@ -428,6 +468,9 @@ function writeFile(
     'INSERT OR REPLACE INTO files (path, session_key, project, parent_path, dev, ino, size, mtime_ms, head_hash, tail_hash, bytes_read, parser_version, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     values,
   );
+  // made with these rows, or none: a restart is never older than the rows it restarts
+  if (made.restart === undefined) db.run('DELETE FROM restarts WHERE path = ?', [w.file.path]);
+  else db.run('INSERT OR REPLACE INTO restarts (path, restart_json) VALUES (?, ?)', [w.file.path, made.restart]);
   return keys;
 }
 

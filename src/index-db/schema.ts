@@ -8,7 +8,7 @@ import { ROW_ENTITIES, type RowEntity } from '../rows/row-types.ts';
 import { BLOCK_ID_EPOCH, BLOCK_ID_LAST_MS, BLOCK_ID_UNIT_MS, BLOCK_TIME_SQL } from './block-ids.ts';
 
 /** The schema's version, in `meta.schema_version`. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** What `meta.app` says in a romp index: any other database at the path is foreign. */
 export const INDEX_APP = 'romp-index';
@@ -60,6 +60,12 @@ const USAGE_IN_PARTS = `${USAGE_PARTS}
 INSERT INTO usage_parts (path, part, usage_json) SELECT path, 0, usage_json FROM usage_files;
 UPDATE usage_files SET usage_json = CASE WHEN json_type(usage_json, '$.next') IS NULL THEN '{}'
   ELSE json_object('next', json_extract(usage_json, '$.next')) END;`;
+
+/** Per file, where a new process can read its appended bytes from (`tailRows`: the last turn's first line, what the
+ * lines before it say, the session row's sums before it, the keys of the last turn's rows and of the rows of no turn),
+ * as JSON, written with the file's rows; a file without one is read whole at its next append. Apart from `files`,
+ * which every refresh reads whole. */
+const RESTARTS = `CREATE TABLE IF NOT EXISTS restarts (path TEXT PRIMARY KEY, restart_json TEXT NOT NULL);`;
 
 /** The view the full-text indexes read (external content): each block's text split into the column it is searched as,
  * and `trigram_text`, what the trigram index holds: what a human typed, assistant text and every other text whole, a
@@ -119,6 +125,7 @@ ${USAGE_FILES}
 ${STAMPED_VERSION}
 ${STAT_STAMPS}
 ${USAGE_PARTS}
+${RESTARTS}
 CREATE TABLE sessions (
   key TEXT PRIMARY KEY, session_ids_json TEXT NOT NULL, paths_json TEXT NOT NULL, project TEXT NOT NULL, title TEXT NOT NULL,
   leaf_fsid TEXT NOT NULL, first_t INTEGER NOT NULL, last_t INTEGER NOT NULL, turns INTEGER NOT NULL, atoms INTEGER NOT NULL,
@@ -187,6 +194,8 @@ ${TRIGRAM_SQL}
  * - 9 → 10: a block's id follows its atom's time, dense where the blocks are ({@link PACED_BLOCK_IDS}): FTS5 stores a
  *   doclist's rowid steps as varints, and a millisecond × 4,096 made them 4 or 5 bytes; both full-text indexes made
  *   again from the blocks, in SQLite; no file is read again.
+ * - 10 → 11: `restarts`, where a new process reads a file's append from; none of before: each file's next append reads
+ *   it whole once (and writes its restart).
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE sessions ADD COLUMN git_branch TEXT; UPDATE files SET parser_version = ''; ${LISTINGS}`,
@@ -199,6 +208,7 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   7: USAGE_IN_PARTS,
   8: '',
   9: PACED_BLOCK_IDS,
+  10: RESTARTS,
 };
 
 /** Makes a table again as `SCHEMA_SQL` creates it (`WITHOUT ROWID`), with its rows. */

@@ -5,7 +5,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.ts';
 import type { Session, Turn } from '../model/types.ts';
 import { openRegularSync } from '../read/open-regular.ts';
 import type { ParseOptions } from '../session/parse-session.ts';
-import { SessionBuilder, type Resolution } from '../session/session-builder.ts';
+import { SessionBuilder, type Resolution, type RestartPoint } from '../session/session-builder.ts';
 import { errorReason } from '../diagnostics/error-reason.ts';
 
 /** One file being followed: from which byte on to read next, and what it was. */
@@ -112,6 +112,15 @@ export class SessionWatcher {
    */
   linesRead(path: string): { lines: number; bytes: number; pending: number } | undefined {
     return this.#builder.linesRead(path);
+  }
+
+  /**
+   * Where a builder in another process can start reading the one file followed to rebuild the session's last turn
+   * (`SessionBuilder.restartPoint`).
+   * @returns the point, or `undefined`
+   */
+  restartPoint(): RestartPoint | undefined {
+    return this.#builder.restartPoint();
   }
 
   /** How many updates resolved the session from every line read (the first included). */

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
-import type { Author, Atom, MessageBlock, Session } from '../model/types.ts';
+import type { Author, Atom, MessageBlock, Session, Turn } from '../model/types.ts';
 import { normaliseAuthor } from './author-cells.ts';
 import { offPathRef } from './off-path-ref.ts';
 import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
@@ -11,7 +11,9 @@ import type {
   SessionRow,
   SessionRows,
   SubagentRow,
+  TokenCells,
   TurnRow,
+  UsageFactRow,
 } from './row-types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCallRows } from './tool-call-rows.ts';
@@ -48,6 +50,60 @@ export interface RowContext {
    * session row still sums every response. Default: every turn.
    */
   onlyTurns?: ReadonlySet<string>;
+  /**
+   * When `session` holds only the last turns of a session (a tail read alone: docs/index.md, "Freshness"): the
+   * `sessionTotals` of the turns before them. Turn numbers and `seq` go on after them, and the session row sums them
+   * with the session's own, in the order a whole session's row sums its turns.
+   */
+  before?: SessionTotals;
+}
+
+/** The sums a session row makes over its turns (`sessionTotals`), the models as a sorted list. */
+export interface SessionTotals extends TokenCells {
+  first_t: number;
+  last_t: number;
+  turns: number;
+  atoms: number;
+  models: string[];
+  responses: number;
+  cost_usd: number;
+  unpriced: number;
+}
+
+/**
+ * What a session row sums of its turns and their usage facts (`usageFactRows`, in its order): the first known start and
+ * the last end (epoch ms, 0 when unknown), turns, atoms, models, tokens, responses, cost (USD) and unpriced responses,
+ * going on from `before` (the turns before these) when given: the same sums, added in the same order, as over all
+ * turns.
+ * @param turns the turns
+ * @param facts their usage facts, as `usageFactRows` gives them
+ * @param before the totals of the turns before, if any
+ * @returns the totals
+ */
+export function sessionTotals(
+  turns: readonly Turn[],
+  facts: readonly UsageFactRow[],
+  before?: SessionTotals,
+): SessionTotals {
+  const sum = (f: (r: UsageFactRow) => number, from: number): number => facts.reduce((n, r) => n + f(r), from);
+  const known = turns.filter((t) => t.t !== 0).map((t) => t.t);
+  if (before !== undefined && before.first_t !== 0) known.push(before.first_t);
+  return {
+    first_t: known.length === 0 ? 0 : Math.min(...known),
+    last_t: turns.reduce((m, t) => Math.max(m, t.end), before?.last_t ?? 0),
+    turns: (before?.turns ?? 0) + turns.length,
+    atoms: turns.reduce((n, t) => n + t.atoms.length, before?.atoms ?? 0),
+    models: [...new Set([...(before?.models ?? []), ...facts.map((r) => r.model)])].sort(),
+    input_tokens: sum((r) => r.input_tokens, before?.input_tokens ?? 0),
+    output_tokens: sum((r) => r.output_tokens, before?.output_tokens ?? 0),
+    cache_creation_input_tokens: sum((r) => r.cache_creation_input_tokens, before?.cache_creation_input_tokens ?? 0),
+    ephemeral_5m_input_tokens: sum((r) => r.ephemeral_5m_input_tokens, before?.ephemeral_5m_input_tokens ?? 0),
+    ephemeral_1h_input_tokens: sum((r) => r.ephemeral_1h_input_tokens, before?.ephemeral_1h_input_tokens ?? 0),
+    cache_read_input_tokens: sum((r) => r.cache_read_input_tokens, before?.cache_read_input_tokens ?? 0),
+    responses: (before?.responses ?? 0) + facts.length,
+    cost_usd: sum((r) => r.cost_usd ?? 0, before?.cost_usd ?? 0),
+    unpriced: (before?.unpriced ?? 0) + facts.filter((r) => r.cost_usd === null).length,
+  };
 }
 
 /**
@@ -69,9 +125,10 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
   const toolNames = new Map<string, string>();
   const only = context.onlyTurns;
   const wanted = (turnKey: string | null): boolean => only === undefined || turnKey === null || only.has(turnKey);
+  const before = context.before;
   const turns: TurnRow[] = session.turns.flatMap((turn, i) => {
     if (!wanted(turn.id)) return [];
-    const s = summarizeTurn(turn, i + 1);
+    const s = summarizeTurn(turn, (before?.turns ?? 0) + i + 1);
     const { usage } = s;
     return {
       key: turn.id,
@@ -100,7 +157,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
       subagents: s.subagents,
     } satisfies TurnRow;
   });
-  let seq = 0;
+  let seq = before?.atoms ?? 0;
   const add = (atom: Atom, place: AtomPlace): void => {
     atoms.push(atomRow(atom, place, key, seq++));
     for (const row of blockRows(atom, key, place.turn_key, place.on_path, caps, toolNames)) blocks.push(row);
@@ -113,7 +170,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     for (const atom of turn.atoms)
       add(atom, {
         turn_key: turn.id,
-        turn_index: i + 1,
+        turn_index: (before?.turns ?? 0) + i + 1,
         on_path: true,
         subagent_of: null,
         line: null,
@@ -173,8 +230,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
       atoms: list.length,
     })),
   ];
-  const sum = (f: (r: (typeof usage_facts)[number]) => number): number => usage_facts.reduce((n, r) => n + f(r), 0);
-  const known = session.turns.filter((t) => t.t !== 0);
+  const totals = sessionTotals(session.turns, usage_facts, before);
   const row: SessionRow = {
     key,
     session_ids_json: JSON.stringify(session.files.map((f) => f.fsid)),
@@ -183,20 +239,20 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
     title: session.name,
     git_branch: session.gitBranch ?? null,
     leaf_fsid: session.leafFsid,
-    first_t: known.length === 0 ? 0 : Math.min(...known.map((t) => t.t)),
-    last_t: session.turns.reduce((m, t) => Math.max(m, t.end), 0),
-    turns: session.turns.length,
-    atoms: session.turns.reduce((n, t) => n + t.atoms.length, 0),
-    models_json: JSON.stringify([...new Set(usage_facts.map((r) => r.model))].sort()),
-    input_tokens: sum((r) => r.input_tokens),
-    output_tokens: sum((r) => r.output_tokens),
-    cache_creation_input_tokens: sum((r) => r.cache_creation_input_tokens),
-    ephemeral_5m_input_tokens: sum((r) => r.ephemeral_5m_input_tokens),
-    ephemeral_1h_input_tokens: sum((r) => r.ephemeral_1h_input_tokens),
-    cache_read_input_tokens: sum((r) => r.cache_read_input_tokens),
-    responses: usage_facts.length,
-    cost_usd: sum((r) => r.cost_usd ?? 0),
-    unpriced: usage_facts.filter((r) => r.cost_usd === null).length,
+    first_t: totals.first_t,
+    last_t: totals.last_t,
+    turns: totals.turns,
+    atoms: totals.atoms,
+    models_json: JSON.stringify(totals.models),
+    input_tokens: totals.input_tokens,
+    output_tokens: totals.output_tokens,
+    cache_creation_input_tokens: totals.cache_creation_input_tokens,
+    ephemeral_5m_input_tokens: totals.ephemeral_5m_input_tokens,
+    ephemeral_1h_input_tokens: totals.ephemeral_1h_input_tokens,
+    cache_read_input_tokens: totals.cache_read_input_tokens,
+    responses: totals.responses,
+    cost_usd: totals.cost_usd,
+    unpriced: totals.unpriced,
     parent_key: context.parent?.key ?? null,
     parent_tool_use_id: context.parent?.tool_use_id ?? null,
   };

@@ -28,17 +28,35 @@ export function usageFactRows(
   sessionKey: string,
   prices: Readonly<Record<string, Price>> = PRICES,
 ): UsageFactRow[] {
-  if (Object.keys(session.subagents ?? {}).length === 0) {
-    const parts = session.turns.map((turn) => {
-      const made = madeFor.get(turn);
-      if (made !== undefined && made.sessionKey === sessionKey && made.prices === prices) return made.rows;
-      const rows = factRows([turn], {}, sessionKey, prices);
-      madeFor.set(turn, { sessionKey, prices, rows });
-      return rows;
-    });
-    if (disjoint(session.turns, parts)) return parts.flat();
-  }
-  return factRows(session.turns, session.subagents ?? {}, sessionKey, prices);
+  return (
+    factsByTurn(session, sessionKey, prices)?.flat() ??
+    factRows(session.turns, session.subagents ?? {}, sessionKey, prices)
+  );
+}
+
+/**
+ * Each turn's usage facts (as `usageFactRows` makes them), when the session has no stream subagents and no two of its
+ * turns share a response or an atom: the session's facts are then these, one turn's after the other (a tail of the
+ * session read alone sums its turns after those before: `sessionTotals`). Each turn's are made once (per Turn object).
+ * @param session the session
+ * @param sessionKey its key
+ * @param prices prices (default `PRICES`)
+ * @returns the facts by turn, in turn order, or `undefined` when the session's facts are not made turn by turn
+ */
+export function factsByTurn(
+  session: Session,
+  sessionKey: string,
+  prices: Readonly<Record<string, Price>> = PRICES,
+): UsageFactRow[][] | undefined {
+  if (Object.keys(session.subagents ?? {}).length !== 0) return undefined;
+  const parts = session.turns.map((turn) => {
+    const made = madeFor.get(turn);
+    if (made !== undefined && made.sessionKey === sessionKey && made.prices === prices) return made.rows;
+    const rows = factRows([turn], {}, sessionKey, prices);
+    madeFor.set(turn, { sessionKey, prices, rows });
+    return rows;
+  });
+  return disjoint(session.turns, parts) ? parts : undefined;
 }
 
 /** Response keys and atom uuids. */

@@ -1,4 +1,4 @@
-import type { OnDiagnostic } from '../diagnostics/diagnostic.ts';
+import type { Diagnostic, OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import type { Entry } from '../graph/entry.ts';
 import { extendPath } from '../graph/extend-path.ts';
 import type { Atom, RecordRef, Session } from '../model/types.ts';
@@ -8,6 +8,7 @@ import { finishTurns, stepTurns, type TurnEndMarker, type TurnsState } from '../
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
 import {
   buildSessionState,
+  lastString,
   placeGenerated,
   refOf,
   sessionName,
@@ -41,6 +42,45 @@ export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
   now?: number;
   /** Sees every record decoded, before the model takes it (`romp index` counts usage from the same records). */
   onRecord?: OnRecord;
+  /**
+   * What precedes the first byte fed, when the builder is fed one file from the middle (`romp index` in a new process
+   * reads an appended file from its last turn on: docs/index.md, "Freshness"); see {@link BuilderBase}.
+   */
+  base?: BuilderBase;
+}
+
+/**
+ * What a builder fed one file from `byteOffset` on is told of the file before it (a `restartPoint` of an earlier
+ * builder over the file). Records and diagnostics are numbered as in the whole file (lines and bytes after the base's);
+ * the first line fed hangs on `parent`, written before it: the walk starts there, with no `HISTORY_GAP` for it; `dir`,
+ * `gitBranch` and `summary` stand while no line of the path fed names one, and the titles while no line fed is one of
+ * their kind. Anything else before the base (an older line a fed line hangs on, a queue operation, a checkpoint) is not
+ * known: such a line is a phantom parent (`PHANTOM_PARENT`, `HISTORY_GAP`), and the caller, who must get what a whole
+ * read gives, reads the file whole instead. A builder with a base resolves the whole of what it was fed at every
+ * `session()` (no `open-turn` step).
+ */
+export interface BuilderBase {
+  /** Lines of the file before the first byte fed. */
+  lines: number;
+  /** Offset of the first byte fed. */
+  byteOffset: number;
+  /** The uuid the first line fed names as its parent (`parentUuid`: a path line, or a progress row over one). */
+  parent: string;
+  /** The session's identity (`BuildOptions.rompUuid` when that is not given). */
+  rompUuid: string;
+  /** The `cwd` of the path line nearest the first line fed (`""`: none). */
+  dir: string;
+  gitBranch?: string;
+  /** The `summary` title of the path before the first line fed. */
+  summary?: string;
+  customTitle?: string;
+  aiTitle?: string;
+}
+
+/** Where a new builder can start reading a session's file to rebuild its last turn (`SessionBuilder.restartPoint`). */
+export interface RestartPoint extends BuilderBase {
+  /** The last turn's id (`Turn.id`), whose first atom's line is at `byteOffset`. */
+  turn: string;
 }
 
 /** How the last `session()` call brought the session up to date. */
@@ -103,8 +143,8 @@ export class SessionBuilder {
 
   /** @param options decoding, view, rompUuid, maxFiles, romp home */
   constructor(options: BuilderOptions = {}) {
-    this.#options = options;
-    this.#home = new HomeContext(options.rompHome, options.rompUuid, options.now);
+    this.#options = options.base === undefined ? options : { rompUuid: options.base.rompUuid, ...options };
+    this.#home = new HomeContext(options.rompHome, this.#options.rompUuid, options.now);
   }
 
   /** romp's home layer of this session. */
@@ -213,25 +253,111 @@ export class SessionBuilder {
     return this.#home.apply((this.#state as SessionState).session, onDiagnostic);
   }
 
+  /**
+   * Where a builder in another process can start reading this session's one file to rebuild its last turn, with what
+   * it must be told of the lines before (`BuilderOptions.base`): the last turn's first atom's line, when that line is
+   * one the file holds (not generated), has a time, and hangs on the path line before it; none for a session of
+   * several files, with a checkpoint (`last-prompt`: it picks the leaf), with a generated prompt not yet answered, or
+   * with no time at all. The caller still has to check that what the new builder makes of the rest is what this one
+   * made (docs/index.md, "Freshness").
+   * @returns the point, or `undefined`
+   */
+  restartPoint(): RestartPoint | undefined {
+    const state = this.#state;
+    if (
+      state === undefined ||
+      this.#feeds.size !== 1 ||
+      !state.generatedSealed ||
+      state.collected.checkpoints.length > 0 ||
+      !state.timesKnown
+    )
+      return undefined;
+    const turn = state.session.turns.at(-1);
+    const first = turn?.atoms[0];
+    const entry = first === undefined ? undefined : state.index.byUuid.get(first.uuid);
+    if (turn === undefined || entry === undefined || typeof entry.parent !== 'string' || Number.isNaN(entry.t))
+      return undefined;
+    const path = state.path.entries;
+    const at = path.lastIndexOf(entry);
+    const base = this.#options.base;
+    // fed from a base at that very line: it stays the point
+    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
+    // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
+    const parent = entry.record['parentUuid'];
+    if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string') return undefined;
+    const before = path.slice(0, at);
+    const gitBranch = lastString(before, 'gitBranch') ?? base?.gitBranch;
+    const summary = summaryFor(before, state.collected) ?? base?.summary;
+    const { customTitle, aiTitle } = state.collected;
+    return {
+      lines: entry.line - 1,
+      byteOffset: entry.byteOffset,
+      parent,
+      rompUuid: state.rompUuid,
+      dir: lastString(before, 'cwd') ?? base?.dir ?? '',
+      ...(gitBranch === undefined ? {} : { gitBranch }),
+      ...(summary === undefined ? {} : { summary }),
+      ...(customTitle === undefined ? {} : { customTitle: customTitle.text }),
+      ...(aiTitle === undefined ? {} : { aiTitle: aiTitle.text }),
+      turn: turn.id,
+    };
+  }
+
   #newFeed(path: string, fsid: string): FileFeed {
     const read = newFileRead({ fsid, path });
     const onRecord = this.#options.onRecord;
+    // fed from a base: numbered as in the whole file
+    const { lines = 0, byteOffset: bytes = 0 } = this.#options.base ?? {};
     const take = (record: RawRecord, line: number, byteOffset: number): void => {
-      onRecord?.(record, line, byteOffset);
-      takeRecord(read, record, line, byteOffset, this.#on);
+      onRecord?.(record, line + lines, byteOffset + bytes);
+      takeRecord(read, record, line + lines, byteOffset + bytes, this.#on);
     };
+    const onDecode = (d: Diagnostic): void =>
+      this.#on(
+        this.#options.base === undefined
+          ? d
+          : {
+              ...d,
+              ...(d.line === undefined ? {} : { line: d.line + lines }),
+              ...(d.byteOffset === undefined ? {} : { byteOffset: d.byteOffset + bytes }),
+            },
+      );
     // the model never reads `toolUseResult` nor progress payloads: not decoded at all (`findUnread`)
-    const decoder = new RecordDecoder(path, take, (d) => this.#on(d), { skipUnread: true, ...this.#options });
+    const decoder = new RecordDecoder(path, take, onDecode, { skipUnread: true, ...this.#options });
     return { read, decoder, seen: { entries: 0, refs: 0, checkpoints: 0, queue: 0, first: read.first } };
   }
 
   #resolve(onDiagnostic: OnDiagnostic): void {
     const reads = [...this.#feeds.values()].map((f) => f.read);
     const collected = assemble(reads);
+    const base = this.#options.base;
+    const root = collected.entries[0];
+    if (base !== undefined) {
+      if (base.customTitle !== undefined) collected.customTitle ??= { text: base.customTitle, seq: -1 };
+      if (base.aiTitle !== undefined) collected.aiTitle ??= { text: base.aiTitle, seq: -1 };
+    }
+    // the first line's parent was written before the base: not a gap in the history
+    const on: OnDiagnostic =
+      base === undefined || root?.parent !== base.parent
+        ? onDiagnostic
+        : (d) => {
+            if (d.code !== 'HISTORY_GAP' || d.uuid !== root.uuid) onDiagnostic(d);
+          };
     // a literal, not a spread of the options: a spread's shape is the collector's to drop after each parse,
     // and `buildSessionState`'s compiled code with it (see `refOf`)
     const { view, rompUuid } = this.#options;
-    this.#state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, onDiagnostic);
+    const state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, on);
+    if (base !== undefined) {
+      const gitBranch = lastString(state.path.entries, 'gitBranch') ?? base.gitBranch;
+      state.summary ??= base.summary;
+      state.session = {
+        ...state.session,
+        name: sessionName(collected, state.summary),
+        dir: lastString(state.path.entries, 'cwd') ?? base.dir,
+        ...(gitBranch === undefined ? {} : { gitBranch }),
+      };
+    }
+    this.#state = state;
     this.#offsets = new Map();
     let offset = 0;
     const byFsid = new Map(reads.map((r) => [r.file.fsid, r]));
@@ -263,6 +389,7 @@ export class SessionBuilder {
    * whole session (what this changed in the index and path is dropped with them).
    */
   #extend(state: SessionState): boolean {
+    if (this.#options.base !== undefined) return false;
     const grown = [...this.#feeds.values()].filter(
       (f) => f.read.entries.length !== f.seen.entries || f.read.refs.length !== f.seen.refs,
     );

@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { openDatabase } from '../../src/index-db/database.ts';
 import { SETTLED_MS } from '../../src/index-db/file-stamp.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
+import type { Restart } from '../../src/index-db/restart.ts';
 import { refreshIndex, type WatcherCache } from '../../src/index-db/refresh-index.ts';
 import { searchIndex } from '../../src/index-db/search-index.ts';
 import { indexPath, updateIndex } from '../../src/index-db/update-index.ts';
@@ -215,11 +216,15 @@ test('refresh: nothing changed reads nothing; an append is found and only that f
   assert.deepEqual([again.unchanged, again.bytesRead, again.read], [4, 0, []]);
   appendFileSync(s2, jsonl(as('s2', [user('v4', 'w3', 'now the narwhal', 20)])));
   const { size } = await import('node:fs').then((fs) => fs.statSync(s2));
+  // a new process has no watcher: the one grown file is read from its last turn's first line on (its restart)
+  const restart = db.all('SELECT restart_json FROM restarts WHERE path = ?', [s2])[0]?.['restart_json'];
+  const from = (JSON.parse(String(restart)) as Restart).point.byteOffset;
+  assert.ok(from > 0);
   const after = await refreshIndex(db, { projectsDir: dir });
-  // a new process has no watcher: the one grown file is read again, whole; its one changed turn is written
+  // the one new turn is written
   assert.deepEqual(
-    [after.appended, after.unchanged, after.read, after.bytesRead, after.turnsWritten],
-    [1, 3, [s2], size, 1],
+    [after.appended, after.unchanged, after.read, after.fromLastTurn, after.bytesRead, after.turnsWritten],
+    [1, 3, [s2], 1, size - from, 1],
   );
   assert.deepEqual(
     searchIndex(db, 'narwhal').map((h) => [h.uuid, h.turn]),

@@ -1,0 +1,183 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
+import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
+import { refreshIndex, type RefreshReport } from '../../src/index-db/refresh-index.ts';
+import type { Restart } from '../../src/index-db/restart.ts';
+import { corpusTranscripts } from '../helpers/corpus.ts';
+import { indexTables } from '../helpers/index-dump.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { assistant, at, progress, SID, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+
+/** A refresh as a new `romp index` process makes it: no kept watchers, no worker threads. */
+async function refresh(path: string, projectsDir: string): Promise<RefreshReport> {
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  try {
+    return await refreshIndex(db, { projectsDir, workers: 0 });
+  } finally {
+    db.close();
+  }
+}
+
+/** Each file's restart offset (`restarts`), by path. */
+function restartOffsets(path: string): Map<string, number> {
+  const db = openIndexForRead(path);
+  if (typeof db === 'string') assert.fail(db);
+  const rows = db.all('SELECT path, restart_json FROM restarts');
+  db.close();
+  return new Map(
+    rows.map((r) => [String(r['path']), (JSON.parse(String(r['restart_json'])) as Restart).point.byteOffset]),
+  );
+}
+
+/** A file's lines, each with its `\n`. */
+const linesOf = (text: string): string[] => text.split(/(?<=\n)/);
+
+/**
+ * Cuts each file at line boundaries (`cuts` picks them, in order), indexes the first part, then appends each next part
+ * and refreshes without kept watchers; after each refresh every table is compared with a fresh build of the files as
+ * they are, and the bytes read are each file's tail (from its restart's offset) where it was read from its last turn
+ * on, else the whole file.
+ * @returns the reports of the refreshes after the appends
+ */
+async function cutAndAppend(
+  files: ReadonlyArray<{ name: string; text: string }>,
+  cuts: (lines: string[]) => number[],
+): Promise<RefreshReport[]> {
+  const dir = tempDir('romp-tail-');
+  const projects = join(dir, 'projects');
+  const parts = files.map((f, i) => {
+    const lines = linesOf(f.text);
+    const at = [0, ...cuts(lines).map((c) => Math.max(1, Math.min(lines.length - 1, c))), lines.length];
+    const path = join(projects, `-p-${i}`, f.name);
+    mkdirSync(join(projects, `-p-${i}`), { recursive: true });
+    return { path, steps: at.slice(1).map((c, k) => lines.slice(at[k], c).join('')) };
+  });
+  for (const p of parts) writeFileSync(p.path, p.steps[0] as string);
+  const index = join(dir, 'index.db');
+  await refresh(index, projects);
+  const reports: RefreshReport[] = [];
+  for (let step = 1; step < (parts[0]?.steps.length ?? 0); step++) {
+    const offsets = restartOffsets(index);
+    const grown = parts.filter((p) => (p.steps[step] as string).length > 0);
+    for (const p of grown) appendFileSync(p.path, p.steps[step] as string);
+    const report = await refresh(index, projects);
+    const whole = new Set(report.readWhole.map((r) => r.path));
+    assert.equal(report.appended, grown.length);
+    assert.equal(report.fromLastTurn + report.readWhole.length, grown.length);
+    const expected = grown.reduce((n, p) => {
+      const size = statSync(p.path).size;
+      return n + (whole.has(p.path) ? size : size - (offsets.get(p.path) as number));
+    }, 0);
+    assert.equal(report.bytesRead, expected, `step ${step}: the bytes read`);
+    const fresh = join(tempDir('romp-tail-fresh-'), 'index.db');
+    await refresh(fresh, projects);
+    const want = indexTables(fresh, ['the', 'error', 'narwhal']);
+    const got = indexTables(index, ['the', 'error', 'narwhal']);
+    for (const [table, rows] of want) assert.equal(got.get(table), rows, `step ${step}: ${table}`);
+    reports.push(report);
+  }
+  return reports;
+}
+
+/** The corpus's main transcripts under 400 KB (subagent files are sessions of their own). */
+const corpus = corpusTranscripts()
+  .filter((f) => !f.includes('/subagents/') && !basename(f).startsWith('agent-') && statSync(f).size < 400_000)
+  .map((f) => ({ name: basename(f), text: readFileSync(f, 'utf8') }));
+
+/** The index of the last line holding `needle` before the last two lines, or -1. */
+const lastWith = (lines: string[], needle: string): number =>
+  lines.slice(0, -2).findLastIndex((l) => l.includes(needle));
+
+for (const [where, cut] of [
+  ['inside a turn (two thirds in)', (lines: string[]) => Math.floor((lines.length * 2) / 3)],
+  ['at a turn end (after an end_turn)', (lines: string[]) => lastWith(lines, '"stop_reason":"end_turn"') + 1],
+  ['before a tool result', (lines: string[]) => lastWith(lines, '"type":"tool_result"')],
+  ['before the last line', (lines: string[]) => lines.length - 1],
+] as const) {
+  test(
+    `corpus: cut ${where}, appended, refreshed in a new process: the rows of a fresh build, the tail read`,
+    { skip: corpus.length === 0 ? 'no corpus' : false },
+    async () => {
+      const [report] = (await cutAndAppend(corpus, (lines) => [cut(lines)])) as [RefreshReport];
+      const reasons = new Map<string, number>();
+      for (const r of report.readWhole) reasons.set(r.reason, (reasons.get(r.reason) ?? 0) + 1);
+      console.log(`${where}: ${report.fromLastTurn} of ${report.appended} from the last turn;`, reasons);
+      taken.push(report.fromLastTurn);
+    },
+  );
+}
+
+/** How many appends each corpus cut read from the last turn on. */
+const taken: number[] = [];
+
+test(
+  'corpus: the last turn is where most appends to multi-turn sessions are read from',
+  { skip: corpus.length === 0 ? 'no corpus' : false },
+  () => {
+    // every cut above ran first (tests in a file run in order); counted by hand on 2026-12-02: 11, 1, 10, 14
+    assert.equal(taken.length, 4);
+    assert.ok(taken.reduce((n, k) => n + k, 0) >= 30, `${taken.join(', ')}`);
+  },
+);
+
+/** A three-turn session: a rewound prompt in the second turn (rows of no turn), a prompt over a progress row. */
+const session = [
+  user('u1', null, 'first prompt, about the walrus', 0),
+  assistant('a1', 'u1', text('hello'), 1, { mid: 'm1', stop: 'end_turn' }),
+  user('u2x', 'a1', 'a rewound prompt, about the otter', 2),
+  assistant('a2x', 'u2x', text('a dead reply'), 3, { mid: 'm2x', stop: 'end_turn' }),
+  user('u2', 'a1', 'second prompt', 4),
+  assistant('a2', 'u2', toolUse('t1', 'Bash', { command: 'ls' }), 5, { mid: 'm2', stop: 'tool_use' }),
+  user('r2', 'a2', [toolResult('t1', 'a b c')], 6),
+  assistant('a3', 'r2', text('done'), 7, { mid: 'm3', stop: 'end_turn' }),
+  progress('p3', 'a3', 8),
+  user('u3', 'p3', 'third prompt, about the narwhal', 9),
+  assistant('a4', 'u3', toolUse('t2', 'Read', { file_path: '/work/demo/x.ts' }), 10, { mid: 'm4', stop: 'tool_use' }),
+  user('r4', 'a4', [toolResult('t2', 'the narwhal file')], 11),
+  assistant('a5', 'r4', text('read it'), 12, { mid: 'm5', stop: 'end_turn' }),
+  user('u4', 'a5', 'fourth prompt', 13),
+  assistant('a6', 'u4', text('the narwhal again'), 14, { mid: 'm6', stop: 'end_turn' }),
+  user('u5', 'a6', 'fifth prompt', 15),
+  assistant('a7', 'u5', text('ok'), 16, { mid: 'm7', stop: 'end_turn' }),
+];
+const fixture = { name: 'fixture-session.jsonl', text: session.map((l) => `${JSON.stringify(l)}\n`).join('') };
+
+test('fixture: appends inside a turn, before a tool result, at turn ends, each read from the last turn on', async () => {
+  // cut after u3 (inside the third turn), after a4 (before its tool result), after a5 (its end), after a6, after a7
+  const reports = await cutAndAppend([fixture], () => [10, 11, 13, 15]);
+  // each step changes one turn: the third twice (a4, then r4 and a5), then a new one each time (the ended turn before
+  // it is as the index holds it: not written)
+  assert.deepEqual(
+    reports.map((r) => [r.fromLastTurn, r.readWhole, r.turnsWritten]),
+    [
+      [1, [], 1],
+      [1, [], 1],
+      [1, [], 1],
+      [1, [], 1],
+    ],
+  );
+});
+
+test('fixture: a rewind or a queue operation in the tail is read whole, with why, and gives the same rows', async () => {
+  const rewind = user('u9', 'a3', 'back to the second turn', 20);
+  const queue = JSON.stringify({
+    type: 'queue-operation',
+    operation: 'enqueue',
+    timestamp: at(20),
+    sessionId: SID,
+    content: 'later',
+  });
+  for (const [line, reason] of [
+    [JSON.stringify(rewind), 'a diagnostic in the tail'],
+    [queue, 'a queue operation in the tail'],
+  ] as const) {
+    const text = `${fixture.text}${line}\n`;
+    const [report] = (await cutAndAppend([{ name: fixture.name, text }], (lines) => [lines.length - 1])) as [
+      RefreshReport,
+    ];
+    assert.equal(report.fromLastTurn, 0);
+    assert.match(report.readWhole[0]?.reason ?? '', new RegExp(reason));
+  }
+});
