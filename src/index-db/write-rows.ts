@@ -128,17 +128,21 @@ export function rowKeysByTurn(rows: SessionRows, scope: WriteScope = {}): RowKey
 }
 
 /**
- * The keys of the rows the index holds of a session, by turn (`null`: the rows of no turn), read from its tables.
+ * The keys of the rows the index holds of a session, by turn (`null`: the rows of no turn), read from its tables (as
+ * bytes, NULs kept).
  * @param db the index
  * @param key the session's key
  * @returns the keys by turn, as `rowKeysByTurn` gives them of the rows written
  */
 export function readRowKeys(db: Database, key: string): RowKeysByTurn {
+  // as bytes: libsql hands a text back cut at its first NUL, and a usage fact's key holds one (`id\0requestId`)
+  const keys = (table: string, columns: string): Array<Record<string, SqlValue>> =>
+    db
+      .all(`SELECT CAST(key AS BLOB) AS key${columns} FROM ${table} WHERE session_key = ?`, [key])
+      .map((r) => ({ ...r, key: Buffer.from(r['key'] as Uint8Array).toString('utf8') }));
   return rowKeysByTurn({
-    turns: db.all('SELECT key FROM turns WHERE session_key = ?', [key]),
-    ...Object.fromEntries(
-      [...BY_TURN].map((t) => [t, db.all(`SELECT key, turn_key FROM ${t} WHERE session_key = ?`, [key])]),
-    ),
+    turns: keys('turns', ''),
+    ...Object.fromEntries([...BY_TURN].map((t) => [t, keys(t, ', turn_key')])),
   } as unknown as SessionRows);
 }
 

@@ -83,3 +83,48 @@ async function freshBuild(projects: string): Promise<string> {
   await refresh(path, projects);
   return path;
 }
+
+test('a file indexed by another process, then appended twice with kept watchers, keeps one row per usage fact', async () => {
+  const dir = tempDir('romp-append-keys-');
+  const projects = join(dir, 'projects');
+  mkdirSync(join(projects, '-work-demo'), { recursive: true });
+  const path = join(projects, '-work-demo', 's1.jsonl');
+  const line = (r: object): string => `${JSON.stringify({ sessionId: 's1', cwd: '/work/demo', ...r })}\n`;
+  const reply = (uuid: string, parent: string, sec: number, mid: string, stop: string | null): string =>
+    line({
+      type: 'assistant',
+      uuid,
+      parentUuid: parent,
+      timestamp: `2026-03-01T10:00:${String(sec).padStart(2, '0')}.000Z`,
+      requestId: `req_${mid}`,
+      message: {
+        id: mid,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: `reply ${uuid}` }],
+        stop_reason: stop,
+        usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 100 },
+      },
+    });
+  const prompt = (uuid: string, parent: string | null, sec: number): string =>
+    line({
+      type: 'user',
+      uuid,
+      parentUuid: parent,
+      timestamp: `2026-03-01T10:00:${String(sec).padStart(2, '0')}.000Z`,
+      message: { role: 'user', content: `prompt ${uuid}` },
+    });
+  writeFileSync(path, prompt('u1', null, 0) + reply('a1', 'u1', 1, 'm1', null));
+  const index = join(dir, 'index.db');
+  await refresh(index, projects); // another process: nothing of it kept
+  const watchers: WatcherCache = new Map();
+  // the same response goes on over two appends: its turn, and its usage fact, change each time
+  appendFileSync(path, reply('a2', 'a1', 2, 'm1', null));
+  await refresh(index, projects, watchers);
+  appendFileSync(path, reply('a3', 'a2', 3, 'm1', 'end_turn'));
+  await refresh(index, projects, watchers);
+  const fresh = indexTables(await freshBuild(projects));
+  assert.equal(indexTables(index).get('usage_facts'), fresh.get('usage_facts'));
+  assert.equal(JSON.parse(fresh.get('usage_facts') as string).length, 1);
+});
