@@ -35,8 +35,11 @@ export function renderHandoff(
     `${turns.length} of ${plural(report.full_turns, 'turn')} of session ${report.session} are not loaded by \`claude --resume\`.`,
     '',
   ];
-  for (const n of notes) out.push(`- **${n.cause}** at ${n.file}:${n.line} (${n.uuid}, ${time(n.t)}): ${n.note}`);
-  out.push('', '## Lost turns', '');
+  for (const n of notes)
+    out.push(`- **${n.cause}** at ${literal(`${n.file}:${n.line} (${n.uuid}, ${time(n.t)}): ${n.note}`, 'inline')}`);
+  if (notes.length > 0) out.push('');
+  out.push('## Lost turns', '');
+  if (turns.length === 0) out.push('none', '');
   turns.forEach((turn, i) => {
     const prompt = promptText(turn);
     out.push(
@@ -58,7 +61,7 @@ export function renderHandoff(
   out.push(
     '## Files edited in them',
     '',
-    ...(edited.length === 0 ? ['none'] : edited.map((p) => `- \`${p.replace(/`/g, "'")}\``)),
+    ...(edited.length === 0 ? ['none'] : edited.map((p) => `- \`${p.replace(/`/g, "'").replace(/\s/g, ' ')}\``)),
     '',
   );
   const todo = calls.findLast((c) => c.name === 'TodoWrite');
@@ -79,5 +82,5 @@ function todoLine(item: unknown): string {
   const { content, status } = (item ?? {}) as { content?: unknown; status?: unknown };
   const box = status === 'completed' ? '[x]' : '[ ]';
   const state = typeof status === 'string' && status !== 'completed' && status !== 'pending' ? ` (${status})` : '';
-  return `- ${box} ${typeof content === 'string' ? content.replace(/\n/g, ' ') : ''}${state}`;
+  return `- ${box} ${typeof content === 'string' ? literal(content, 'inline') : ''}${literal(state, 'inline')}`;
 }

@@ -184,7 +184,7 @@ test('--handoff writes the lost prompts, outcomes, files edited and the last tod
       'r1',
       toolUse('t2', 'TodoWrite', {
         todos: [
-          { content: 'rename', status: 'completed' },
+          { content: 'rename <img src=x>', status: 'completed' },
           { content: 'test', status: 'in_progress' },
         ],
       }),
@@ -206,7 +206,19 @@ test('--handoff writes the lost prompts, outcomes, files edited and the last tod
   assert.match(md, /- \*\*compaction\*\* at .*:7 \(b, 2026-03-01T06:30:10\.000-03:30\)/);
   assert.match(md, /### 1\. completed, 2026-03-01T06:30:00\.000-03:30\n\n```\nrename the parser\n```/);
   assert.match(md, /## Files edited in them\n\n- `\/w\/parse\.ts`/);
-  assert.match(md, /## Last todo list\n\n- \[x\] rename\n- \[ \] test \(in_progress\)/);
+  // transcript text is escaped, never markup
+  assert.match(md, /## Last todo list\n\n- \[x\] rename \\<img src=x\\>\n- \[ \] test \(in\\_progress\)/);
+});
+
+test('--handoff with no lost turn says none under its heading', async () => {
+  const file = writeJsonl([user('u1', null, 'first', 0), end('a1', 'u1', 1, 'm1')]);
+  const handoff = join(tempDir('romp-handoff-'), 'lost.md');
+  const { code, err } = await runCli(['resume-check', file, '--handoff', handoff]);
+  assert.equal(code, 0, err);
+  assert.match(
+    readFileSync(handoff, 'utf8'),
+    /0 of 1 turn of session .*\n\n## Lost turns\n\nnone\n\n## Files edited in them\n\nnone\n/,
+  );
 });
 
 test('--write-fork writes the full history as one chain that the SDK reader loads whole', async () => {
