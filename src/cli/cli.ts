@@ -370,7 +370,10 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
         .option('-o, --output <file>', 'write there (default: standard output)')
         .option('--out <path>', 'otlp: the file to write (OTLP/JSON lines); parquet, ndjson: the lake folder')
         .option('--endpoint <url>', 'otlp: POST the traces to this OTLP/HTTP collector (its /v1/traces)')
-        .option('--include-content', 'otlp: put prompts, replies, tool input and errors on the spans')
+        .option(
+          '--include-content',
+          'otlp: put replies, tool calls and their input, errors and the session name on the spans (no prompts)',
+        )
         .option('--redact', 'mask secrets (secretlint recommended preset and romp rules) and drop tool results text')
         .option('--keep-tool-results', 'with --redact: keep tool results text (its secrets still masked)')
         .option(
