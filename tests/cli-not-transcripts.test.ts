@@ -103,3 +103,26 @@ test('an empty file is a session being created: ls lists it (empty), show prints
   // a file with lines says nothing of the kind
   assert.equal((await runCli(['show', path('ok.jsonl')])).err, '');
 });
+
+test('romp show of a stream-json capture parses it and names romp stream on stderr; a transcript gets no such line', async () => {
+  const dir = tempDir('romp-stream-hint-');
+  const stream = join(dir, 'capture.jsonl');
+  writeFileSync(
+    stream,
+    lines([
+      { type: 'system', subtype: 'init', session_id: 's1', uuid: 'i1' },
+      { type: 'user', session_id: 's1', uuid: 'u1', message: { role: 'user', content: 'hi' } },
+      { type: 'stream_event', session_id: 's1', uuid: 'e1', event: { type: 'message_stop' } },
+      { type: 'result', subtype: 'success', session_id: 's1', uuid: 'r1', is_error: false, num_turns: 1 },
+    ]),
+  );
+  const shown = await runCli(['show', stream]);
+  assert.equal(shown.code, 0, shown.err);
+  assert.deepEqual(
+    shown.err.split('\n').filter((l) => l.startsWith('romp:')),
+    [`romp: ${stream}: holds stream-json messages (stream_event, result): \`romp stream\` reads a stream`],
+  );
+  const transcript = join(dir, 'ok.jsonl');
+  writeFileSync(transcript, lines([user('u1', null, 'hi', 0), assistant('a1', 'u1', text('yes'), 1, { mid: 'm1' })]));
+  assert.doesNotMatch((await runCli(['show', transcript])).err, /romp stream/);
+});

@@ -22,12 +22,17 @@ export interface SessionArgs extends TargetOptions {
   example?: boolean;
 }
 
+/** Record types of the stream protocol that no transcript line has (docs/stream-protocol: `stream_event`, `result`). */
+const STREAM_TYPES: ReadonlySet<string> = new Set(['stream_event', 'result']);
+
 /**
  * Reads the one session a command names, the same way for every command: transcript paths, a Claude
  * session id or unique prefix, `--latest`, `--project DIR`, `-` (`resolveTargets`), `--session` (romp's
  * registry), or `--example` (the bundled example: only when asked, never because an argument was
  * forgotten). Parses it with romp's home applied. An empty file (Claude Code creates a session's file a moment before
- * its first line) is read as a session of no turns, and named on stderr: `romp: FILE: empty, no line written yet`.
+ * its first line) is read as a session of no turns, and named on stderr: `romp: FILE: empty, no line written yet`. A
+ * file holding stream-json messages (`stream_event`, `result`: no transcript has them) is parsed too, and `romp stream`
+ * named on stderr.
  * @param args the command's positional arguments
  * @param options view, session, romp home, example, `--latest`, `--project`, `--projects`
  * @param io standard input for `-`; stderr for an empty file
@@ -71,6 +76,13 @@ export async function loadSession(args: string[], options: SessionArgs, io: CliI
     for (const file of targets.files)
       if ((await stat(file).catch(() => undefined))?.size === 0)
         io.stderr.write(`romp: ${shownPath(file)}: empty, no line written yet\n`);
+    // an Agent SDK / `claude -p --output-format stream-json` capture parses, poorly: point to its own reader
+    const streamed = new Set(result.session.records.filter((r) => STREAM_TYPES.has(r.type)).map((r) => r.fsid));
+    for (const file of result.session.files)
+      if (streamed.has(file.fsid))
+        io.stderr.write(
+          `romp: ${shownPath(file.path)}: holds stream-json messages (stream_event, result): \`romp stream\` reads a stream\n`,
+        );
     return result;
   } finally {
     await targets.cleanup();
