@@ -13,7 +13,7 @@ import { renderSearchResults } from './render-search-results.ts';
 import { renderSessionList, type SessionRow } from './render-session-list.ts';
 import { indexSearch } from './index-search.ts';
 import type { SessionSearch } from './session-search.ts';
-import { fileStamp } from './file-stamp.ts';
+import { statStamp } from './stat-stamp.ts';
 import { renderCandidates } from './render-candidates.ts';
 
 /** Options of `startViewer`. */
@@ -57,7 +57,7 @@ export interface Viewer {
  * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
  *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
  *   that holds that atom. The parts are kept per session (the last `PAGES_KEPT` sessions) and rendered
- *   again only when the size or time of its file or of a subagent's changed (`fileStamp`). A unique
+ *   again only when the size or time of its file or of a subagent's changed (`statStamp`). A unique
  *   prefix of an id redirects (302) to the id's page (its query and `/events` kept); an ambiguous one is 404
  *   listing the candidates (`renderCandidates`).
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
@@ -93,7 +93,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
   };
   // a session's parts, rendered again only when its file or a subagent's changed (size or time)
   const rendered = async (session: ClaudeSessionInfo): Promise<string[]> => {
-    const stamp = await fileStamp([session.path, ...session.subagents]);
+    const stamp = await statStamp([session.path, ...session.subagents]);
     const kept = pages.get(session.path);
     if (kept?.stamp === stamp) return kept.parts;
     const href = (n: number): string => `/s/${encodeURIComponent(session.id)}${n === 1 ? '' : `?part=${n}`}`;
@@ -110,7 +110,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     return parts;
   };
   const row = async (s: ClaudeSessionInfo): Promise<SessionRow> => {
-    const stamp = await fileStamp([s.path]);
+    const stamp = await statStamp([s.path]);
     let summary = summaries.get(s.path);
     if (summary?.stamp !== stamp) {
       const { session } = await parseSession([s.path]);
