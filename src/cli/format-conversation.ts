@@ -4,6 +4,7 @@ import { toolResultText } from '../model/tool-result-text.ts';
 import { typedText } from '../views/prompt-text.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolLabel } from '../views/tool-label.ts';
+import { subagentSession } from '../views/subagent-session.ts';
 import { formatDuration, formatResult } from './format-result.ts';
 import { formatCost } from './format-cost.ts';
 import { formatCount, plural } from '../text/format-count.ts';
@@ -63,7 +64,9 @@ const MIN_WIDTH = 20;
  * (number, time, who opened it, how it ended, duration, tokens, cost) and its atoms in order: the
  * prompt as typed (`❯`, with its author when not a human), Claude's text (`●`) wrapped to the width,
  * each tool call on one line with its key input (`⏺ Bash: npm test`, `toolLabel`) and under it a short
- * result or the error, thinking as one line, a subagent under its call with its turn count and cost,
+ * result or the error, thinking as one line, a subagent under its call with its turn count and cost (an inline
+ * sidechain of Claude Code ≤ 2.0.27 with its own turns, indented; those tied to no call after the last turn,
+ * labelled so),
  * compactions and idle spans as markers, Claude Code's own notes (`⚙`: interrupts, hook messages,
  * task notifications) dimmed.
  *
@@ -75,14 +78,10 @@ const MIN_WIDTH = 20;
  * @returns the text, lines ending with `\n`
  */
 export function formatConversation(session: Session, options: ConversationOptions): string {
-  // a painted line (a head, a tool call, a note) is one line: cut to the width before its colour is added
-  const paint = (style: Style, text: string): string => {
-    const line = fitWidth(text, Math.max(MIN_WIDTH, options.width));
-    return options.color ? `\u001b[${SGR[style]}m${line}\u001b[0m` : line;
-  };
+  const paint = painter(options);
   const out: string[] = [];
   const rewound = session.records.filter(
-    (r) => r.onPath === false && (r.type === 'user' || r.type === 'assistant'),
+    (r) => r.onPath === false && r.isSidechain !== true && (r.type === 'user' || r.type === 'assistant'),
   ).length;
   out.push(paint('bold', `${safeText(session.name || '(untitled)')}  ${safeText(session.rompUuid)}`));
   out.push(
@@ -94,12 +93,26 @@ export function formatConversation(session: Session, options: ConversationOption
   session.turns.forEach((turn, i) => {
     if (options.only !== undefined && options.only !== i + 1) return;
     out.push('');
-    out.push(...formatTurnBlock(turn, i + 1, options, paint));
+    out.push(...formatTurnBlock(session, turn, i + 1, options, paint));
   });
+  for (const { tool_use_id, atoms } of options.only === undefined ? (session.sidechains ?? []) : []) {
+    if (tool_use_id !== null) continue;
+    out.push('');
+    out.push(...subagentLines(session, atoms, 'inline sidechain not tied to a Task call', options, paint));
+  }
   return `${out.join('\n')}\n`;
 }
 
+/** Paints a line (a head, a tool call, a note) as one line: cut to the width before its colour is added. */
+function painter(options: ConversationOptions): (style: Style, text: string) => string {
+  return (style, text) => {
+    const line = fitWidth(text, Math.max(MIN_WIDTH, options.width));
+    return options.color ? `\u001b[${SGR[style]}m${line}\u001b[0m` : line;
+  };
+}
+
 function formatTurnBlock(
+  session: Session,
   turn: Turn,
   n: number,
   options: ConversationOptions,
@@ -137,7 +150,7 @@ function formatTurnBlock(
         ),
       );
     } else if (atom.type === 'user') lines.push(...userLines(atom, turn, width, paint));
-    else if (atom.type === 'assistant') lines.push(...assistantLines(atom, results, width, options, paint));
+    else if (atom.type === 'assistant') lines.push(...assistantLines(session, atom, results, width, options, paint));
     else if (atom.type === 'result' && atom.result !== undefined) {
       lines.push(paint('dim', `  ⚑ ${formatResult(atom.result)}`));
     }
@@ -157,6 +170,7 @@ function userLines(atom: Atom, turn: Turn, width: number, paint: (style: Style, 
 }
 
 function assistantLines(
+  session: Session,
   atom: Atom,
   results: ReadonlyMap<string, { text: string; is_error: boolean }>,
   width: number,
@@ -193,10 +207,31 @@ function assistantLines(
             `    ↳ subagent ${safeText(agent.file)}: ${plural(agent.turns, 'turn')}, $${agent.cost_usd.toFixed(2)}`,
           ),
         );
+      const inline = session.sidechains?.find((s) => s.tool_use_id === id);
+      if (inline !== undefined) lines.push(...subagentLines(session, inline.atoms, 'subagent', options, paint));
     }
   }
   if (atom.isApiErrorMessage === true && lines.length === 0) lines.push(paint('red', '  ⚠ API error'));
   return lines;
+}
+
+/**
+ * An inline sidechain (`Session.sidechains`): a head line (what it is, its
+ * turns, atoms and cost), then its turns as the session's are shown, indented by four columns.
+ */
+function subagentLines(
+  parent: Session,
+  atoms: readonly Atom[],
+  label: string,
+  options: ConversationOptions,
+  paint: (style: Style, text: string) => string,
+): string[] {
+  const sub = subagentSession(parent, atoms);
+  const cost = sub.turns.reduce((n, t, i) => n + summarizeTurn(t, i + 1).cost_usd, 0);
+  const inner = { ...options, width: options.width - 4 };
+  const head = `    ↳ ${label}: ${plural(sub.turns.length, 'turn')}, ${plural(atoms.length, 'atom')}, $${cost.toFixed(2)}`;
+  const body = sub.turns.flatMap((t, i) => formatTurnBlock(sub, t, i + 1, inner, painter(inner)));
+  return [paint('magenta', head), ...body.map((l) => `    ${l}`)];
 }
 
 function blocksOf(atom: Atom): ContentBlock[] {

@@ -1,4 +1,5 @@
-import type { Author, Session, Turn } from '../model/types.ts';
+import type { Atom, Author, Session, Turn } from '../model/types.ts';
+import { subagentSession } from '../views/subagent-session.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { formatResult } from './format-result.ts';
 import { timeFormat, type TimeFormat } from './format-time.ts';
@@ -7,7 +8,9 @@ import { safeText } from './safe-text.ts';
 
 /**
  * The readable outline of `romp show`: a header (title, id, folder, files, counts, the zone the times
- * are in, what the token counts mean), then one block per turn (`formatTurn`). Diagnostics are not
+ * are in, what the token counts mean), then one block per turn (`formatTurn`), then a line per subagent whose atoms
+ * the session holds (`Session.subagents`: a stream's lanes; `sidechains`: inline ones, those tied to no call labelled
+ * so) with its turns and atoms. Diagnostics are not
  * part of it: the CLI writes them to stderr.
  *
  * Each turn's line is its `summarizeTurn`: tokens count each API response once (`countAtomUsage`):
@@ -33,9 +36,16 @@ export function formatOutline(session: Session, time: TimeFormat, only?: number)
   session.turns.forEach((turn, i) => {
     if (only === undefined || only === i + 1) lines.push(...formatTurn(turn, i + 1, time));
   });
-  for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {})) {
-    lines.push(`subagent of ${safeText(toolUseId)}: ${plural(atoms.length, 'atom')}`);
-  }
+  const counts = (atoms: readonly Atom[]): string =>
+    `${plural(subagentSession(session, atoms).turns.length, 'turn')}, ${plural(atoms.length, 'atom')}`;
+  for (const [toolUseId, atoms] of Object.entries(session.subagents ?? {}))
+    lines.push(`subagent of ${safeText(toolUseId)}: ${counts(atoms)}`);
+  for (const { tool_use_id, atoms } of session.sidechains ?? [])
+    lines.push(
+      tool_use_id === null
+        ? `inline sidechain not tied to a Task call, from ${safeText(atoms[0]?.uuid ?? '')}: ${counts(atoms)}`
+        : `inline subagent of ${safeText(tool_use_id)}: ${counts(atoms)}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 

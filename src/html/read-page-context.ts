@@ -7,6 +7,7 @@ import { withSubagents } from '../discover/with-subagents.ts';
 import { findSubagents, parseSubagent } from '../discover/find-subagents.ts';
 import { readBranches, type Branch } from './read-branches.ts';
 import { readPatches } from './read-patches.ts';
+import { subagentSession } from '../views/subagent-session.ts';
 import type { RenderContext, SubagentView } from './render-context.ts';
 
 /** What a page or an export shows beside the session, read back from its files. */
@@ -22,7 +23,8 @@ export interface PageContext {
 /**
  * Reads what the parse leaves out of a session, for `romp html` and `romp export`: Claude Code's edit
  * hunks (`readPatches`), the rewound branches (`readBranches`), the subagents (`findSubagents`, each
- * parsed, with its models and cost), the usage of the session's files with its subagents' (`countUsage`, as
+ * parsed, and the inline sidechains tied to a call, `Session.sidechains`; each with its models and cost,
+ * `subagentView`), the usage of the session's files with its subagents' (`countUsage`, as
  * `romp usage session` counts it), and, with `contextView` on a compacted session, the atoms of the
  * `context` view (a second parse of the same files).
  * @param session the session (its `full` view, for a page)
@@ -51,20 +53,10 @@ export async function readPageContext(
         )
       : undefined;
   const subagents = new Map<string, SubagentView>();
-  for (const link of await findSubagents(session)) {
-    const sub = (await parseSubagent(link)).session;
-    const atoms = sub.turns.flatMap((t) => t.atoms);
-    const models = [
-      ...new Set(
-        atoms.flatMap((a) =>
-          a.type === 'assistant' && a.message?.model !== undefined && a.message.model !== '<synthetic>'
-            ? [a.message.model]
-            : [],
-        ),
-      ),
-    ];
-    subagents.set(link.tool_use_id, { session: sub, models, cost_usd: countAtomUsage(atoms).cost_usd });
-  }
+  for (const link of await findSubagents(session))
+    subagents.set(link.tool_use_id, subagentView((await parseSubagent(link)).session));
+  for (const { tool_use_id, atoms } of session.sidechains ?? [])
+    if (tool_use_id !== null) subagents.set(tool_use_id, subagentView(subagentSession(session, atoms)));
   const { branches, omitted } = await readBranches(session);
   const branchesFrom = new Map<string, Branch[]>();
   for (const branch of branches)
@@ -92,4 +84,23 @@ export async function readPageContext(
       }),
     );
   return { ctx, branches, omitted, compacted };
+}
+
+/**
+ * A subagent's session as shown under its call: the models its responses name, in order of first use, and its cost.
+ * @param session the subagent's session
+ * @returns the view
+ */
+export function subagentView(session: Session): SubagentView {
+  const atoms = session.turns.flatMap((t) => t.atoms);
+  const models = [
+    ...new Set(
+      atoms.flatMap((a) =>
+        a.type === 'assistant' && a.message?.model !== undefined && a.message.model !== '<synthetic>'
+          ? [a.message.model]
+          : [],
+      ),
+    ),
+  ];
+  return { session, models, cost_usd: countAtomUsage(atoms).cost_usd };
 }

@@ -8,6 +8,7 @@ import { PAGE_SCRIPT } from './page-script.ts';
 import { PAGE_STYLE } from './page-style.ts';
 import type { Branch } from './read-branches.ts';
 import { renderBranches } from './render-branches.ts';
+import { renderUnlinked } from './render-unlinked.ts';
 import { renderDiagnostics } from './render-diagnostics.ts';
 import { linkParts } from './link-parts.ts';
 import type { RenderContext } from './render-context.ts';
@@ -66,7 +67,8 @@ const hasCompaction = (turn: Turn): boolean =>
  * script are inline, allowed by hash in a CSP `<meta>`; images are `data:` URIs), with the title bar
  * (name, id, project, times, turns, tokens and cost as `totalsLabel` says them; the parse's diagnostics
  * under it), the timeline strip, the full / context switch (a checkbox: works without script), the
- * script's controls (hidden until it runs), the chat, the rewound branches, and the turns' tool names as
+ * script's controls (hidden until it runs), the chat, the rewound branches, the inline sidechains tied to no
+ * call (`renderUnlinked`, in the last part), and the turns' tool names as
  * JSON for the filters. With `partChars` and `partHref`, a long session is split (`splitTurns`: whole
  * turns, at compactions where it can) into several such documents, each with the whole timeline and the
  * session's totals, its own turns, the branches that fork from them, and a navigation between parts saying
@@ -107,7 +109,9 @@ export function renderPages(
   const pages = ranges.map(([from, to], part) => {
     const chat = turns.slice(from, to).join('\n');
     const mine = branches.filter((_, i) => homes[i] === part);
-    const branchHtml = renderBranches(mine, part === lastWithBranches ? (options.omitted ?? 0) : 0);
+    const branchHtml =
+      renderBranches(mine, part === lastWithBranches ? (options.omitted ?? 0) : 0) +
+      (part === ranges.length - 1 ? renderUnlinked(session, ctx) : '');
     anchored.push(chat + branchHtml);
     const nav =
       ranges.length === 1 || href === undefined

@@ -14,3 +14,16 @@ export const UNKNOWN_TIME = 0;
 export function isKnownTime(t: number): boolean {
   return t !== UNKNOWN_TIME && !Number.isNaN(t);
 }
+
+/**
+ * Gives lines without a timestamp the previous line's time (the next one's at the start); when no line
+ * has one, `UNKNOWN_TIME`. In place.
+ * @param items atoms (or turn-end markers) in order
+ */
+export function fillTimes(items: ReadonlyArray<{ t: number }>): void {
+  let known = items.find((i) => !Number.isNaN(i.t))?.t ?? UNKNOWN_TIME;
+  for (const item of items) {
+    if (Number.isNaN(item.t)) item.t = known;
+    else known = item.t;
+  }
+}

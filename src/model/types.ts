@@ -240,6 +240,15 @@ export interface RecordRef {
   t?: number;
 }
 
+/** One inline sidechain: a subagent's lines written into its parent's file (`inlineSidechains`). */
+export interface Sidechain {
+  /** The `Task` / `Agent` call that started it (its `input.prompt` is the sidechain's first user text); `null`: none
+   * found. */
+  tool_use_id: string | null;
+  /** Its atoms, in file order. */
+  atoms: Atom[];
+}
+
 /**
  * A session: everything romp knows of one conversation, keyed by its stable rompUuid.
  */
@@ -268,6 +277,12 @@ export interface Session {
    * object without a prototype (`keyed`), so an id such as `__proto__` is an ordinary key.
    */
   subagents?: Record<string, Atom[]>;
+  /**
+   * The subagent conversations Claude Code ≤ 2.0.27 wrote into this session's own file (lines with
+   * `isSidechain: true`), each tied to the `Task` / `Agent` call that started it when one is found. In file order of
+   * their first lines; absent when there is none. Their lines are in `records` too.
+   */
+  sidechains?: Sidechain[];
   /** `idle` atoms of spans that began before the first turn (romp's state log). */
   idle?: Atom[];
 }

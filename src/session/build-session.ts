@@ -5,7 +5,7 @@ import { progressThrough, type ProgressThrough } from '../graph/progress-through
 import { resolveActivePath, type ActivePath, type View } from '../graph/resolve-active-path.ts';
 import type { OpenResponse } from '../graph/resolve-open-response.ts';
 import type { Atom, RecordRef, Session, Turn } from '../model/types.ts';
-import { UNKNOWN_TIME } from '../model/time.ts';
+import { fillTimes } from '../model/time.ts';
 import { finishTurns, foldTurns, type TurnEndMarker, type TurnsState } from '../tree/build-turns.ts';
 import type { ResolvePeer } from '../tree/derive-author.ts';
 import { absorbedLine, pathItem } from '../tree/path-item.ts';
@@ -14,6 +14,7 @@ import type { Collected } from './collect-files.ts';
 import { colorOf } from '../model/color-of.ts';
 import { queuedPrompts, type QueuedPrompt, type QueueReplay } from './queued-prompts.ts';
 import { holdShape } from '../model/hold-shape.ts';
+import { inlineSidechains } from './inline-sidechains.ts';
 
 /** Options of building a session from collected lines. */
 export interface BuildOptions {
@@ -137,8 +138,9 @@ export function buildSessionState(
     gitBranch === undefined
       ? { rompUuid, name, dir, color, leafFsid, turns: finished, files, records }
       : { rompUuid, name, dir, gitBranch, color, leafFsid, turns: finished, files, records };
+  const sidechains = inlineSidechains(index.ordered, path.onPath, finished, ctx);
   return {
-    session,
+    session: sidechains === undefined ? session : { ...session, sidechains },
     index,
     path,
     turns,
@@ -376,18 +378,6 @@ export function refOf(e: Entry, onPath: boolean): RecordRef {
 
 function isToolResult(item: Atom | TurnEndMarker): boolean {
   return item.type === 'user' && holdsToolResult((item as Atom).message?.content);
-}
-
-/**
- * Gives lines without a timestamp the previous line's time (the next one's at the start); when no line
- * has one, `UNKNOWN_TIME`.
- */
-function fillTimes(items: Array<Atom | TurnEndMarker>): void {
-  let known = items.find((i) => !Number.isNaN(i.t))?.t ?? UNKNOWN_TIME;
-  for (const item of items) {
-    if (Number.isNaN(item.t)) item.t = known;
-    else known = item.t;
-  }
 }
 
 /**

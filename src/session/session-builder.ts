@@ -433,7 +433,8 @@ export class SessionBuilder {
       forward: state.forward,
       view: this.#options.view,
     });
-    if (extension === undefined) return false;
+    // an inline sidechain line (Claude Code ≤ 2.0.27) changes `sidechains`, which only a full resolve builds
+    if (extension === undefined || extension.offPath.some((e) => e.isSidechain)) return false;
 
     const ctx = { rompUuid: state.rompUuid, resolvePeer: this.#home.resolvePeer };
     const pathRefs: RecordRef[] = [];

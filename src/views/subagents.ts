@@ -1,5 +1,5 @@
 import type { Session } from '../model/types.ts';
-import { turnToolBlocks } from './turn-tool-blocks.ts';
+import { spawnCalls } from '../tree/spawn-calls.ts';
 
 /** A `Task` / `Agent` tool call linked to the transcript of the subagent it spawned. */
 export interface SubagentLink {
@@ -9,9 +9,6 @@ export interface SubagentLink {
   /** How the link was made: the sidecar's `toolUseId` (2.1.2+), or the prompt the call sent. */
   by: 'meta' | 'prompt';
 }
-
-/** The tools that spawn a subagent. */
-export const SPAWNERS: ReadonlySet<string> = new Set(['Task', 'Agent']);
 
 /** A subagent transcript found on disk, with what links it: its sidecar's `toolUseId`, and its first prompt (read when
  * needed). */
@@ -25,26 +22,15 @@ export interface SubagentFile {
  * Links the session's `Task` / `Agent` tool calls to subagent transcripts (transcript-format §2, §13):
  * through the sidecar `agent-<id>.meta.json`'s `toolUseId` (2.1.2+), else (2.0.x flat `agent-<id>.jsonl`)
  * by the prompt the call sent (the subagent's first user text equals the tool_use's `input.prompt`),
- * each call at most once. Inline sidechain lines of 1.0.x files stay in `session.records`
- * (`isSidechain`). The files come from `findSubagents`, which reads them.
+ * each call at most once. Inline sidechain lines of 1.0.x files are the parse's (`session.subagents`,
+ * `inlineSidechains`). The files come from `findSubagents`, which reads them.
  * @param session the parsed session
  * @param files the subagent transcripts found, in path order
  * @returns the links found, in tool-call order
  */
 export async function linkSubagents(session: Session, files: SubagentFile[]): Promise<SubagentLink[]> {
-  const calls: Array<{ id: string; prompt: string }> = [];
   if (files.length === 0) return [];
-  for (const turn of session.turns) {
-    for (const { block } of turnToolBlocks(turn)) {
-      if (block.type === 'tool_use' && SPAWNERS.has(block.name)) {
-        const prompt =
-          typeof block.input === 'object' && block.input !== null && 'prompt' in block.input
-            ? block.input.prompt
-            : undefined;
-        calls.push({ id: block.id, prompt: typeof prompt === 'string' ? prompt : '' });
-      }
-    }
-  }
+  const calls = spawnCalls(session.turns);
   const links: SubagentLink[] = [];
   const taken = new Set<string>();
   for (const file of files) {

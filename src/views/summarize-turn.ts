@@ -2,7 +2,7 @@ import { knownBlocks } from '../model/known-blocks.ts';
 import type { Author, Turn } from '../model/types.ts';
 import { countAtomUsage, type Totals } from '../usage/count-usage.ts';
 import { promptText, triggerAtom } from './prompt-text.ts';
-import { SPAWNERS } from './subagents.ts';
+import { SPAWNERS } from '../tree/spawn-calls.ts';
 import { turnOutcome, type TurnOutcome } from './turn-outcome.ts';
 
 /** One turn at a glance: what `romp turns --json` prints for each turn. Plain JSON. */
