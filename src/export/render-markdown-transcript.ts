@@ -14,9 +14,15 @@ import { editHunks } from '../html/render-diff.ts';
 import { toolResults, type ToolResult } from '../html/tool-results.ts';
 import { totalsLabel } from '../html/totals-label.ts';
 import { plural } from '../text/format-count.ts';
+import MarkdownIt from 'markdown-it';
 
 /** How {@link literal} puts text into Markdown. */
-export type LiteralForm = 'fence' | 'inline' | 'paragraphs';
+export type LiteralForm = 'fence' | 'inline' | 'paragraphs' | 'markdown';
+
+/** Markdown read as GitHub reads it (raw HTML on): what `markdown` checks a text against. */
+const GITHUB = new MarkdownIt({ html: true });
+/** A fence's opening or closing line at column 0 (`markdown` leaves what is inside as it is). */
+const FENCE = /^(`{3,}(?=[^`]*$)|~{3,})/;
 
 /** Characters that open inline Markdown (code, emphasis, links, raw HTML, entities, strikethrough, tables,
  * GitHub's math) wherever they stand. */
@@ -35,7 +41,11 @@ const LINE_START = /^(?:[#>+=-]|\d{1,9}(?=[.)]))/;
  *   line breaks as spaces: labels, titles, a heading's parts, inside `**…**` too;
  * - `paragraphs`: escaped as `inline`, and what would open a block at a line's start (`#`, `>`, `-`,
  *   `+`, `=`, `1.`) escaped too, leading spaces as no-break spaces (no indented code), each line break kept
- *   (a hard break), blank lines between paragraphs: prose such as thinking, readable inside `<details>`.
+ *   (a hard break), blank lines between paragraphs: prose such as thinking, readable inside `<details>`;
+ * - `markdown`: Markdown by intent (assistant text): its headings, lists, emphasis, links and code kept, as
+ *   written when markdown-it finds in it no raw HTML (tags, comments, autolinks) and no image; else every `<`
+ *   and `![` outside a fence opened at column 0 backslash-escaped (a `<` inside a code span then shows its
+ *   backslash), so nothing loads, hides or closes what follows. A fence left open is closed.
  * Linear in the text.
  * @param text the text
  * @param form how it goes in
@@ -50,6 +60,7 @@ export function literal(text: string, form: LiteralForm, language = ''): string 
     return `${ticks}${language}\n${text}\n${ticks}`;
   }
   if (form === 'inline') return text.replace(/\r?\n|\r/g, ' ').replace(INLINE, '\\$&');
+  if (form === 'markdown') return markdown(text);
   const paragraphs: string[] = [];
   let lines: string[] = [];
   for (const line of [...text.split(/\r?\n|\r/), '']) {
@@ -67,6 +78,29 @@ export function literal(text: string, form: LiteralForm, language = ''): string 
   return paragraphs.join('\n\n');
 }
 
+function markdown(text: string): string {
+  const lines = text.split(/\r\n?|\n/);
+  const raw = GITHUB.parse(text, {})
+    .flatMap((t) => [t, ...(t.children ?? [])])
+    .some((t) => t.type === 'html_block' || t.type === 'html_inline' || t.type === 'image');
+  let open = '';
+  const out = lines.map((line) => {
+    const fence = FENCE.exec(line)?.[1];
+    if (open !== '') {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1];
+      if (close !== undefined && close[0] === open[0] && close.length >= open.length) open = '';
+      return line;
+    }
+    if (fence !== undefined) {
+      open = fence;
+      return line;
+    }
+    // an escape pair stays one (`\<` is already text); a `<` or `![` alone is escaped
+    return raw ? line.replace(/\\[\s\S]|<|!\[/g, (m) => (m[0] === '\\' ? m : `\\${m}`)) : line;
+  });
+  return [...out, ...(open === '' ? [] : [open])].join('\n');
+}
+
 function cut(text: string): string {
   return text.length <= TEXT_CAP
     ? text
@@ -82,7 +116,8 @@ const quote = (text: string): string =>
 /**
  * A session as Markdown for people and agents, with the choices of the HTML chat (`renderTurn`): a heading
  * per turn (number, author, time in `ctx.time`'s zone, said once in the head, outcome, duration, tokens,
- * cost) with what was typed as a quote; assistant text as written (it is Markdown); thinking in a
+ * cost) with what was typed as a quote; assistant text as Markdown, raw HTML neutralised (`literal` `markdown`);
+ * thinking in a
  * collapsed `<details>`; each tool call as its `toolLabel` with its input (a `diff` fence for edits:
  * Claude Code's hunks, else jsdiff's) and its result in fences, runs of tool-only atoms under one "N tool
  * calls" line; subagents quoted under their call; system-authored atoms collapsed; compactions as a rule;
@@ -110,7 +145,7 @@ export function renderMarkdownTranscript(
             : knownBlocks(l.message.content)
                 .map((c) =>
                   c.type === 'text'
-                    ? c.text
+                    ? literal(c.text, 'markdown')
                     : c.type === 'tool_use'
                       ? `- **${literal(toolLabel(c.name, c.input), 'inline')}**`
                       : '',
@@ -176,7 +211,7 @@ function renderAtom(atom: Atom, results: ReadonlyMap<string, ToolResult>, ctx: R
     ];
   return [
     ...knownBlocks(atom.message?.content).flatMap((b): string[] => {
-      if (b.type === 'text') return [b.text];
+      if (b.type === 'text') return [literal(b.text, 'markdown')];
       if (b.type === 'thinking')
         return [
           b.thinking !== ''

@@ -51,13 +51,13 @@ export interface Viewer {
  * `romp serve`: a local web viewer of Claude Code's sessions (issue 18), read-only.
  *
  * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
- *   (each session parsed once per size and time of its file, then cached).
+ *   (each session parsed once per `statStamp` of its file, then cached).
  * - `GET /search?q=…`: the search box's results (`search`, by default romp's index read-only), each
  *   hit a link to `/s/<id>#<uuid>`.
  * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
  *   session is split into parts, `GET /s/<id>?part=N` (2, 3, …) the others, `?at=<uuid>` the one
  *   that holds that atom. The parts are kept per session (the last `PAGES_KEPT` sessions) and rendered
- *   again only when the size or time of its file or of a subagent's changed (`statStamp`). A unique
+ *   again only when its file or a subagent's changed (`statStamp`: device, inode, size, mtime, ctime). A unique
  *   prefix of an id redirects (302) to the id's page (its query and `/events` kept); an ambiguous one is 404
  *   listing the candidates (`renderCandidates`).
  * - `GET /s/<id>/events`: server-sent events fed by `watchSession`: one `data: {"changed":[…]}` per
@@ -91,7 +91,7 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const real = await realpath(session.path).catch(() => '');
     return real.startsWith(projectsDir + sep) ? session : undefined;
   };
-  // a session's parts, rendered again only when its file or a subagent's changed (size or time)
+  // a session's parts, rendered again only when its file or a subagent's changed (statStamp)
   const rendered = async (session: ClaudeSessionInfo): Promise<string[]> => {
     const stamp = await statStamp([session.path, ...session.subagents]);
     const kept = pages.get(session.path);

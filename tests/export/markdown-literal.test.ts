@@ -104,3 +104,56 @@ test('literal: paragraphs keep each line and their text; inline escapes what ope
   assert.equal(literal('a\n`b`', 'inline'), 'a \\`b\\`');
   assert.equal(literal('x ``` y', 'fence', 'sh'), '````sh\nx ``` y\n````');
 });
+
+const HOSTILE =
+  '## Plan\n\n- step `Map<K, V>`\n\n<!-- hide\n\n<img src=https://example.com/c.png> ![x](https://example.com/d.png)\n' +
+  '</details> \\<kept\n\n```html\n<b>in a fence</b>\n```\n\n~~~\nnever closed <i>';
+
+test('romp export --format md: assistant text keeps its Markdown; raw HTML, comments and images stay text', async () => {
+  const path = writeJsonl([
+    user('u1', null, 'go', 0),
+    assistant('a1', 'u1', { type: 'text', text: HOSTILE }, 1, { mid: 'm1', stop: 'end_turn' }),
+    user('u2', 'a1', 'after', 2),
+  ]);
+  const { code, out } = await runCli(['export', path, '--timezone', 'UTC']);
+  assert.equal(code, 0);
+  assert.deepEqual(html(out), []);
+  assert.deepEqual(tags(out), [
+    'h1',
+    'p',
+    'h2', // turn 1
+    'blockquote',
+    'code',
+    'h2', // the answer's heading, list and code span kept
+    'ul',
+    'li',
+    'p', // the item's (tight: not shown)
+    'code',
+    'p', // the comment, as text
+    'p', // the tag, the image (a link now) and the close, as text, over two lines
+    'a',
+    'br',
+    'code', // the html fence, as written
+    'code', // the open fence, closed before turn 2
+    'h2', // turn 2 is still a heading
+    'blockquote',
+    'code',
+  ]);
+  const fences = tokens(out).filter((t) => t.type === 'fence');
+  assert.deepEqual(
+    fences.map((f) => f.content),
+    ['go\n', '<b>in a fence</b>\n', 'never closed <i>\n', 'after\n'],
+  );
+  // a text with raw HTML is escaped everywhere outside fences: a code span then shows its backslash
+  assert.equal(textIn(out, 'ul'), 'step Map\\<K, V>');
+  const shown = md.render(out);
+  assert.ok(shown.includes('<p>&lt;!-- hide</p>'));
+  assert.ok(shown.includes('&lt;img src=https://example.com/c.png&gt; !<a href="https://example.com/d.png">x</a>'));
+  assert.ok(shown.includes('&lt;/details&gt; &lt;kept'));
+});
+
+test('literal markdown: text without raw HTML stays as written', () => {
+  const text = '# T\n\n- a `<b>` b\n\n```\n<b>\n```';
+  assert.equal(literal(text, 'markdown'), text);
+  assert.equal(literal('a <b>x</b> \\\\<i>', 'markdown'), 'a \\<b>x\\</b> \\\\\\<i>');
+});
