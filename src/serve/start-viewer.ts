@@ -13,6 +13,7 @@ import { renderSearchResults } from './render-search-results.ts';
 import { renderSessionList, type SessionRow } from './render-session-list.ts';
 import { indexSearch } from './index-search.ts';
 import type { SessionSearch } from './session-search.ts';
+import { listingCache } from './listing-cache.ts';
 import { statStamp } from './stat-stamp.ts';
 import { renderCandidates } from './render-candidates.ts';
 
@@ -51,7 +52,7 @@ export interface Viewer {
  * `romp serve`: a local web viewer of Claude Code's sessions (issue 18), read-only.
  *
  * - `GET /`: the session list (`listClaudeSessions`, subagent files left out) with turns and cost
- *   (each session parsed once per `statStamp` of its file, then cached).
+ *   (each file listed and each session parsed once per `statStamp` of its file, then cached: `listingCache`).
  * - `GET /search?q=…`: the search box's results (`search`, by default romp's index read-only), each
  *   hit a link to `/s/<id>#<uuid>`.
  * - `GET /s/<id>`: the session's page, the renderer of `romp html` (`buildHtmlPage`, `live`); a long
@@ -78,8 +79,13 @@ export async function startViewer(options: ViewerOptions = {}): Promise<Viewer> 
   const pages = new Map<string, { stamp: string; parts: Promise<string[]> }>();
   const streams = new Set<AbortController>();
 
-  const sessions = async (): Promise<ClaudeSessionInfo[]> =>
-    (await listClaudeSessions({ projectsDir })).filter((s) => s.orphan !== true);
+  const listings = listingCache();
+  // every file listed again only when its stamp changed (listingCache); subagents and orphans too, then left out
+  const sessions = async (): Promise<ClaudeSessionInfo[]> => {
+    const all = await listClaudeSessions({ projectsDir, stored: listings.stored });
+    listings.forget(all.flatMap((s) => [s.path, ...s.subagents]));
+    return all.filter((s) => s.orphan !== true);
+  };
   // the session of that id, else the one whose id starts with it, else the candidates of an ambiguous prefix
   const find = async (id: string): Promise<ClaudeSessionInfo | ClaudeSessionInfo[] | undefined> => {
     const all = await sessions();
