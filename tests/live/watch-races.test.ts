@@ -54,13 +54,15 @@ test('a watched file deleted is FILE_UNREADABLE once while it stays gone, and ag
   await w.update();
   rmSync(path);
   const updates = [await w.update(), await w.update(), await w.update()];
-  writeFileSync(path, jsonl(user('u1', null, 'one', 0), user('u2', 'u1', 'two', 1)));
+  // other bytes, so that it is FILE_REPLACED whether or not the new file gets the old inode (the same head on the
+  // old inode would be an append)
+  writeFileSync(path, jsonl(user('u0', null, 'again', 0), user('u2', 'u0', 'two', 1)));
   updates.push(await w.update());
   rmSync(path);
   updates.push(await w.update(), await w.update());
   assert.deepEqual(
     updates.map((u) => u.diagnostics.map((d) => d.code)),
-    [['FILE_UNREADABLE'], [], [], [], ['FILE_UNREADABLE'], []],
+    [['FILE_UNREADABLE'], [], [], ['FILE_REPLACED'], ['FILE_UNREADABLE'], []],
   );
 });
 
