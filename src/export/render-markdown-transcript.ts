@@ -23,6 +23,8 @@ export type LiteralForm = 'fence' | 'inline' | 'paragraphs' | 'markdown';
 const GITHUB = new MarkdownIt({ html: true });
 /** A fence's opening or closing line at column 0 (`markdown` leaves what is inside as it is). */
 const FENCE = /^(`{3,}(?=[^`]*$)|~{3,})/;
+/** A fence's closing line: up to three spaces, the run, nothing after it but spaces. */
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})\s*$/;
 
 /** Characters that open inline Markdown (code, emphasis, links, raw HTML, entities, strikethrough, tables,
  * GitHub's math) wherever they stand. */
@@ -87,7 +89,7 @@ function markdown(text: string): string {
   const out = lines.map((line) => {
     const fence = FENCE.exec(line)?.[1];
     if (open !== '') {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1];
+      const close = FENCE_CLOSE.exec(line)?.[1];
       if (close !== undefined && close[0] === open[0] && close.length >= open.length) open = '';
       return line;
     }

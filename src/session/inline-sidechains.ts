@@ -42,7 +42,10 @@ export function inlineSidechains(
   for (const chain of chains) fillTimes(chain);
   const byPrompt = new Map<string, string[]>();
   for (const call of spawnCalls(turns)) {
-    if (call.prompt !== '') byPrompt.set(call.prompt, [...(byPrompt.get(call.prompt) ?? []), call.id]);
+    if (call.prompt === '') continue;
+    const ids = byPrompt.get(call.prompt);
+    if (ids === undefined) byPrompt.set(call.prompt, [call.id]);
+    else ids.push(call.id);
   }
   return chains
     .filter((atoms) => atoms.length > 0)

@@ -22,7 +22,7 @@ export interface SubagentFile {
  * Links the session's `Task` / `Agent` tool calls to subagent transcripts (transcript-format §2, §13):
  * through the sidecar `agent-<id>.meta.json`'s `toolUseId` (2.1.2+), else (2.0.x flat `agent-<id>.jsonl`)
  * by the prompt the call sent (the subagent's first user text equals the tool_use's `input.prompt`),
- * each call at most once. Inline sidechain lines of 1.0.x files are the parse's (`session.subagents`,
+ * each call at most once. Inline sidechain lines of 1.0.x files are the parse's (`session.sidechains`,
  * `inlineSidechains`). The files come from `findSubagents`, which reads them.
  * @param session the parsed session
  * @param files the subagent transcripts found, in path order
