@@ -14,49 +14,18 @@
  * Peak memory is the child process's peak resident set (VmHWM) over the file's size.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LineDecoder } from '../src/read/line-decoder.ts';
 import { RecordDecoder } from '../src/read/record-decoder.ts';
 import { parseSession } from '../src/session/parse-session.ts';
+import { floor, readAsRomp } from './floor.ts';
 import { CORPUS, REPLICA_VERSION, replicateSession } from './replicate.ts';
 
 const HERE = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
-
-/** The floor: split lines and `JSON.parse` each; with `keep`, also hold every parsed value (the cost of retention
- * alone). */
-function floor(path: string, keep = false): Promise<number> {
-  const kept: unknown[] = [];
-  const decoder = new LineDecoder(
-    (buf, start, end) => {
-      try {
-        const value: unknown = JSON.parse(buf.toString('utf8', start, end));
-        if (keep) kept.push(value);
-      } catch {
-        // the floor only measures; romp reports bad lines
-      }
-    },
-    () => {},
-  );
-  readAsRomp(path, (chunk) => decoder.push(chunk));
-  decoder.flush();
-  return Promise.resolve(kept.length);
-}
-
-/** Reads a file as romp reads it (`readChunks`): system calls on this thread, one buffer for every file. */
-function readAsRomp(path: string, push: (chunk: Buffer) => void): void {
-  const fd = openSync(path, 'r');
-  for (;;) {
-    const bytesRead = readSync(fd, FLOOR_BUFFER, 0, FLOOR_BUFFER.length, null);
-    if (bytesRead === 0) break;
-    push(bytesRead === FLOOR_BUFFER.length ? FLOOR_BUFFER : FLOOR_BUFFER.subarray(0, bytesRead));
-  }
-  closeSync(fd);
-}
 
 /**
  * romp's read stage alone: the session builder's `RecordDecoder` (`skipUnread`: `toolUseResult` values and progress
@@ -75,8 +44,6 @@ function readStage(path: string): Promise<number> {
   decoder.end();
   return Promise.resolve(kept.length);
 }
-
-const FLOOR_BUFFER = Buffer.allocUnsafe(MB);
 
 async function ours(path: string): Promise<number> {
   const { session } = await parseSession([path]);
