@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { listClaudeSessions } from '../src/discover/list-claude-sessions.ts';
@@ -160,4 +160,25 @@ test('a listing or usage row another romp read is read again, for the same bytes
   assert.deepEqual(versions(), [PARSER_VERSION, PARSER_VERSION]);
   db.close();
   assert.equal((await sources(root, home))['-work-app/s2.jsonl'], 'stored');
+});
+
+test('a listing whose file has its recorded stat and a settled ctime is taken on that stat, unopened', async () => {
+  const { root, s1 } = projects();
+  const home = tempDir('romp-home-');
+  assert.equal((await runCli(['index', '--projects', root, '--romp-home', home, '--no-progress'])).code, 0);
+  const db = openDatabase(join(home, 'index.db'));
+  // written just now, so its ctime was not settled when stamped (-1): recorded as a later refresh records it
+  db.run('UPDATE files SET ctime_ms = ? WHERE path = ?', [statSync(s1).ctimeMs, s1]);
+  // hashes no read of the file can give: only a listing taken on its stat alone is still the index's
+  db.run(`UPDATE files SET head_hash = 'not read' WHERE path = ?`, [s1]);
+  db.run(`UPDATE listings SET head_hash = 'not read' WHERE path = ?`, [s1]);
+  assert.equal((await sources(root, home))['-work-app/s1.jsonl'], 'stored');
+  // the same size and mtime, other bytes: the ctime moved, so the file is stamped, and read
+  const { mtime } = statSync(s1);
+  writeFileSync(s1, readFileSync(s1, 'utf8').replace('fix the parser', 'fix the lexer!'));
+  utimesSync(s1, mtime, mtime);
+  assert.equal((await sources(root, home))['-work-app/s1.jsonl'], 'read');
+  db.close();
+  const [table] = await both(root, home);
+  assert.match(table as string, / s1 +fix the lexer!\n/);
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { openRegular } from '../read/open-regular.ts';
 
@@ -76,6 +77,32 @@ export async function stampFile(path: string, onError?: (error: unknown) => void
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Whether a file's stat is still the one a stamp recorded: a regular file with the same device, inode, size, mtime and
+ * ctime, the ctime recorded (settled: `ctime_ms` not `-1`). Every write moves the ctime and no program can set it
+ * back, so the file holds the bytes the stamp hashed: it need not be opened (docs/index.md, "Freshness").
+ * @param path the file
+ * @param stamp what was recorded of it
+ * @returns false as well when it cannot be stat-ed now
+ */
+export function statMatches(path: string, stamp: Omit<FileStamp, 'head_hash' | 'tail_hash'>): boolean {
+  if (stamp.ctime_ms < 0) return false;
+  let info;
+  try {
+    info = statSync(path);
+  } catch {
+    return false;
+  }
+  return (
+    info.isFile() &&
+    info.dev === stamp.dev &&
+    info.ino === stamp.ino &&
+    info.size === stamp.size &&
+    info.mtimeMs === stamp.mtime_ms &&
+    info.ctimeMs === stamp.ctime_ms
+  );
 }
 
 /**

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { discoverTranscripts, type DiscoveredFile, type SkippedEntry } from '../discover/discover-transcripts.ts';
 import { notTranscript } from '../discover/not-transcript.ts';
@@ -7,7 +6,7 @@ import { errorReason } from '../diagnostics/error-reason.ts';
 import { firstSessionId } from '../discover/first-session-id.ts';
 import type { Database, SqlValue } from './database.ts';
 import type { FilePlan, FileRows, WatchedFile } from './file-rows.ts';
-import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
+import { hashAt, HEAD_BYTES, stampFile, statMatches, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
@@ -484,22 +483,8 @@ function writeFile(
  * @returns its recorded stamp, or `undefined` to stamp it
  */
 function statUnchanged(path: string, old: FileRow | undefined): FileStamp | undefined {
-  if (old === undefined || old.ctime_ms < 0 || old.parser_version !== PARSER_VERSION || old.bytes_read !== old.size)
-    return undefined;
-  let info;
-  try {
-    info = statSync(path);
-  } catch {
-    return undefined; // stamped, as any file that cannot be read
-  }
-  const same =
-    info.isFile() &&
-    info.dev === old.dev &&
-    info.ino === old.ino &&
-    info.size === old.size &&
-    info.mtimeMs === old.mtime_ms &&
-    info.ctimeMs === old.ctime_ms;
-  if (!same) return undefined;
+  if (old === undefined || old.parser_version !== PARSER_VERSION || old.bytes_read !== old.size) return undefined;
+  if (!statMatches(path, old)) return undefined; // stamped: changed, or cannot be read
   const { dev, ino, size, mtime_ms, ctime_ms, head_hash, tail_hash } = old;
   return { dev, ino, size, mtime_ms, ctime_ms, head_hash, tail_hash };
 }

@@ -4,7 +4,7 @@
  * a reader only while the file still has that stamp.
  */
 import type { Database, SqlValue } from './database.ts';
-import { grewFrom, stampFile, type FileStamp } from './file-stamp.ts';
+import { grewFrom, stampFile, statMatches, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 
 const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
@@ -131,9 +131,10 @@ function sameStamp(stamp: FileStamp, row: Readonly<Record<string, unknown>> | un
 }
 
 /**
- * A stamped table as a lookup: a file's stored text when the file has, now, the stamp it was read from
- * (device, inode, size, mtime, hashes of its first 4 KiB and last 64 bytes: `stampFile`), else
- * `undefined` (read the file). One query, then a stamp per file asked for.
+ * A stamped table as a lookup: a file's stored text when the file has, now, the stamp it was read from, else
+ * `undefined` (read the file). One query; then per file asked for, a `stat` when its row's stamp is the one `files`
+ * records with a settled ctime (`statMatches`: the file is not opened), else a stamp (device, inode, size, mtime,
+ * hashes of its first 4 KiB and last 64 bytes: `stampFile`).
  * @param db the index (read-only is enough)
  * @param at the table and its value column
  * @returns the lookup
@@ -142,10 +143,25 @@ export function storedText(
   db: Database,
   { table, column }: StampedTable,
 ): (path: string) => Promise<string | undefined> {
-  const rows = new Map(db.all(`SELECT * FROM ${table}`).map((r) => [String(r['path']), r]));
+  const rows = new Map(
+    db
+      .all(
+        `SELECT t.*, f.ctime_ms AS files_ctime_ms, coalesce(${STAMP.map((c) => `f.${c} = t.${c}`).join(' AND ')}, 0) AS as_files
+          FROM ${table} t LEFT JOIN files f ON f.path = t.path`,
+      )
+      .map((r) => [String(r['path']), r]),
+  );
   return async (path) => {
     const row = rows.get(path);
-    if (row === undefined) return undefined;
+    if (row === undefined || row['parser_version'] !== PARSER_VERSION) return undefined;
+    const recorded = {
+      dev: Number(row['dev']),
+      ino: Number(row['ino']),
+      size: Number(row['size']),
+      mtime_ms: Number(row['mtime_ms']),
+      ctime_ms: Number(row['files_ctime_ms'] ?? -1),
+    };
+    if (row['as_files'] === 1 && statMatches(path, recorded)) return String(row[column]);
     const stamp = await stampFile(path);
     return stamp === undefined || !sameStamp(stamp, row) ? undefined : String(row[column]);
   };
