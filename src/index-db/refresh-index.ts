@@ -333,8 +333,9 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
       : ((db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
           { key: string; tool_use_id: string } | undefined) ??
         (parentKey === undefined ? undefined : { key: parentKey, tool_use_id: null }));
+  // the rows another parser version made are all made again: only this one's are known to be what it makes
   const old =
-    w.old === undefined
+    w.old === undefined || w.old.parser_version !== PARSER_VERSION
       ? undefined
       : {
           key: w.old.session_key,
