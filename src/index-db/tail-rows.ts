@@ -147,8 +147,8 @@ export async function tailRows(
   )
     return { reason: 'a response begun before the tail' };
 
-  // the rows of no turn stay as the index holds them (never read back: the binding cuts text at a NUL, which a usage
-  // fact's key holds), but for their atoms' `seq`, after the turns' atoms, which the tail moved
+  // the rows of no turn stay as the index holds them (never read back: the binding cuts text at a NUL, which a key from
+  // a transcript can hold), but for their atoms' `seq`, after the turns' atoms, which the tail moved
   const count = (table: string, keys: readonly string[], and = '', more: SqlValue[] = []): number =>
     Number(
       db.all(

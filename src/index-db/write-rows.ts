@@ -135,7 +135,8 @@ export function rowKeysByTurn(rows: SessionRows, scope: WriteScope = {}): RowKey
  * @returns the keys by turn, as `rowKeysByTurn` gives them of the rows written
  */
 export function readRowKeys(db: Database, key: string): RowKeysByTurn {
-  // as bytes: libsql hands a text back cut at its first NUL, and a usage fact's key holds one (`id\0requestId`)
+  // as bytes: libsql hands a text back cut at its first NUL, which a key from a transcript can hold (a uuid written
+  // `\u0000`; a usage fact's key of before parser revision 5, `id\0requestId`, held one)
   const keys = (table: string, columns: string): Array<Record<string, SqlValue>> =>
     db
       .all(`SELECT CAST(key AS BLOB) AS key${columns} FROM ${table} WHERE session_key = ?`, [key])

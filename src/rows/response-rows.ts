@@ -1,7 +1,7 @@
 import type { Atom, Session, Turn } from '../model/types.ts';
 import type { AtomRow, UsageFactRow } from './row-types.ts';
-import { usageCells } from './usage-fact-rows.ts';
-import { responseKey, type Response } from '../usage/count-usage.ts';
+import { factKey, usageCells } from './usage-fact-rows.ts';
+import type { Response } from '../usage/count-usage.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
 
 /** Where a response's first line sits: its atom and turn, when it is on a session's path. */
@@ -69,8 +69,8 @@ export function sessionPlaces(session: Session): Map<string, ResponsePlace> {
  * `usage_facts` as `romp usage` counts them, for the lake and the index: one row per response `countUsage` counted over
  * the session's files and its
  * subagents' (dead branches and unlinked subagent files included, so the union of every machine's rows,
- * de-duplicated by `key`, is `romp usage` over the union of their files). The key is countUsage's:
- * `message.id` NUL `requestId`, else the line's `sessionId` NUL `message.id`; `is_sidechain` as the
+ * de-duplicated by `key`, is `romp usage` over the union of their files). The key (`factKey`) is
+ * `["message.id","requestId"]`, else `["sessionId","message.id"]` (the line's `sessionId`); `is_sidechain` as the
  * lines say (a reader drops a sidechain row whose `message_id` a main-chain row has: countUsage's
  * rule 3, docs/lake.md). `atom_key` is `""` for a response off every path.
  * @param responses `countUsage(...).responses`
@@ -88,7 +88,7 @@ export function responseRows(
   return responses.map((r) => {
     const place = places.get(`${r.messageId}\u0000${r.requestId ?? ''}`);
     return {
-      key: responseKey(r.messageId, r.requestId, r.sessionId),
+      key: factKey(r.messageId, r.requestId, r.sessionId),
       session_key: sessionKeyOf(r.file),
       message_id: r.messageId,
       request_id: r.requestId ?? null,

@@ -187,7 +187,8 @@ export interface ToolCallRow {
 
 /** One API response, counted once (countUsage's rules), with its tokens and cost. */
 export interface UsageFactRow extends TokenCells {
-  /** The de-dup key: `message.id` + NUL + `requestId`; without `requestId`, the session's key + NUL + `message.id`. */
+  /** The de-dup key (`factKey`), JSON text: `["message.id","requestId"]`; without `requestId`,
+   * `["session","message.id"]` (the lake's and the index's rows: the line's `sessionId`). */
   key: string;
   session_key: string;
   message_id: string;

@@ -141,10 +141,7 @@ function factRows(
   return atomResponses(atoms).map((r) => {
     const atom = firstAtom.get(responseKey(r.messageId, r.requestId, r.sessionId)) as Atom;
     return {
-      key:
-        r.requestId !== undefined
-          ? responseKey(r.messageId, r.requestId, '')
-          : responseKey(r.messageId, undefined, sessionKey),
+      key: factKey(r.messageId, r.requestId, sessionKey),
       session_key: sessionKey,
       message_id: r.messageId,
       request_id: r.requestId ?? null,
@@ -157,6 +154,20 @@ function factRows(
       ...usageCells(r, prices),
     };
   });
+}
+
+/**
+ * A usage fact's `key`: `JSON.stringify([message.id, requestId])`, or without a `requestId`,
+ * `JSON.stringify([session, message.id])` (`'["msg_01…","req_01…"]'`). JSON text, so printable (a NUL in an id is
+ * written `\u0000`), one string per pair of parts (no separator an id can hold), and SQL reads its parts with
+ * `json_extract(key, '$[0]')`. countUsage's own de-dup key (`responseKey`) stays internal.
+ * @param messageId the response's `message.id`
+ * @param requestId its `requestId`, where written
+ * @param session what the id is unique within when there is no `requestId` (a session key, a line's `sessionId`)
+ * @returns the key
+ */
+export function factKey(messageId: string, requestId: string | undefined, session: string): string {
+  return JSON.stringify(requestId !== undefined ? [messageId, requestId] : [session, messageId]);
 }
 
 /** The token and cost columns of a usage fact. */

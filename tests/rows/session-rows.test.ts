@@ -67,9 +67,9 @@ test('sessionRows: usage facts are keyed by message.id + requestId, tokens named
   assert.deepEqual(
     facts.map((f) => [f.key, f.atom_key, f.turn_key === session.turns[0]!.id]),
     [
-      ['m1\u0000req_m1', 'a1', true],
-      ['m2\u0000req_m2', 'a3', true],
-      ['m3\u0000req_m3', 'a4', false],
+      ['["m1","req_m1"]', 'a1', true],
+      ['["m2","req_m2"]', 'a3', true],
+      ['["m3","req_m3"]', 'a4', false],
     ],
   );
   const m1 = facts[0]!;
@@ -96,7 +96,7 @@ test('sessionRows: without requestId a response is keyed within the session; an 
   (noRequest['message'] as Record<string, unknown>)['model'] = 'gpt-nothing';
   const { session } = await parseLines([user('u1', null, 'hello', 0), noRequest]);
   const rows = sessionRows(session);
-  assert.equal(rows.usage_facts[0]!.key, `${SID}\u0000mx`);
+  assert.equal(rows.usage_facts[0]!.key, `["${SID}","mx"]`);
   assert.equal(rows.usage_facts[0]!.request_id, null);
   assert.equal(rows.usage_facts[0]!.cost_usd, null);
   assert.equal(rows.sessions[0]!.unpriced, 1);
