@@ -25,7 +25,7 @@ import { timeFormat } from '../../src/cli/format-time.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { dumpIndex } from '../helpers/index-dump.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+import { T0, assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 type Line = Record<string, unknown>;
 const jsonl = (lines: Array<Line | string>): string =>
@@ -204,6 +204,15 @@ test('search: a rewound branch is no hit unless all branches are asked for', asy
   assert.deepEqual(
     searchIndex(db, 'walrus', { allBranches: true }).map((h) => [h.uuid, h.turn, h.on_path]),
     [['v2', null, false]],
+  );
+  // a rewound line keeps its own time: a hit on it is dated, and a day range keeps it
+  assert.deepEqual(
+    searchIndex(db, 'walrus', { allBranches: true, since: T0 + 2000, until: T0 + 3000 }).map((h) => [h.uuid, h.t]),
+    [['v2', T0 + 2000]],
+  );
+  assert.deepEqual(
+    db.all("SELECT key, t FROM atoms WHERE session_key = 's2' AND on_path = 0").map((r) => [r['key'], r['t']]),
+    [['v2', T0 + 2000]],
   );
   db.close();
 });
