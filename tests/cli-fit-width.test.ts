@@ -137,6 +137,40 @@ test('romp ls on 100 columns: the id gives way to its first 8 characters so that
   });
 });
 
+test('romp search on 80 columns: a hit keeps its turn and who wrote it; the project and id give way', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  const heads = async (): Promise<string[]> =>
+    (
+      await runCli([
+        'search',
+        'slow-suite',
+        '--projects',
+        dir,
+        '--romp-home',
+        home,
+        '--no-progress',
+        '--timezone',
+        'UTC',
+      ])
+    ).out
+      .split('\n')
+      .filter((l) => l.startsWith('2026-'));
+  await keepingColumns(async () => {
+    process.env['COLUMNS'] = '80';
+    // time (16), turn (6), who (13): 41 columns with their gaps; the id's first 8 characters after a gap: 10; the
+    // project's end in the 28 left (its last 27 after the …): 79
+    assert.deepEqual(await heads(), [
+      '2026-03-01 10:00  turn 1  tool_use Bash  …der/with/a/rather/long/name  cccc0000',
+    ]);
+    // in a pipe the line is whole
+    delete process.env['COLUMNS'];
+    assert.deepEqual(await heads(), [
+      `2026-03-01 10:00  turn 1  tool_use Bash  /work/a/project/folder/with/a/rather/long/name  ${SID}`,
+    ]);
+  });
+});
+
 test('romp usage: COLUMNS too narrow for the table leaves out the cache columns, as a narrow terminal does', async () => {
   const { dir } = projects();
   await keepingColumns(async () => {

@@ -18,7 +18,7 @@ import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { plural } from '../text/format-count.ts';
-import { fitLines, fitWidth, outputWidth, shareWidth, textWidth } from './fit-width.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
@@ -138,7 +138,13 @@ export async function runSearch(
       const commands = `  ${show}   ${resume}`;
       const [head, snippet] = fitLines(
         [
-          `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}`,
+          hitHead(
+            `${time.format(h.t)}  ${turn}  ${safeText(who)}  `,
+            safeText(h.project),
+            h.title,
+            h.session_id,
+            columns,
+          ),
           // each match between \u0002 and \u0003 (no escaped text holds them), made bold or «…» once cut to the width
           `  ${markMatches({ text: h.snippet, matches: h.matches }, '\u0002', '\u0003', safeText)}`,
         ],
@@ -160,6 +166,26 @@ export async function runSearch(
   } finally {
     db.close();
   }
+}
+
+/**
+ * A search hit's first line: its time, turn and who wrote it first, then the session's project and title (else its id).
+ * Too wide for the width, the project keeps the end of its path (in what is left, 12 columns at least) and an untitled
+ * session shows its id's first 8 characters (the `claude --resume` line under it has the whole id), so that the
+ * fields before them are never cut; `fitLines` cuts what is still too long.
+ * @param fixed the time, turn and author, with the gap after them (already `safeText`)
+ * @param project the project (already `safeText`)
+ * @param title the session's title, `""` without one
+ * @param id the session's id
+ * @param columns the width, or undefined (a pipe: the line whole)
+ * @returns the line
+ */
+function hitHead(fixed: string, project: string, title: string, id: string, columns: number | undefined): string {
+  const whole = `${fixed}${project}  ${safeText(title || id)}`;
+  if (columns === undefined || [...whole].length <= columns - 1) return whole;
+  const label = safeText(title || id.slice(0, 8));
+  const room = columns - 1 - [...fixed].length - 2 - Math.min([...label].length, 20);
+  return `${fixed}${keepEnd(project, Math.max(12, room))}  ${label}`;
 }
 
 /**

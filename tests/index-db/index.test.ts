@@ -450,7 +450,7 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   ]);
   assert.match(
     plain.out,
-    /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
+    /turn 1 {2}human {2}\/work\/demo {2}s1\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
   );
   // on a 40-column terminal each line is cut to 39 but the two commands, on lines of their own, whole: a command
   // cut to the width would not run
