@@ -39,7 +39,8 @@ export interface SearchHit {
   /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
   git_branch: string | null;
   /** The session's transcript file, and the Claude session id to resume (the leaf's file; for a subagent's
-   * transcript its parent session's: Claude Code resumes sessions, not a subagent's file). */
+   * transcript its parent session's: Claude Code resumes sessions, not a subagent's file; the parent's id, the first
+   * part of the subagent's key, also when the parent's transcript is not in the folder). */
   path: string;
   resume_id: string;
   on_path: boolean;
@@ -74,7 +75,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, s.leaf_fsid) AS resume_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
   // candidates checked against the filters: a few more than asked for when only rewound blocks are left out, many
   // more with filters of the user's (each one checked costs a few pages read)

@@ -571,3 +571,30 @@ test("index: a 2.0.x flat agent file no call names is its parent session's; a hi
   );
   db.close();
 });
+
+test('search: a hit in a subagent file whose parent session is not in the folder resumes that session by its id', async () => {
+  const dir = tempDir('romp-projects-');
+  const project = join(dir, '-work-app');
+  mkdirSync(join(project, 'gone2', 'subagents'), { recursive: true });
+  // a 2.0.x flat file naming a session whose transcript was deleted, and a 2.1.x one under a folder without its file
+  writeFileSync(
+    join(project, 'agent-o1.jsonl'),
+    jsonl(as('gone1', [user('o1', null, 'where is the ibis', 1, { isSidechain: true })])),
+  );
+  writeFileSync(
+    join(project, 'gone2', 'subagents', 'agent-o2.jsonl'),
+    jsonl(as('gone2', [user('o2', null, 'where is the ibis now', 2, { isSidechain: true })])),
+  );
+  const db = reader((await build(dir)).path);
+  // never the subagent file's own name: `claude --resume agent-o1` resumes nothing
+  assert.deepEqual(
+    searchIndex(db, 'ibis')
+      .map((h) => [h.session_id, h.uuid, h.resume_id])
+      .sort(),
+    [
+      ['gone1/agent-o1', 'o1', 'gone1'],
+      ['gone2/agent-o2', 'o2', 'gone2'],
+    ],
+  );
+  db.close();
+});
