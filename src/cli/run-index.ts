@@ -11,7 +11,7 @@ import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { checkProjectsFolder } from './check-projects-folder.ts';
-import { dayOption } from './day-option.ts';
+import { dayOption, dayStartIn } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
@@ -107,8 +107,9 @@ export async function runSearch(
   if (options.tool !== undefined) filter.tool = options.tool;
   if (options.project !== undefined)
     filter.projectFolder = await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
-  if (options.since !== undefined) filter.since = dayStart('--since', options.since);
-  if (options.until !== undefined) filter.until = dayStart('--until', options.until) + 24 * 3600 * 1000;
+  if (options.since !== undefined) filter.since = dayStartIn(dayOption('--since', options.since), options.timezone);
+  if (options.until !== undefined)
+    filter.until = dayStartIn(nextDay(dayOption('--until', options.until)), options.timezone);
   const path =
     options.refresh === false ? indexPath(rompHomeFolder(options.rompHome)) : (await refresh(options, io, true)).path;
   const db = openIndexForRead(path);
@@ -310,8 +311,7 @@ async function refresh(
   }
 }
 
-/** `--since`/`--until` (`dayOption`): the day's start in this machine's zone (epoch ms). */
-function dayStart(option: string, value: string): number {
-  const [y, m, d] = dayOption(option, value).split('-').map(Number);
-  return new Date(y ?? 0, (m ?? 1) - 1, d ?? 1).getTime();
+/** The day after a `YYYY-MM-DD` day, `YYYY-MM-DD`. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
