@@ -2,11 +2,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fitWidth, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
+import { fitWidth, keepEnd, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { keepingColumns } from './helpers/keeping-columns.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
+
+test('keepEnd: a path cut to its end, never inside an escape or a surrogate pair (the piece kept is shorter)', () => {
+  assert.equal(keepEnd('/work/app/server', 8), '…/server');
+  assert.equal(keepEnd('/work/app', 20), '/work/app');
+  // the cut would fall after the backslash of \x1b: it starts past the escape instead, not at a bare "x1b"
+  assert.equal(keepEnd('/home/user/x\\x1b[31mevil', 12), '…[31mevil');
+  assert.equal(keepEnd('/home/\\u202eevil', 8), '…evil');
+  assert.equal(keepEnd('ab😀cd', 4), '…cd');
+});
 
 test('outputWidth: COLUMNS when a positive integer, else the terminal width, else none (a pipe)', () => {
   assert.equal(outputWidth({}, {}), undefined);
