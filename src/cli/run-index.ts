@@ -16,9 +16,10 @@ import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
-import { writeDiagnostics } from './write-diagnostics.ts';
-import { plural } from '../text/format-count.ts';
-import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth } from './fit-width.ts';
+import { DIAGNOSTICS_SHOWN, writeDiagnostics } from './write-diagnostics.ts';
+import { unreadLines } from '../index-db/unread-lines.ts';
+import { formatCount, plural } from '../text/format-count.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth, wrapLines } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
@@ -56,7 +57,9 @@ export interface SqlCliOptions {
  * the projects folder (`updateIndex`), with files, MB and ETA on a terminal; prints what it did (`--json`:
  * the `RefreshReport`). What it skipped (an entry the walk left out, a file it cannot read, one that is not a
  * transcript) is named on stderr, once each (`romp: skipped PATH: why`), and the exit code stays 0: the rows of a file
- * it cannot read are kept. Waits, saying so, while another `romp index` writes.
+ * it cannot read are kept. A file it read whose lines could not all be read (`unreadLines`: a torn or over-long line)
+ * is named on stderr too, with how many and their codes (`--json`: `unreadLines`); a later run that does not read it
+ * again does not name it again. Waits, saying so, while another `romp index` writes.
  * @param options projects folder, romp home, json
  * @param io where to write
  * @returns the exit code
@@ -65,11 +68,28 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
   const started = Date.now();
   const { report, path } = await refresh(options, io, false);
   if (report === undefined) return 0;
-  const { read: _read, ...counts } = report;
+  const { read, ...counts } = report;
+  const db = openIndexForRead(path);
+  const unread = typeof db === 'string' ? [] : unreadLines(db, read);
+  if (typeof db !== 'string') db.close();
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify({ index: path, ...counts, ms: Date.now() - started })}\n`);
+    io.stdout.write(`${JSON.stringify({ index: path, ...counts, unreadLines: unread, ms: Date.now() - started })}\n`);
     return 0;
   }
+  const lines =
+    unread.length === 0
+      ? []
+      : [
+          `romp: ${plural(unread.length, 'transcript')} read ${unread.length === 1 ? 'has' : 'have'} lines that could not be read, left out of the index (romp doctor FILE lists them):`,
+          ...unread
+            .slice(0, DIAGNOSTICS_SHOWN)
+            .map((u) => `  ${u.path}: ${plural(u.lines, 'line')} (${u.codes.join(', ')})`),
+          ...(unread.length > DIAGNOSTICS_SHOWN
+            ? [`  … and ${formatCount(unread.length - DIAGNOSTICS_SHOWN)} more`]
+            : []),
+        ];
+  // wrapLines makes each transcript path safe to print
+  for (const line of wrapLines(lines, outputWidth(io.stderr))) io.stderr.write(`${line}\n`);
   const mb = (report.bytesRead / 1e6).toFixed(1);
   const skipped = report.skipped.length > 0 ? ` (${report.skipped.length} skipped)` : '';
   io.stdout.write(

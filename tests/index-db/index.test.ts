@@ -507,6 +507,27 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(sessionCount(indexPath(home)), 4);
 });
 
+test('romp index names the files it read whose lines could not be read, once, with where to see them', async () => {
+  const { dir, s3 } = projects();
+  const home = tempDir('romp-home-');
+  const index = (...more: string[]): ReturnType<typeof runCli> =>
+    runCli(['index', '--projects', dir, '--romp-home', home, '--no-progress', ...more]);
+  const first = await index();
+  assert.equal(first.code, 0);
+  assert.equal(
+    first.err,
+    `romp: 1 transcript read has lines that could not be read, left out of the index (romp doctor FILE lists them):\n  ${s3}: 1 line (INVALID_JSON)\n`,
+  );
+  // nothing read again: nothing said again
+  assert.equal((await index()).err, '');
+  appendFileSync(s3, '\n{"also broken\n');
+  const json = await index('--json');
+  assert.equal(json.err, '');
+  assert.deepEqual((JSON.parse(json.out) as { unreadLines: unknown }).unreadLines, [
+    { path: s3, lines: 2, codes: ['INVALID_JSON'] },
+  ]);
+});
+
 test('usage_facts count as romp usage does: a rewound branch and an in-file sidechain line are facts too', async () => {
   const dir = tempDir('romp-index-usage-');
   mkdirSync(join(dir, '-work-demo'));
