@@ -121,6 +121,9 @@ test('wrapLines: prose broken between words, continuations indented past the lin
   // a word longer than the line is cut into pieces; no width: whole, made safe
   assert.deepEqual(wrapLines(['x abcdefghijklmnopqrstuvwxyz'], 12), ['x', '  abcdefghi', '  jklmnopqr', '  stuvwxyz']);
   assert.deepEqual(wrapLines(['a\u001b[2Jb c'], undefined), ['a\\x1b[2Jb c']);
+  // a newline inside a line (a file named with one, in a diagnostic) is escaped, not a line break that forges a line
+  assert.deepEqual(wrapLines(['/p/a\nromp: fine.jsonl:1: error X'], 30), ['/p/a\\x0aromp: fine.jsonl:1:', '  error X']);
+  assert.deepEqual(wrapLines(['/p/a\nb'], undefined), ['/p/a\\x0ab']);
   assert.deepEqual(wrapWords('one two three', 7, 5), ['one two', 'three']);
   // a cut never splits an escape or a surrogate pair: the piece before it is shorter instead
   assert.deepEqual(wrapWords('abcd\u001bxyz', 6), ['abcd', '\\x1bxy', 'z']);

@@ -174,7 +174,8 @@ export function wrapWords(text: string, width: number, rest: number = width): st
 /**
  * Prose lines wrapped to the output's width, as `usage`'s notes and `resume-check`'s report print them: a line
  * longer than `columns - 1` is broken between words, its continuation lines indented two columns past the
- * line's own leading spaces. Without a width (a pipe) the lines are kept whole.
+ * line's own leading spaces. Without a width (a pipe) the lines are kept whole. A newline inside a line is escaped
+ * (`\x0a`), as every other control character, whether or not there is a width.
  * @param lines lines of prose (any text: made safe here)
  * @param columns the width (`outputWidth(io.stdout)`); undefined: each line whole, made safe
  * @returns the lines
@@ -184,7 +185,10 @@ export function wrapLines(lines: readonly string[], columns: number | undefined)
   return lines.flatMap((line) => {
     const indent = (/^ */.exec(line) as RegExpExecArray)[0];
     const width = Math.max(10, columns - 1 - indent.length);
-    return wrapWords(line.slice(indent.length), width, width - 2).map((l, i) => `${indent}${i === 0 ? '' : '  '}${l}`);
+    // made safe first: a newline inside a line (a file named with one) is escaped, not a break that forges a line
+    return wrapWords(safeText(line.slice(indent.length)), width, width - 2).map(
+      (l, i) => `${indent}${i === 0 ? '' : '  '}${l}`,
+    );
   });
 }
 
