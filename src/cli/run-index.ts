@@ -5,7 +5,7 @@ import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
 import { openIndexForRead } from '../index-db/open-index.ts';
 import type { RefreshReport } from '../index-db/refresh-index.ts';
-import { searchIndex, type SearchFilter } from '../index-db/search-index.ts';
+import { queryWords, searchIndex, type SearchFilter } from '../index-db/search-index.ts';
 import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
@@ -118,7 +118,8 @@ export async function runSearch(
   cwd: string = process.cwd(),
 ): Promise<number> {
   const query = words.join(' ').trim();
-  if (query === '') throw new UserError('search for what? give one or more words');
+  // a query of control characters only finds nothing, as one of spaces only: a usage error either way
+  if (queryWords(query).length === 0) throw new UserError('search for what? give one or more words');
   const filter: SearchFilter = {
     limit: options.limit ?? 20,
     ...(options.allBranches === true ? { allBranches: true } : {}),

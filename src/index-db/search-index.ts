@@ -69,8 +69,7 @@ export interface SearchHit {
  * @returns the hits, best first
  */
 export function searchIndex(db: Database, query: string, filter: SearchFilter = {}): SearchHit[] {
-  // control characters separate words: a NUL would end FTS5's quoted string mid-word
-  const words = query.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== '');
+  const words = queryWords(query);
   if (words.length === 0) return [];
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
@@ -126,6 +125,16 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
     [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],
   );
   return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
+}
+
+/**
+ * The words a search looks for: the query split at whitespace and control characters (a NUL would end FTS5's quoted
+ * string mid-word).
+ * @param query what was asked
+ * @returns the words, none for a query of separators only
+ */
+export function queryWords(query: string): string[] {
+  return query.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== '');
 }
 
 type Row = Record<string, SqlValue>;

@@ -507,6 +507,15 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(sessionCount(indexPath(home)), 4);
 });
 
+test('romp search of no word, spaces or control characters only, is a usage error, not a search for nothing', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  for (const query of [' ', '\u0001', '\t\u0007 \u007f']) {
+    const r = await runCli(['search', query, '--projects', dir, '--romp-home', home, '--no-progress']);
+    assert.deepEqual([r.code, r.err], [2, 'romp: search for what? give one or more words\n'], JSON.stringify(query));
+  }
+});
+
 test('romp index names the files it read whose lines could not be read, once, with where to see them', async () => {
   const { dir, s3 } = projects();
   const home = tempDir('romp-home-');
