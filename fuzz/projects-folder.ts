@@ -126,14 +126,11 @@ async function checkFolder(root: string, responses: number, skipped: string[], s
   }
   for (const path of skipped)
     if (!ls.err.includes(`romp: skipped ${path}: `)) throw new Error(`ls did not name ${path}: ${ls.err}`);
+  // a folder without transcripts is a report of nothing, exit 0, as ls lists no session
   const usage = await ends(run(['usage', '--projects', root, '--json']), 20_000);
-  if (responses === 0) {
-    if (usage.code !== 2) throw new Error(`usage of a folder without transcripts: exit ${usage.code}`);
-  } else {
-    const counted = (JSON.parse(usage.out) as { total: { responses: number } }).total.responses;
-    if (usage.code !== 0 || counted !== responses)
-      throw new Error(`usage counted ${counted} of ${responses} responses, exit ${usage.code}: ${usage.err}`);
-  }
+  const counted = usage.code === 0 ? (JSON.parse(usage.out) as { total: { responses: number } }).total.responses : NaN;
+  if (usage.code !== 0 || counted !== responses)
+    throw new Error(`usage counted ${counted} of ${responses} responses, exit ${usage.code}: ${usage.err}`);
   for (const path of special) {
     const { diagnostics } = await ends(parseSession([path]), 10_000);
     if (diagnostics.map((d) => d.code).join() !== 'FILE_UNREADABLE')

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../src/cli/cli.ts';
@@ -125,11 +125,54 @@ test('EISDIR, ENOTDIR, EACCES from the romp home are one romp: line and exit 2, 
   );
 });
 
+test('an index path that is a folder is one romp: line and exit 2 in romp index and search, not a stack trace', async () => {
+  const dir = tempDir('romp-exit-');
+  const home = join(dir, 'home');
+  mkdirSync(join(home, 'index.db'), { recursive: true });
+  mkdirSync(join(dir, 'projects', '-work-app'), { recursive: true });
+  copyFileSync(EXAMPLE_SESSION, join(dir, 'projects', '-work-app', 'ok.jsonl'));
+  const projects = join(dir, 'projects');
+  for (const argv of [['index'], ['search', 'word']]) {
+    let err = '';
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } };
+    const code = await cli([...argv, '--romp-home', home, '--projects', projects, '--no-progress'], io);
+    assert.deepEqual(
+      [code, err],
+      [2, `romp: Path is a directory: rm returned EISDIR (is a directory) ${join(home, 'index.db')}\n`],
+      argv[0],
+    );
+  }
+});
+
+test(
+  'a full disk on stdout (ENOSPC, /dev/full) is one romp: line and exit 2, not a stack trace',
+  { skip: !existsSync('/dev/full') },
+  async () => {
+    for (const argv of [
+      ['show', EXAMPLE_SESSION],
+      ['json', EXAMPLE_SESSION],
+      ['ls', '--projects', tempDir('romp-full-')],
+    ]) {
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [bin, ...argv], { stdio: ['ignore', full, 'pipe'] });
+      let err = '';
+      (child.stderr as NodeJS.ReadableStream).on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      closeSync(full);
+      assert.deepEqual([code, err], [2, 'romp: ENOSPC: no space left on device, write\n'], argv[0]);
+    }
+  },
+);
+
 test('a system error line names the error on one line, control characters escaped; other errors are left to throw', () => {
   const enospc = Object.assign(new Error("ENOSPC: no space left on device, write '/x/\u001b[31m.json'"), {
     code: 'ENOSPC',
   });
   assert.equal(systemErrorLine(enospc), "ENOSPC: no space left on device, write '/x/\\u001b[31m.json'");
+  const eisdir = Object.assign(new Error('Path is a directory: rm returned EISDIR (is a directory) /x'), {
+    code: 'ERR_FS_EISDIR',
+  });
+  assert.equal(systemErrorLine(eisdir), 'Path is a directory: rm returned EISDIR (is a directory) /x');
   assert.equal(systemErrorLine(new TypeError('x is undefined')), undefined);
   assert.equal(systemErrorLine(Object.assign(new Error('commander'), { code: 'commander.unknownOption' })), undefined);
 });

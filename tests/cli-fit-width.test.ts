@@ -2,11 +2,20 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fitWidth, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
+import { fitWidth, keepEnd, outputWidth, shareWidth, wrapLines, wrapWords } from '../src/cli/fit-width.ts';
 import { runCli } from './helpers/run-cli.ts';
 import { keepingColumns } from './helpers/keeping-columns.ts';
 import { tempDir } from './helpers/temp-dir.ts';
 import { assistant, text, toolResult, toolUse, user } from './helpers/transcript.ts';
+
+test('keepEnd: a path cut to its end, never inside an escape or a surrogate pair (the piece kept is shorter)', () => {
+  assert.equal(keepEnd('/work/app/server', 8), '…/server');
+  assert.equal(keepEnd('/work/app', 20), '/work/app');
+  // the cut would fall after the backslash of \x1b: it starts past the escape instead, not at a bare "x1b"
+  assert.equal(keepEnd('/home/user/x\\x1b[31mevil', 12), '…[31mevil');
+  assert.equal(keepEnd('/home/\\u202eevil', 8), '…evil');
+  assert.equal(keepEnd('ab😀cd', 4), '…cd');
+});
 
 test('outputWidth: COLUMNS when a positive integer, else the terminal width, else none (a pipe)', () => {
   assert.equal(outputWidth({}, {}), undefined);
@@ -112,6 +121,9 @@ test('wrapLines: prose broken between words, continuations indented past the lin
   // a word longer than the line is cut into pieces; no width: whole, made safe
   assert.deepEqual(wrapLines(['x abcdefghijklmnopqrstuvwxyz'], 12), ['x', '  abcdefghi', '  jklmnopqr', '  stuvwxyz']);
   assert.deepEqual(wrapLines(['a\u001b[2Jb c'], undefined), ['a\\x1b[2Jb c']);
+  // a newline inside a line (a file named with one, in a diagnostic) is escaped, not a line break that forges a line
+  assert.deepEqual(wrapLines(['/p/a\nromp: fine.jsonl:1: error X'], 30), ['/p/a\\x0aromp: fine.jsonl:1:', '  error X']);
+  assert.deepEqual(wrapLines(['/p/a\nb'], undefined), ['/p/a\\x0ab']);
   assert.deepEqual(wrapWords('one two three', 7, 5), ['one two', 'three']);
   // a cut never splits an escape or a surrogate pair: the piece before it is shorter instead
   assert.deepEqual(wrapWords('abcd\u001bxyz', 6), ['abcd', '\\x1bxy', 'z']);
@@ -134,6 +146,40 @@ test('romp ls on 100 columns: the id gives way to its first 8 characters so that
     process.env['COLUMNS'] = '130';
     const wide = (await runCli(['ls', '--projects', dir, '--timezone', 'UTC'])).out.split('\n')[1] ?? '';
     assert.ok(wide.endsWith(`  ${SID}  please look at the lo…`), wide);
+  });
+});
+
+test('romp search on 80 columns: a hit keeps its turn and who wrote it; the project and id give way', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  const heads = async (): Promise<string[]> =>
+    (
+      await runCli([
+        'search',
+        'slow-suite',
+        '--projects',
+        dir,
+        '--romp-home',
+        home,
+        '--no-progress',
+        '--timezone',
+        'UTC',
+      ])
+    ).out
+      .split('\n')
+      .filter((l) => l.startsWith('2026-'));
+  await keepingColumns(async () => {
+    process.env['COLUMNS'] = '80';
+    // time (16), turn (6), who (13): 41 columns with their gaps; the id's first 8 characters after a gap: 10; the
+    // project's end in the 28 left (its last 27 after the …): 79
+    assert.deepEqual(await heads(), [
+      '2026-03-01 10:00  turn 1  tool_use Bash  …der/with/a/rather/long/name  cccc0000',
+    ]);
+    // in a pipe the line is whole
+    delete process.env['COLUMNS'];
+    assert.deepEqual(await heads(), [
+      `2026-03-01 10:00  turn 1  tool_use Bash  /work/a/project/folder/with/a/rather/long/name  ${SID}`,
+    ]);
   });
 });
 

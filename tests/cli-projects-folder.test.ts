@@ -65,4 +65,10 @@ test('a file given as the projects folder is not a folder; an empty folder has n
     out: '',
     err: `romp: no sessions under ${empty}\n`,
   });
+  // a report over every session of an empty folder is a report of nothing (a new install), not an error
+  for (const argv of [['usage'], ['usage', 'session'], ['cache']]) {
+    const r = await runCli([...argv, '--projects', empty, '--json']);
+    assert.deepEqual([r.code, r.err], [0, `romp: no sessions under ${empty}\n`], argv.join(' '));
+    assert.equal((JSON.parse(r.out) as { total: { cost_usd: number } }).total.cost_usd, 0, argv.join(' '));
+  }
 });

@@ -445,7 +445,7 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
         '--project <dir>',
         "only a project's sessions: its path (. = here) or its folder under the projects folder",
       )
-      .option('--since <day>', "only from this day on (YYYY-MM-DD or YYYYMMDD, this machine's zone)")
+      .option('--since <day>', 'only from this day on (YYYY-MM-DD or YYYYMMDD, in the zone of --timezone)')
       .option('--until <day>', 'only up to this day, included')
       .addOption(new Option('-n, --limit <n>', 'at most N hits (default 20)').argParser(positive))
       .option('--all-branches', 'rewound branches too (default: the conversation as it stands)')

@@ -1,4 +1,5 @@
 import { UserError } from './cli-io.ts';
+import { zoneOffset } from '../usage/zone-offset.ts';
 
 /**
  * A `--since` / `--until` day, checked: `YYYYMMDD` or `YYYY-MM-DD`, returned as `YYYY-MM-DD`. A day the
@@ -17,3 +18,29 @@ export function dayOption(option: string, value: string): string {
     throw new UserError(`${option} ${value}: give a day as YYYY-MM-DD or YYYYMMDD`);
   return day;
 }
+
+/**
+ * The first instant of a day in a zone (epoch ms): where `--since DAY` starts, and `--until DAY` ends at the next
+ * day's. Found by bisection over the 30 hours around the day's UTC midnight on `zoneOffset`'s offsets, so a day of 23
+ * or 25 hours, or one whose midnight a clock change skips (it starts at 01:00), starts where its first minute is.
+ * @param day `YYYY-MM-DD` (`dayOption`)
+ * @param timeZone an IANA zone, or undefined for the machine's
+ * @returns epoch ms
+ */
+export function dayStartIn(day: string, timeZone: string | undefined): number {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  const offset = zoneOffset(timeZone);
+  // the local day of an instant, as days since 1970-01-01
+  const localDay = (t: number): number => Math.floor((t + offset(t)) / DAY);
+  const wanted = Math.floor(midnight / DAY);
+  let [low, high] = [midnight - 15 * HOUR, midnight + 15 * HOUR];
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (localDay(mid) >= wanted) high = mid;
+    else low = mid;
+  }
+  return high;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;

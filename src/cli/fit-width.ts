@@ -58,24 +58,35 @@ export function textWidth(line: string): number {
 
 /**
  * A text cut to `width` characters keeping its end (`…/app/server`): how a path is shortened, its last folders
- * being what tells it apart.
+ * being what tells it apart. The cut never starts inside a `safeText` escape or a surrogate pair: after it instead,
+ * the text kept one to five characters shorter.
  * @param text the text (already `safeText`)
  * @param width the characters it may take (at least 2)
  * @returns the text, whole or `…` and its end
  */
 export function keepEnd(text: string, width: number): string {
-  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
+  if (text.length <= width) return text;
+  // never from inside a `safeText` escape (it would read as plain `x1b[31m`) or a surrogate pair: from after it
+  const from = escapeSplitAt(text, text.length - width + 1)?.end ?? text.length - width + 1;
+  const code = text.charCodeAt(from);
+  return `…${text.slice(code >= 0xdc00 && code <= 0xdfff ? from + 1 : from)}`;
 }
 
 /** Where a word too long for `room` is cut: at `room`, or before it so that neither a `safeText` escape
  * (`\x1b`, `\u202e`) nor a surrogate pair is split (an escape longer than the room is kept whole). */
 function cutAt(word: string, room: number): number {
-  let at = room;
-  const start = word.lastIndexOf('\\', at - 1);
-  const escape = start < 0 || start <= at - 6 ? undefined : ESCAPE.exec(word.slice(start, start + 6))?.[0];
-  if (escape !== undefined && start + escape.length > at) at = start > 0 ? start : escape.length;
+  const split = escapeSplitAt(word, room);
+  const at = split === undefined ? room : split.start > 0 ? split.start : split.end;
   const code = word.charCodeAt(at - 1);
   return code >= 0xd800 && code <= 0xdbff && at > 1 ? at - 1 : at;
+}
+
+/** The `safeText` escape (`\x1b`, `\u202e`) a cut of `text` at `at` would split: where it starts and ends; else
+ * undefined. */
+function escapeSplitAt(text: string, at: number): { start: number; end: number } | undefined {
+  const start = text.lastIndexOf('\\', at - 1);
+  const escape = start < 0 || start <= at - 6 ? undefined : ESCAPE.exec(text.slice(start, start + 6))?.[0];
+  return escape !== undefined && start + escape.length > at ? { start, end: start + escape.length } : undefined;
 }
 
 /** A `safeText` escape at the start of a text. */
@@ -163,7 +174,8 @@ export function wrapWords(text: string, width: number, rest: number = width): st
 /**
  * Prose lines wrapped to the output's width, as `usage`'s notes and `resume-check`'s report print them: a line
  * longer than `columns - 1` is broken between words, its continuation lines indented two columns past the
- * line's own leading spaces. Without a width (a pipe) the lines are kept whole.
+ * line's own leading spaces. Without a width (a pipe) the lines are kept whole. A newline inside a line is escaped
+ * (`\x0a`), as every other control character, whether or not there is a width.
  * @param lines lines of prose (any text: made safe here)
  * @param columns the width (`outputWidth(io.stdout)`); undefined: each line whole, made safe
  * @returns the lines
@@ -173,7 +185,10 @@ export function wrapLines(lines: readonly string[], columns: number | undefined)
   return lines.flatMap((line) => {
     const indent = (/^ */.exec(line) as RegExpExecArray)[0];
     const width = Math.max(10, columns - 1 - indent.length);
-    return wrapWords(line.slice(indent.length), width, width - 2).map((l, i) => `${indent}${i === 0 ? '' : '  '}${l}`);
+    // made safe first: a newline inside a line (a file named with one) is escaped, not a break that forges a line
+    return wrapWords(safeText(line.slice(indent.length)), width, width - 2).map(
+      (l, i) => `${indent}${i === 0 ? '' : '  '}${l}`,
+    );
   });
 }
 

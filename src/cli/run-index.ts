@@ -5,20 +5,21 @@ import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
 import { openIndexForRead } from '../index-db/open-index.ts';
 import type { RefreshReport } from '../index-db/refresh-index.ts';
-import { searchIndex, type SearchFilter } from '../index-db/search-index.ts';
+import { queryWords, searchIndex, type SearchFilter } from '../index-db/search-index.ts';
 import { markMatches } from '../text/match-marks.ts';
 import { indexPath, updateIndex } from '../index-db/update-index.ts';
 import { rompHomeFolder } from './romp-home-folder.ts';
 import { reportSkipped, UserError, type CliIO } from './cli-io.ts';
 import { checkProjectsFolder } from './check-projects-folder.ts';
-import { dayOption } from './day-option.ts';
+import { dayOption, dayStartIn } from './day-option.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { projectFolder } from './resolve-targets.ts';
 import { safeText } from './safe-text.ts';
-import { writeDiagnostics } from './write-diagnostics.ts';
-import { plural } from '../text/format-count.ts';
-import { fitLines, fitWidth, outputWidth, shareWidth, textWidth } from './fit-width.ts';
+import { DIAGNOSTICS_SHOWN, writeDiagnostics } from './write-diagnostics.ts';
+import { unreadLines } from '../index-db/unread-lines.ts';
+import { formatCount, plural } from '../text/format-count.ts';
+import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth, wrapLines } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 
 /** Options of `romp index`. */
@@ -56,7 +57,9 @@ export interface SqlCliOptions {
  * the projects folder (`updateIndex`), with files, MB and ETA on a terminal; prints what it did (`--json`:
  * the `RefreshReport`). What it skipped (an entry the walk left out, a file it cannot read, one that is not a
  * transcript) is named on stderr, once each (`romp: skipped PATH: why`), and the exit code stays 0: the rows of a file
- * it cannot read are kept. Waits, saying so, while another `romp index` writes.
+ * it cannot read are kept. A file it read whose lines could not all be read (`unreadLines`: a torn or over-long line)
+ * is named on stderr too, with how many and their codes (`--json`: `unreadLines`); a later run that does not read it
+ * again does not name it again. Waits, saying so, while another `romp index` writes.
  * @param options projects folder, romp home, json
  * @param io where to write
  * @returns the exit code
@@ -65,11 +68,28 @@ export async function runIndex(options: IndexCliOptions, io: CliIO): Promise<num
   const started = Date.now();
   const { report, path } = await refresh(options, io, false);
   if (report === undefined) return 0;
-  const { read: _read, ...counts } = report;
+  const { read, ...counts } = report;
+  const db = openIndexForRead(path);
+  const unread = typeof db === 'string' ? [] : unreadLines(db, read);
+  if (typeof db !== 'string') db.close();
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify({ index: path, ...counts, ms: Date.now() - started })}\n`);
+    io.stdout.write(`${JSON.stringify({ index: path, ...counts, unreadLines: unread, ms: Date.now() - started })}\n`);
     return 0;
   }
+  const lines =
+    unread.length === 0
+      ? []
+      : [
+          `romp: ${plural(unread.length, 'transcript')} read ${unread.length === 1 ? 'has' : 'have'} lines that could not be read, left out of the index (romp doctor FILE lists them):`,
+          ...unread
+            .slice(0, DIAGNOSTICS_SHOWN)
+            .map((u) => `  ${u.path}: ${plural(u.lines, 'line')} (${u.codes.join(', ')})`),
+          ...(unread.length > DIAGNOSTICS_SHOWN
+            ? [`  … and ${formatCount(unread.length - DIAGNOSTICS_SHOWN)} more`]
+            : []),
+        ];
+  // wrapLines makes each transcript path safe to print
+  for (const line of wrapLines(lines, outputWidth(io.stderr))) io.stderr.write(`${line}\n`);
   const mb = (report.bytesRead / 1e6).toFixed(1);
   const skipped = report.skipped.length > 0 ? ` (${report.skipped.length} skipped)` : '';
   io.stdout.write(
@@ -98,7 +118,8 @@ export async function runSearch(
   cwd: string = process.cwd(),
 ): Promise<number> {
   const query = words.join(' ').trim();
-  if (query === '') throw new UserError('search for what? give one or more words');
+  // a query of control characters only finds nothing, as one of spaces only: a usage error either way
+  if (queryWords(query).length === 0) throw new UserError('search for what? give one or more words');
   const filter: SearchFilter = {
     limit: options.limit ?? 20,
     ...(options.allBranches === true ? { allBranches: true } : {}),
@@ -107,8 +128,9 @@ export async function runSearch(
   if (options.tool !== undefined) filter.tool = options.tool;
   if (options.project !== undefined)
     filter.projectFolder = await projectFolder(options.projects ?? defaultProjectsDir(), options.project, cwd);
-  if (options.since !== undefined) filter.since = dayStart('--since', options.since);
-  if (options.until !== undefined) filter.until = dayStart('--until', options.until) + 24 * 3600 * 1000;
+  if (options.since !== undefined) filter.since = dayStartIn(dayOption('--since', options.since), options.timezone);
+  if (options.until !== undefined)
+    filter.until = dayStartIn(nextDay(dayOption('--until', options.until)), options.timezone);
   const path =
     options.refresh === false ? indexPath(rompHomeFolder(options.rompHome)) : (await refresh(options, io, true)).path;
   const db = openIndexForRead(path);
@@ -138,7 +160,13 @@ export async function runSearch(
       const commands = `  ${show}   ${resume}`;
       const [head, snippet] = fitLines(
         [
-          `${time.format(h.t)}  ${safeText(h.project)}  ${safeText(h.title || h.session_id)}  ${turn}  ${safeText(who)}`,
+          hitHead(
+            `${time.format(h.t)}  ${turn}  ${safeText(who)}  `,
+            safeText(h.project),
+            h.title,
+            h.session_id,
+            columns,
+          ),
           // each match between \u0002 and \u0003 (no escaped text holds them), made bold or «…» once cut to the width
           `  ${markMatches({ text: h.snippet, matches: h.matches }, '\u0002', '\u0003', safeText)}`,
         ],
@@ -160,6 +188,26 @@ export async function runSearch(
   } finally {
     db.close();
   }
+}
+
+/**
+ * A search hit's first line: its time, turn and who wrote it first, then the session's project and title (else its id).
+ * Too wide for the width, the project keeps the end of its path (in what is left, 12 columns at least) and an untitled
+ * session shows its id's first 8 characters (the `claude --resume` line under it has the whole id), so that the
+ * fields before them are never cut; `fitLines` cuts what is still too long.
+ * @param fixed the time, turn and author, with the gap after them (already `safeText`)
+ * @param project the project (already `safeText`)
+ * @param title the session's title, `""` without one
+ * @param id the session's id
+ * @param columns the width, or undefined (a pipe: the line whole)
+ * @returns the line
+ */
+function hitHead(fixed: string, project: string, title: string, id: string, columns: number | undefined): string {
+  const whole = `${fixed}${project}  ${safeText(title || id)}`;
+  if (columns === undefined || [...whole].length <= columns - 1) return whole;
+  const label = safeText(title || id.slice(0, 8));
+  const room = columns - 1 - [...fixed].length - 2 - Math.min([...label].length, 20);
+  return `${fixed}${keepEnd(project, Math.max(12, room))}  ${label}`;
 }
 
 /**
@@ -284,8 +332,7 @@ async function refresh(
   }
 }
 
-/** `--since`/`--until` (`dayOption`): the day's start in this machine's zone (epoch ms). */
-function dayStart(option: string, value: string): number {
-  const [y, m, d] = dayOption(option, value).split('-').map(Number);
-  return new Date(y ?? 0, (m ?? 1) - 1, d ?? 1).getTime();
+/** The day after a `YYYY-MM-DD` day, `YYYY-MM-DD`. */
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

@@ -347,11 +347,13 @@ export async function readPrices(path: string): Promise<Record<string, Price>> {
 }
 
 /** Every transcript `romp ls` lists (and the other `*.jsonl` below the project folders): `discoverTranscripts`; a
- * missing or unreadable projects folder is `checkProjectsFolder`'s one error, as in every command listing sessions. */
+ * missing or unreadable projects folder is `checkProjectsFolder`'s one error, as in every command listing sessions.
+ * An empty one is none (a new install): `romp: no sessions under DIR` on stderr, and no file, for a report of nothing
+ * (exit 0, as `romp ls` lists no session). */
 export async function allTranscripts(dir: string, io: CliIO): Promise<string[]> {
   await checkProjectsFolder(dir);
   const { files, skipped } = await discoverTranscripts(dir);
   for (const s of skipped) reportSkipped(s, io);
-  if (files.length === 0) throw new UserError(`no transcripts under ${dir}`);
+  if (files.length === 0) io.stderr.write(`romp: no sessions under ${dir}\n`);
   return files.map((f) => f.path);
 }

@@ -12,6 +12,9 @@ export interface LastTime {
 /** Bytes read per step backwards from the end. */
 const STEP = 64 * 1024;
 
+/** The most bytes `lastTime` reads back from the end, by default: past them, the file's modification time. */
+export const LAST_TIME_BYTES: number = 4 * 1024 * 1024;
+
 /**
  * The last activity in a transcript: the `timestamp` of the last line that has one, read backwards
  * from the end in 64 KiB steps, each byte once, up to `limit` bytes (Claude Code ends a file with
@@ -22,7 +25,7 @@ const STEP = 64 * 1024;
  * @returns the time (epoch ms) and where it came from
  * @throws NotRegularFile, or the system error when the file cannot be opened
  */
-export async function lastTime(path: string | OpenedFile, limit: number = 4 * 1024 * 1024): Promise<LastTime> {
+export async function lastTime(path: string | OpenedFile, limit: number = LAST_TIME_BYTES): Promise<LastTime> {
   return withRegular(path, async ({ handle, info }) => {
     const stop = Math.max(0, info.size - limit);
     // the bytes after the last newline seen so far, kept as chunks (joined once a newline closes them)

@@ -7,10 +7,11 @@ import { parseTimestamp } from '../read/parse-timestamp.ts';
 import { PromptCounter, type PromptCount } from './count-prompts.ts';
 import { dirents, discoverTranscripts, type SkippedEntry } from './discover-transcripts.ts';
 import { firstSessionId } from './first-session-id.ts';
-import { lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
+import { LAST_TIME_BYTES, lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
 import { edgesIn, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
+import { Utf16Parts } from './utf16-parts.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
 import { errorReason } from '../diagnostics/error-reason.ts';
 import { NotTranscript, notTranscriptIn } from './not-transcript.ts';
@@ -172,12 +173,17 @@ function withoutParent(info: Working): ClaudeSessionInfo {
   return rest;
 }
 
+/** The converted start of a UTF-16 file kept for its edges: as much as `readWholeSync` keeps of a file's start. */
+const UTF8_HEAD_BYTES = 64 * 1024;
+
 /**
  * What one transcript's bytes give `romp ls`: size, first time and title from its head and tail
  * (`edgesIn`), lines, prompts, first prompt and cwd from one pass (`PromptCounter`), last activity read
  * backwards from the end (`lastTimeIn`), and its first line's `sessionId`. The file is read once, in
  * 64 KiB parts on this thread (`readWholeSync`); only a file whose last 64 KiB hold no timestamped line
- * is read again, backwards, for its last activity (`lastTime`).
+ * is read again, backwards, for its last activity (`lastTime`). A UTF-16 copy (`utf16Encoding`: Windows
+ * PowerShell's `>`) is converted to UTF-8 as it is read (`Utf16Parts`), and listed from that, its last activity from
+ * the converted last 4 MiB; its `size` is the file's.
  * @param path the transcript
  * @returns its listing
  * @throws NotTranscript for a file that is not a transcript (`notTranscriptIn`); NotRegularFile, or the system error
@@ -185,9 +191,16 @@ function withoutParent(info: Working): ClaudeSessionInfo {
  */
 export async function fileListing(path: string): Promise<FileListing> {
   const counter = new PromptCounter();
-  const { info, head, tail } = readWholeSync(path, (part) => counter.push(part));
+  const parts = new Utf16Parts((part) => counter.push(part), UTF8_HEAD_BYTES, LAST_TIME_BYTES);
+  const { info, head, tail } = readWholeSync(path, (part) => parts.push(part));
   const not = notTranscriptIn(head, info.size, path);
   if (not !== undefined) throw new NotTranscript(not);
+  const utf8 = parts.done();
+  if (utf8 !== undefined) {
+    // a UTF-16 copy: its lines, edges and last time read from its UTF-8 form; its size is the file's
+    const last = lastTimeIn(utf8.tail, utf8.size, info.mtimeMs) ?? { time: Math.floor(info.mtimeMs), from: 'mtime' };
+    return { ...listing(edgesIn(utf8.head, utf8.tail, utf8.size), counter.done(), last), size: info.size };
+  }
   const edges = edgesIn(head, tail, info.size);
   const last = lastTimeIn(tail, info.size, info.mtimeMs);
   return listing(edges, counter.done(), last ?? (await lastTime(path)));

@@ -1,6 +1,8 @@
 import { open } from 'node:fs/promises';
 import type { ApiMessage, Session } from '../model/types.ts';
 import { normaliseMessage } from '../tree/normalise-message.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
+import { UNKNOWN_TIME } from '../model/time.ts';
 
 /** A message line off the active path, read back for the page. */
 export interface BranchLine {
@@ -8,6 +10,8 @@ export interface BranchLine {
   parentUuid: string | null;
   type: 'user' | 'assistant';
   message: ApiMessage;
+  /** The line's `timestamp` (epoch ms), `UNKNOWN_TIME` when it has none: the index dates a rewound hit by it. */
+  t: number;
 }
 
 /** A rewound branch: dead message lines hanging from one line of the conversation. */
@@ -47,11 +51,13 @@ export async function readBranches(session: Session): Promise<{ branches: Branch
     const record = await readLineAt(path, ref.byteOffset);
     if (record === undefined) continue;
     const type = ref.type as 'user' | 'assistant';
+    const t = parseTimestamp(record['timestamp']);
     lines.push({
       uuid: ref.uuid as string,
       parentUuid: typeof record['parentUuid'] === 'string' ? record['parentUuid'] : null,
       type,
       message: normaliseMessage(type, record['message']),
+      t: Number.isNaN(t) ? UNKNOWN_TIME : t,
     });
   }
   const byUuid = new Map(lines.map((l) => [l.uuid, l]));

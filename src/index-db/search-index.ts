@@ -39,7 +39,8 @@ export interface SearchHit {
   /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
   git_branch: string | null;
   /** The session's transcript file, and the Claude session id to resume (the leaf's file; for a subagent's
-   * transcript its parent session's: Claude Code resumes sessions, not a subagent's file). */
+   * transcript its parent session's: Claude Code resumes sessions, not a subagent's file; the parent's id, the first
+   * part of the subagent's key, also when the parent's transcript is not in the folder). */
   path: string;
   resume_id: string;
   on_path: boolean;
@@ -68,13 +69,12 @@ export interface SearchHit {
  * @returns the hits, best first
  */
 export function searchIndex(db: Database, query: string, filter: SearchFilter = {}): SearchHit[] {
-  // control characters separate words: a NUL would end FTS5's quoted string mid-word
-  const words = query.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== '');
+  const words = queryWords(query);
   if (words.length === 0) return [];
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, s.leaf_fsid) AS resume_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
   // candidates checked against the filters: a few more than asked for when only rewound blocks are left out, many
   // more with filters of the user's (each one checked costs a few pages read)
@@ -125,6 +125,16 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
     [...[...long, ...short].map((w) => `%${w}%`), ...params, limit],
   );
   return substring.map((r) => hit(r, around(String(r['text']), words[0] as string), 'substring'));
+}
+
+/**
+ * The words a search looks for: the query split at whitespace and control characters (a NUL would end FTS5's quoted
+ * string mid-word).
+ * @param query what was asked
+ * @returns the words, none for a query of separators only
+ */
+export function queryWords(query: string): string[] {
+  return query.split(/[\s\u0000-\u001f\u007f]+/).filter((w) => w !== '');
 }
 
 type Row = Record<string, SqlValue>;

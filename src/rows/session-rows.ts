@@ -185,7 +185,7 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
         uuid: line.uuid,
         session_id: key,
         message: line.message,
-        t: 0,
+        t: line.t,
         ...(ref === undefined ? {} : { fsid: ref.fsid }),
         ...(line.parentUuid === null ? {} : { parentUuid: line.parentUuid }),
       };

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PromptCounter } from '../../src/discover/count-prompts.ts';
+import { fileListing } from '../../src/discover/list-claude-sessions.ts';
 import { lastTime, lastTimeIn, type LastTime } from '../../src/discover/last-time.ts';
 import { edgesIn, readEdges } from '../../src/discover/read-edges.ts';
 import { readWholeSync } from '../../src/discover/read-whole-sync.ts';
@@ -66,4 +67,86 @@ test('one read of a file lists it as the readers of its parts do: hand-made edge
 
 test('one read of a file lists it as the readers of its parts do: the corpus', async () => {
   for (const path of corpusTranscripts()) await bothWays(path);
+});
+
+test('a UTF-16 copy of a transcript (PowerShell `>`) is listed as the UTF-8 file is: cwd, times, title, prompts', async () => {
+  const dir = tempDir('romp-utf16-listing-');
+  const lines = [
+    {
+      type: 'user',
+      cwd: '/home/dev/kiwi',
+      timestamp: '2026-03-01T10:00:00.000Z',
+      message: { role: 'user', content: 'peel the kiwi' },
+      uuid: 'k1',
+      parentUuid: null,
+      sessionId: 's',
+    },
+    {
+      type: 'assistant',
+      cwd: '/home/dev/kiwi',
+      timestamp: '2026-03-01T10:00:05.000Z',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Peeled: ü' }] },
+      uuid: 'k2',
+      parentUuid: 'k1',
+      sessionId: 's',
+    },
+    {
+      type: 'user',
+      cwd: '/home/dev/kiwi',
+      timestamp: '2026-03-01T10:01:00.000Z',
+      message: { role: 'user', content: 'and the mango' },
+      uuid: 'k3',
+      parentUuid: 'k2',
+      sessionId: 's',
+      gitBranch: 'fruit',
+    },
+    { type: 'custom-title', customTitle: 'Fruit salad', sessionId: 's' },
+  ];
+  const text = lines.map((l) => JSON.stringify(l)).join('\r\n') + '\r\n';
+  const utf8 = join(dir, 'utf8.jsonl');
+  writeFileSync(utf8, text);
+  const want = await fileListing(utf8);
+  assert.deepEqual(
+    [
+      want.cwd,
+      want.title,
+      want.firstPrompt,
+      want.prompts,
+      want.lines,
+      want.first,
+      want.last,
+      want.lastFrom,
+      want.gitBranch,
+    ],
+    [
+      '/home/dev/kiwi',
+      'Fruit salad',
+      'peel the kiwi',
+      2,
+      4,
+      Date.parse('2026-03-01T10:00:00.000Z'),
+      Date.parse('2026-03-01T10:01:00.000Z'),
+      'timestamp',
+      'fruit',
+    ],
+  );
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const be = Buffer.from(text, 'utf16le').swap16(); // no byte-order mark: told by the first `{` (00 7B)
+  for (const [name, bytes] of [
+    ['le.jsonl', le],
+    ['be.jsonl', be],
+  ] as const) {
+    writeFileSync(join(dir, name), bytes);
+    assert.deepEqual(await fileListing(join(dir, name)), { ...want, size: bytes.length }, name);
+  }
+  // over many 64 KiB parts, a 4-byte character (two UTF-16 units) in each line: the same as its UTF-8 file
+  const filler = `{"type":"progress","data":"${'🥝'.repeat(300)}"}\r\n`.repeat(600);
+  const big = text.replace('\r\n', `\r\n${filler}`);
+  writeFileSync(utf8, big);
+  const bigWant = await fileListing(utf8);
+  assert.deepEqual([bigWant.lines, bigWant.prompts, bigWant.title], [604, 2, 'Fruit salad']);
+  const bigLe = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(big, 'utf16le')]);
+  assert.ok(bigLe.length > 8 * 64 * 1024);
+  writeFileSync(join(dir, 'big.jsonl'), bigLe);
+  assert.deepEqual(await fileListing(join(dir, 'big.jsonl')), { ...bigWant, size: bigLe.length });
 });

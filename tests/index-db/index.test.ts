@@ -25,7 +25,7 @@ import { timeFormat } from '../../src/cli/format-time.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { dumpIndex } from '../helpers/index-dump.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
+import { T0, assistant, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
 type Line = Record<string, unknown>;
 const jsonl = (lines: Array<Line | string>): string =>
@@ -204,6 +204,15 @@ test('search: a rewound branch is no hit unless all branches are asked for', asy
   assert.deepEqual(
     searchIndex(db, 'walrus', { allBranches: true }).map((h) => [h.uuid, h.turn, h.on_path]),
     [['v2', null, false]],
+  );
+  // a rewound line keeps its own time: a hit on it is dated, and a day range keeps it
+  assert.deepEqual(
+    searchIndex(db, 'walrus', { allBranches: true, since: T0 + 2000, until: T0 + 3000 }).map((h) => [h.uuid, h.t]),
+    [['v2', T0 + 2000]],
+  );
+  assert.deepEqual(
+    db.all("SELECT key, t FROM atoms WHERE session_key = 's2' AND on_path = 0").map((r) => [r['key'], r['t']]),
+    [['v2', T0 + 2000]],
   );
   db.close();
 });
@@ -441,7 +450,7 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   ]);
   assert.match(
     plain.out,
-    /turn 1 {2}human\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
+    /turn 1 {2}human {2}\/work\/demo {2}s1\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
   );
   // on a 40-column terminal each line is cut to 39 but the two commands, on lines of their own, whole: a command
   // cut to the width would not run
@@ -496,6 +505,36 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope: no such folder \(Claude Code.s projects folder/);
   assert.equal(sessionCount(indexPath(home)), 4);
+});
+
+test('romp search of no word, spaces or control characters only, is a usage error, not a search for nothing', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  for (const query of [' ', '\u0001', '\t\u0007 \u007f']) {
+    const r = await runCli(['search', query, '--projects', dir, '--romp-home', home, '--no-progress']);
+    assert.deepEqual([r.code, r.err], [2, 'romp: search for what? give one or more words\n'], JSON.stringify(query));
+  }
+});
+
+test('romp index names the files it read whose lines could not be read, once, with where to see them', async () => {
+  const { dir, s3 } = projects();
+  const home = tempDir('romp-home-');
+  const index = (...more: string[]): ReturnType<typeof runCli> =>
+    runCli(['index', '--projects', dir, '--romp-home', home, '--no-progress', ...more]);
+  const first = await index();
+  assert.equal(first.code, 0);
+  assert.equal(
+    first.err,
+    `romp: 1 transcript read has lines that could not be read, left out of the index (romp doctor FILE lists them):\n  ${s3}: 1 line (INVALID_JSON)\n`,
+  );
+  // nothing read again: nothing said again
+  assert.equal((await index()).err, '');
+  appendFileSync(s3, '\n{"also broken\n');
+  const json = await index('--json');
+  assert.equal(json.err, '');
+  assert.deepEqual((JSON.parse(json.out) as { unreadLines: unknown }).unreadLines, [
+    { path: s3, lines: 2, codes: ['INVALID_JSON'] },
+  ]);
 });
 
 test('usage_facts count as romp usage does: a rewound branch and an in-file sidechain line are facts too', async () => {
@@ -559,6 +598,33 @@ test("index: a 2.0.x flat agent file no call names is its parent session's; a hi
   assert.deepEqual(
     searchIndex(db, 'heron').map((h) => [h.session_id, h.uuid, h.resume_id]),
     [['p1/agent-f1', 'f1', 'p1']],
+  );
+  db.close();
+});
+
+test('search: a hit in a subagent file whose parent session is not in the folder resumes that session by its id', async () => {
+  const dir = tempDir('romp-projects-');
+  const project = join(dir, '-work-app');
+  mkdirSync(join(project, 'gone2', 'subagents'), { recursive: true });
+  // a 2.0.x flat file naming a session whose transcript was deleted, and a 2.1.x one under a folder without its file
+  writeFileSync(
+    join(project, 'agent-o1.jsonl'),
+    jsonl(as('gone1', [user('o1', null, 'where is the ibis', 1, { isSidechain: true })])),
+  );
+  writeFileSync(
+    join(project, 'gone2', 'subagents', 'agent-o2.jsonl'),
+    jsonl(as('gone2', [user('o2', null, 'where is the ibis now', 2, { isSidechain: true })])),
+  );
+  const db = reader((await build(dir)).path);
+  // never the subagent file's own name: `claude --resume agent-o1` resumes nothing
+  assert.deepEqual(
+    searchIndex(db, 'ibis')
+      .map((h) => [h.session_id, h.uuid, h.resume_id])
+      .sort(),
+    [
+      ['gone1/agent-o1', 'o1', 'gone1'],
+      ['gone2/agent-o2', 'o2', 'gone2'],
+    ],
   );
   db.close();
 });
