@@ -10,6 +10,7 @@ import type { FilePlan, FileRows, WatchedFile } from './file-rows.ts';
 import { hashAt, HEAD_BYTES, stampFile, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
+import { SearchQueue } from './search-queue.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
 import type { StampedRead } from './stamped-rows.ts';
@@ -211,10 +212,12 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const workers = options.watchers === undefined && work.length > 1 ? (options.workers ?? usageThreads() - 1) : 0;
   const pool = workers > 0 ? new RowPool(workers) : undefined;
   db.exec('BEGIN IMMEDIATE');
+  // the full-text entries of the blocks written, made before each commit
+  const search = new SearchQueue(db);
   try {
     for (const [path, row] of known) {
       if (present.has(path) || hidden.some((dir) => path.startsWith(dir))) continue;
-      removeSessionRows(db, row.session_key);
+      removeSessionRows(search, row.session_key);
       db.run('DELETE FROM files WHERE path = ?', [path]);
       db.run('DELETE FROM restarts WHERE path = ?', [path]);
       options.watchers?.delete(path);
@@ -226,6 +229,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     /** What was written in this transaction of the followed files, remembered once it is committed. */
     const pending = new Map<WatchedFile, Written>();
     const commit = (then: string): void => {
+      search.flush();
       db.exec(then);
       for (const [entry, { digest, keys }] of pending) {
         looseWritten.set(entry, digest);
@@ -241,7 +245,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       const entry = key === first.key ? options.watchers?.get(w.file.path) : undefined;
       const digest = entry === undefined ? undefined : looseDigest(made);
       const same = kept(w) && entry !== undefined && w.old?.session_key === key;
-      const keys = writeFile(db, w, made, parentPath, {
+      const keys = writeFile(search, w, made, parentPath, {
         looseKept: same && looseWritten.get(entry) === digest,
         previous: same ? keysWritten.get(entry) : undefined,
       });
@@ -409,14 +413,15 @@ function looseDigest(made: FileRows): string {
  * holds them), links its subagents to it, and records its stamp.
  * @returns the keys of the rows the index now holds of the file, by turn */
 function writeFile(
-  db: Database,
+  search: SearchQueue,
   w: Work,
   made: FileRows,
   parentPath: string | null,
   { looseKept, previous }: { looseKept: boolean; previous: RowKeysByTurn | undefined },
 ): RowKeysByTurn {
   const { key, links } = made;
-  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
+  const { db } = search;
+  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(search, w.old.session_key);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
   // read from the last turn on: the index's blocks of no turn are the file's, its old rows found by the restart's keys
   const before = made.tail?.previous ?? previous;
@@ -426,7 +431,7 @@ function writeFile(
     looseBlocksKept: looseKept || made.tail !== undefined,
     ...(before === undefined ? {} : { previous: before }),
   };
-  writeSessionRows(db, made.rows, scope);
+  writeSessionRows(search, made.rows, scope);
   const loose = made.tail?.loose;
   if (loose !== undefined && loose.seqShift !== 0)
     db.run('UPDATE atoms SET seq = seq + ? WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
