@@ -13,6 +13,8 @@ import { RowPool } from './row-pool.ts';
 import { SearchQueue } from './search-queue.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
+import { timestampText } from '../discover/last-time.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import type { StampedRead } from './stamped-rows.ts';
 import { refreshUsageFiles } from './usage-files.ts';
 import { usageThreads } from '../usage/usage-threads.ts';
@@ -84,6 +86,8 @@ interface Work {
   stamp: FileStamp;
   kind: 'added' | 'appended' | 'reread';
   old: FileRow | undefined;
+  /** The first `timestamp` in the file's first {@link HEAD_BYTES} (epoch ms; `Infinity` when there is none). */
+  firstT: number;
 }
 
 interface FileRow extends FileStamp {
@@ -177,18 +181,25 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     const batch = toStamp.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
       const old = known.get(file.path);
       let unreadable: Skip | undefined;
-      const stamp = await stampFile(file.path, (error) => {
-        // vanished since the walk: gone next time; unreadable: named, its rows (if any) kept, as a hidden folder's
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-          unreadable = { skip: { path: file.path, reason: `cannot read: ${errorReason(error)}` }, keep: true };
-      });
+      let firstT = Infinity;
+      const stamp = await stampFile(
+        file.path,
+        (error) => {
+          // vanished since the walk: gone next time; unreadable: named, its rows (if any) kept, as a hidden folder's
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+            unreadable = { skip: { path: file.path, reason: `cannot read: ${errorReason(error)}` }, keep: true };
+        },
+        (head) => (firstT = headTime(head)),
+      );
       if (stamp === undefined) return unreadable;
       const kind = await classify(file.path, stamp, old);
       // a file read from its start is judged from its head first: a binary named *.jsonl is no session, and rows it
       // had are removed
       const not =
         kind === 'added' || kind === 'reread' ? await notTranscript(file.path).catch(() => undefined) : undefined;
-      return not === undefined ? { file, stamp, old, kind } : { skip: { path: file.path, reason: not }, keep: false };
+      return not === undefined
+        ? { file, stamp, old, kind, firstT }
+        : { skip: { path: file.path, reason: not }, keep: false };
     });
     for (const w of await Promise.all(batch)) {
       if (w === undefined) continue;
@@ -269,8 +280,13 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     // main transcripts before subagents, so a subagent finds its parent's key and link
     for (const wave of [work.filter((w) => !isSubagent(w.file)), work.filter((w) => isSubagent(w.file))]) {
       // with workers, the largest files first and a few parsed ahead, each written as soon as it is parsed (a
-      // long session never holds the writer up); in this thread, one at a time in the walk's order
-      const queue = pool === undefined ? wave : [...wave].sort((a, b) => b.stamp.size - a.stamp.size);
+      // long session never holds the writer up); in this thread, one at a time in the order of their first times
+      // (the walk's among equal ones), so that block ids mostly go upwards: fewer blocks moved (`blockIds`)
+      const queue = [...wave].sort(
+        pool === undefined
+          ? (a, b) => (a.firstT < b.firstT ? -1 : a.firstT > b.firstT ? 1 : 0)
+          : (a, b) => b.stamp.size - a.stamp.size,
+      );
       const ahead = pool === undefined ? 1 : workers + 2;
       const running = new Set<Promise<void>>();
       let writing = Promise.resolve();
@@ -400,6 +416,12 @@ async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promi
     options.watchers?.set(w.file.path, entry);
   }
   return fileRows(entry, plan);
+}
+
+/** The first `timestamp` in a file's first bytes (epoch ms), `Infinity` when they hold none (or not a date). */
+function headTime(head: Buffer): number {
+  const t = parseTimestamp(timestampText(head.toString('utf8')));
+  return Number.isNaN(t) ? Infinity : t;
 }
 
 /** A digest of a file's rows of blocks of no turn. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
@@ -163,4 +163,25 @@ test('block ids: blocks moved before and after their commit, deleted and appende
       );
     index.close();
   }
+});
+
+test('a refresh in one thread writes files in the order of their first times, a file with none in its head last', async () => {
+  const dir = tempDir('romp-first-times-');
+  writeSession(dir, 'a', [['a0', 'the aardvark', 10]]);
+  writeSession(dir, 'b', [['b0', 'the badger', 0]]);
+  // the first 4 KiB hold no timestamp: a summary line of 5,000 characters first
+  writeSession(dir, 'c', [['c0', 'the cassowary', 5]]);
+  const c = join(dir, '-work-a', 'c.jsonl');
+  writeFileSync(
+    c,
+    `${JSON.stringify({ type: 'summary', summary: 'x'.repeat(5000), leafUuid: 'c0' })}\n${readFileSync(c, 'utf8')}`,
+  );
+  writeSession(dir, 'd', [['d0', 'the dingo', 5]]);
+  const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  const report = await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  assert.deepEqual(
+    report.read.map((p) => basename(p)),
+    ['b.jsonl', 'd.jsonl', 'a.jsonl', 'c.jsonl'],
+  );
+  db.close();
 });
