@@ -1,6 +1,5 @@
 import type { BlockRow } from '../rows/row-types.ts';
-import type { Database } from './database.ts';
-import { unindexBlocks } from './unindex-blocks.ts';
+import type { SearchQueue } from './search-queue.ts';
 
 /** The time block ids count from (epoch ms, 2020-01-01 UTC): an atom before it counts as at it. */
 export const BLOCK_ID_EPOCH: number = Date.UTC(2020, 0, 1);
@@ -58,22 +57,24 @@ const PAGE = 16;
  * the larger of its `blockBase` and the id before + 1: small steps between the ids of a full-text doclist (FTS5
  * stores each step as a varint), gaps where time passes, so that a block written later (a file read after another, an
  * old session resumed) mostly finds its place free. When it does not, the blocks after it whose ids it needs (a run of
- * ids one after the other) are moved up by one, in the table and in both full-text indexes: blocks are never out of
- * order. Blocks newer than every other (an append) take the next ids, moving none. Each new block costs at most two
- * point queries (the existing blocks before and from its base; those in between are read a page at a time).
- * @param db the index, without the rows these blocks replace (they were deleted first: their ids are free)
+ * ids one after the other) are moved up by one, in the table and in both full-text indexes (through `search`): blocks
+ * are never out of order. Blocks newer than every other (an append) take the next ids, moving none. Each new block
+ * costs at most two point queries (the existing blocks before and from its base; those in between are read a page at
+ * a time).
+ * @param search the running transaction's queue of full-text entries (its connection: the index, without the rows
+ * these blocks replace, deleted first: their ids are free); the blocks moved are pending in it under their new ids
  * @param blocks the rows to write, of one session
  * @param times each atom's time by its key (`atoms.t`); an atom not in it counts as time 0
  * @param firstT the session's first time (`sessions.first_t`), a block's of unknown time ({@link BLOCK_TIME_SQL})
- * @returns an id for each block, in order, and the new ids of the blocks moved: the caller puts them back in both
- * full-text indexes with the new blocks (one pass in rowid order: FTS5 writes a segment whenever a rowid goes back)
+ * @returns an id for each block, in order (the caller adds them to `search` once written)
  */
 export function blockIds(
-  db: Database,
+  search: SearchQueue,
   blocks: readonly BlockRow[],
   times: ReadonlyMap<string, number>,
   firstT: number,
-): { ids: number[]; moved: number[] } {
+): number[] {
+  const { db } = search;
   const ids: number[] = new Array<number>(blocks.length);
   const order = blocks
     .map(({ session_key, atom_key, index }, i) => ({
@@ -85,7 +86,7 @@ export function blockIds(
     }))
     .sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
   const first = order[0];
-  if (first === undefined) return { ids, moved: [] };
+  if (first === undefined) return ids;
   const below = (base: number): number =>
     Number(db.all('SELECT coalesce(max(id), 0) AS id FROM blocks WHERE id < ?', [base])[0]?.['id'] ?? 0);
   // the existing blocks from an id upwards, a page at a time
@@ -136,17 +137,17 @@ export function blockIds(
     moves.push([e.id, ++prev]);
     next();
   }
-  if (moves.length > 0) moveBlocks(db, moves);
-  return { ids, moved: moves.map(([, n]) => n) };
+  if (moves.length > 0) moveBlocks(search, moves);
+  return ids;
 }
 
 /** Gives blocks new ids (`[old, new]`, in order, each new id above its old one and below the next one's new id), in
- * `blocks`, their full-text entries taken out under the old ids (the caller puts them back under the new). */
-function moveBlocks(db: Database, moves: ReadonlyArray<[number, number]>): void {
-  unindexBlocks(db, 'id IN (SELECT value FROM json_each(?))', [JSON.stringify(moves.map(([o]) => o))]);
+ * `blocks` and in `search` (entries made under the old ids taken out, made again under the new at its flush). */
+function moveBlocks(search: SearchQueue, moves: ReadonlyArray<[number, number]>): void {
+  search.move(moves);
   // the highest first: each new id is free when it is taken
   for (let i = moves.length - 1; i >= 0; i--) {
     const [o, n] = moves[i] as [number, number];
-    db.run('UPDATE blocks SET id = ? WHERE id = ?', [n, o]);
+    search.db.run('UPDATE blocks SET id = ? WHERE id = ?', [n, o]);
   }
 }

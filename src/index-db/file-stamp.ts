@@ -41,9 +41,14 @@ export interface FileStamp {
  * bytes just before `size`, read through one handle (`openRegular`: a FIFO is never read).
  * @param path the file
  * @param onError receives why it could not be read, when it could not
+ * @param onHead receives the first {@link HEAD_BYTES} bytes read (fewer in a smaller file)
  * @returns the stamp, or `undefined` when it cannot be read (vanished, unreadable, not a regular file)
  */
-export async function stampFile(path: string, onError?: (error: unknown) => void): Promise<FileStamp | undefined> {
+export async function stampFile(
+  path: string,
+  onError?: (error: unknown) => void,
+  onHead?: (head: Buffer) => void,
+): Promise<FileStamp | undefined> {
   // before the file's stat: a write after it moves the ctime past this
   const seen = Date.now();
   let opened;
@@ -56,6 +61,7 @@ export async function stampFile(path: string, onError?: (error: unknown) => void
   const { handle, info } = opened;
   try {
     const head = await readAt(handle, 0, HEAD_BYTES);
+    onHead?.(head);
     const tailStart = Math.max(0, info.size - TAIL_BYTES);
     // a small file's tail is in its head: one read
     const tail =

@@ -9,8 +9,11 @@ import type { FilePlan, FileRows, WatchedFile } from './file-rows.ts';
 import { hashAt, HEAD_BYTES, stampFile, statMatches, TAIL_BYTES, type FileStamp } from './file-stamp.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
+import { SearchQueue } from './search-queue.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
+import { timestampText } from '../discover/last-time.ts';
+import { parseTimestamp } from '../read/parse-timestamp.ts';
 import type { StampedRead } from './stamped-rows.ts';
 import { refreshUsageFiles } from './usage-files.ts';
 import { usageThreads } from '../usage/usage-threads.ts';
@@ -82,6 +85,8 @@ interface Work {
   stamp: FileStamp;
   kind: 'added' | 'appended' | 'reread';
   old: FileRow | undefined;
+  /** The first `timestamp` in the file's first {@link HEAD_BYTES} (epoch ms; `Infinity` when there is none). */
+  firstT: number;
 }
 
 interface FileRow extends FileStamp {
@@ -175,18 +180,25 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     const batch = toStamp.slice(i, i + STAMPS_AT_ONCE).map(async (file) => {
       const old = known.get(file.path);
       let unreadable: Skip | undefined;
-      const stamp = await stampFile(file.path, (error) => {
-        // vanished since the walk: gone next time; unreadable: named, its rows (if any) kept, as a hidden folder's
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-          unreadable = { skip: { path: file.path, reason: `cannot read: ${errorReason(error)}` }, keep: true };
-      });
+      let firstT = Infinity;
+      const stamp = await stampFile(
+        file.path,
+        (error) => {
+          // vanished since the walk: gone next time; unreadable: named, its rows (if any) kept, as a hidden folder's
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+            unreadable = { skip: { path: file.path, reason: `cannot read: ${errorReason(error)}` }, keep: true };
+        },
+        (head) => (firstT = headTime(head)),
+      );
       if (stamp === undefined) return unreadable;
       const kind = await classify(file.path, stamp, old);
       // a file read from its start is judged from its head first: a binary named *.jsonl is no session, and rows it
       // had are removed
       const not =
         kind === 'added' || kind === 'reread' ? await notTranscript(file.path).catch(() => undefined) : undefined;
-      return not === undefined ? { file, stamp, old, kind } : { skip: { path: file.path, reason: not }, keep: false };
+      return not === undefined
+        ? { file, stamp, old, kind, firstT }
+        : { skip: { path: file.path, reason: not }, keep: false };
     });
     for (const w of await Promise.all(batch)) {
       if (w === undefined) continue;
@@ -210,10 +222,12 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const workers = options.watchers === undefined && work.length > 1 ? (options.workers ?? usageThreads() - 1) : 0;
   const pool = workers > 0 ? new RowPool(workers) : undefined;
   db.exec('BEGIN IMMEDIATE');
+  // the full-text entries of the blocks written, made before each commit
+  const search = new SearchQueue(db);
   try {
     for (const [path, row] of known) {
       if (present.has(path) || hidden.some((dir) => path.startsWith(dir))) continue;
-      removeSessionRows(db, row.session_key);
+      removeSessionRows(search, row.session_key);
       db.run('DELETE FROM files WHERE path = ?', [path]);
       db.run('DELETE FROM restarts WHERE path = ?', [path]);
       options.watchers?.delete(path);
@@ -225,6 +239,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     /** What was written in this transaction of the followed files, remembered once it is committed. */
     const pending = new Map<WatchedFile, Written>();
     const commit = (then: string): void => {
+      search.flush();
       db.exec(then);
       for (const [entry, { digest, keys }] of pending) {
         looseWritten.set(entry, digest);
@@ -240,7 +255,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       const entry = key === first.key ? options.watchers?.get(w.file.path) : undefined;
       const digest = entry === undefined ? undefined : looseDigest(made);
       const same = kept(w) && entry !== undefined && w.old?.session_key === key;
-      const keys = writeFile(db, w, made, parentPath, {
+      const keys = writeFile(search, w, made, parentPath, {
         looseKept: same && looseWritten.get(entry) === digest,
         previous: same ? keysWritten.get(entry) : undefined,
       });
@@ -264,8 +279,13 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     // main transcripts before subagents, so a subagent finds its parent's key and link
     for (const wave of [work.filter((w) => !isSubagent(w.file)), work.filter((w) => isSubagent(w.file))]) {
       // with workers, the largest files first and a few parsed ahead, each written as soon as it is parsed (a
-      // long session never holds the writer up); in this thread, one at a time in the walk's order
-      const queue = pool === undefined ? wave : [...wave].sort((a, b) => b.stamp.size - a.stamp.size);
+      // long session never holds the writer up); in this thread, one at a time in the order of their first times
+      // (the walk's among equal ones), so that block ids mostly go upwards: fewer blocks moved (`blockIds`)
+      const queue = [...wave].sort(
+        pool === undefined
+          ? (a, b) => (a.firstT < b.firstT ? -1 : a.firstT > b.firstT ? 1 : 0)
+          : (a, b) => b.stamp.size - a.stamp.size,
+      );
       const ahead = pool === undefined ? 1 : workers + 2;
       const running = new Set<Promise<void>>();
       let writing = Promise.resolve();
@@ -398,6 +418,12 @@ async function rowsHere(w: Work, plan: FilePlan, options: RefreshOptions): Promi
   return fileRows(entry, plan);
 }
 
+/** The first `timestamp` in a file's first bytes (epoch ms), `Infinity` when they hold none (or not a date). */
+function headTime(head: Buffer): number {
+  const t = parseTimestamp(timestampText(head.toString('utf8')));
+  return Number.isNaN(t) ? Infinity : t;
+}
+
 /** A digest of a file's rows of blocks of no turn. */
 function looseDigest(made: FileRows): string {
   const hash = createHash('sha1');
@@ -409,14 +435,15 @@ function looseDigest(made: FileRows): string {
  * holds them), links its subagents to it, and records its stamp.
  * @returns the keys of the rows the index now holds of the file, by turn */
 function writeFile(
-  db: Database,
+  search: SearchQueue,
   w: Work,
   made: FileRows,
   parentPath: string | null,
   { looseKept, previous }: { looseKept: boolean; previous: RowKeysByTurn | undefined },
 ): RowKeysByTurn {
   const { key, links } = made;
-  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(db, w.old.session_key);
+  const { db } = search;
+  if (w.old !== undefined && w.old.session_key !== key) removeSessionRows(search, w.old.session_key);
   // a file new to the index has a key no other file has (`uniqueKey`): no rows of it to delete
   // read from the last turn on: the index's blocks of no turn are the file's, its old rows found by the restart's keys
   const before = made.tail?.previous ?? previous;
@@ -426,7 +453,7 @@ function writeFile(
     looseBlocksKept: looseKept || made.tail !== undefined,
     ...(before === undefined ? {} : { previous: before }),
   };
-  writeSessionRows(db, made.rows, scope);
+  writeSessionRows(search, made.rows, scope);
   const loose = made.tail?.loose;
   if (loose !== undefined && loose.seqShift !== 0)
     db.run('UPDATE atoms SET seq = seq + ? WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [

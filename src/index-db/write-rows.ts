@@ -1,7 +1,7 @@
 import type { BlockRow, SessionRows } from '../rows/row-types.ts';
 import { blockIds } from './block-ids.ts';
 import type { Database, SqlValue } from './database.ts';
-import { unindexBlocks } from './unindex-blocks.ts';
+import type { SearchQueue } from './search-queue.ts';
 import { ROW_TABLES, type RowTable } from './schema.ts';
 
 /** Tables whose rows belong to one turn (`turn_key`); rows with no turn are rewritten with the session. */
@@ -36,14 +36,15 @@ export interface WriteScope {
  * `undefined`; else only the turns whose keys it names (and, in `atoms`, `blocks`, `tool_calls` and
  * `usage_facts`, their rows and the rows of no turn, whose `seq` follows every turn's atoms), with the
  * session, subagent and diagnostic rows (the blocks of no turn kept with `looseBlocksKept`). Keeps `blocks_fts` and
- * `blocks_trigram` in step. Run it inside
- * the caller's transaction.
- * @param db the index
+ * `blocks_trigram` in step through `search`: the blocks written are pending in it, the full-text entries of those
+ * deleted are taken out. Run it inside the caller's transaction.
+ * @param search the running transaction's queue of full-text entries, with its connection (the index)
  * @param rows `sessionRows`' output (one session)
  * @param scope the turns changed, whether the session is new to the index
  * @returns how many rows were written
  */
-export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteScope = {}): number {
+export function writeSessionRows(search: SearchQueue, rows: SessionRows, scope: WriteScope = {}): number {
+  const { db } = search;
   const { changed, fresh = false } = scope;
   const key = rows.sessions[0]?.key as string;
   const keep = changed !== undefined && scope.looseBlocksKept === true;
@@ -56,9 +57,9 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
   const previous = changed === undefined ? undefined : scope.previous;
   if (fresh) {
     // a session new to the index: nothing to delete
-  } else if (previous !== undefined) removeByKeys(db, key, previous, [...(changed as ReadonlySet<string>)], keep);
+  } else if (previous !== undefined) removeByKeys(search, key, previous, [...(changed as ReadonlySet<string>)], keep);
   else {
-    unindexBlocks(db, `session_key = ?${inBlocks}`, [key, ...turnsParam]);
+    search.unindex(`session_key = ?${inBlocks}`, [key, ...turnsParam]);
     for (const table of ROW_TABLES) {
       if (table === 'turns' && changed !== undefined)
         db.run('DELETE FROM turns WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
@@ -73,8 +74,6 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
     }
   }
   let written = 0;
-  let ids: number[] = [];
-  let moved: number[] = [];
   for (const table of ROW_TABLES) {
     const list = rows[table] as unknown as Array<Record<string, SqlValue> & { turn_key?: string | null; key: string }>;
     let kept = list.filter((row) =>
@@ -82,21 +81,12 @@ export function writeSessionRows(db: Database, rows: SessionRows, scope: WriteSc
     );
     if (table === 'blocks') {
       const times = new Map(rows.atoms.map((a) => [a.key, a.t]));
-      ({ ids, moved } = blockIds(db, kept as unknown as BlockRow[], times, rows.sessions[0]?.first_t ?? 0));
+      const ids = blockIds(search, kept as unknown as BlockRow[], times, rows.sessions[0]?.first_t ?? 0);
       kept = kept.map((row, i) => ({ id: ids[i] as number, ...row }));
+      search.add(ids);
     }
     insertRows(db, table, kept);
     written += kept.length;
-  }
-  // in rowid order (the ids' sorted list), with the blocks `blockIds` moved: FTS5 writes a segment of what it holds
-  // whenever a rowid goes back
-  for (const fts of [
-    'blocks_fts(rowid, typed, assistant, tools) SELECT id, typed, assistant, tools',
-    'blocks_trigram(rowid, trigram_text) SELECT id, trigram_text',
-  ]) {
-    db.run(`INSERT INTO ${fts} FROM blocks_search WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`, [
-      JSON.stringify(moved.length === 0 ? ids : [...ids, ...moved]),
-    ]);
   }
   return written;
 }
@@ -150,7 +140,7 @@ export function readRowKeys(db: Database, key: string): RowKeysByTurn {
 /** Deletes the rows of the changed turns and of no turn (their blocks too unless `keepLooseBlocks`) by their keys, and
  * the session's own rows (session, subagents, diagnostics). */
 function removeByKeys(
-  db: Database,
+  search: SearchQueue,
   key: string,
   previous: ReadonlyMap<string | null, RowKeys>,
   changed: readonly string[],
@@ -163,7 +153,8 @@ function removeByKeys(
       ),
     );
   const blocks = gone('blocks');
-  unindexBlocks(db, 'session_key = ? AND key IN (SELECT value FROM json_each(?))', [key, blocks]);
+  const { db } = search;
+  search.unindex('session_key = ? AND key IN (SELECT value FROM json_each(?))', [key, blocks]);
   for (const table of ROW_TABLES) {
     if (table === 'sessions') db.run('DELETE FROM sessions WHERE key = ?', [key]);
     else if (table === 'turns' || BY_TURN.has(table))
@@ -177,13 +168,13 @@ function removeByKeys(
 
 /**
  * Removes a session's rows from every table and from the full-text indexes.
- * @param db the index
+ * @param search the running transaction's queue of full-text entries, with its connection (the index)
  * @param key the session's key
  */
-export function removeSessionRows(db: Database, key: string): void {
-  unindexBlocks(db, 'session_key = ?', [key]);
+export function removeSessionRows(search: SearchQueue, key: string): void {
+  search.unindex('session_key = ?', [key]);
   for (const table of ROW_TABLES)
-    db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
+    search.db.run(`DELETE FROM ${table} WHERE ${table === 'sessions' ? 'key' : 'session_key'} = ?`, [key]);
 }
 
 /** Rows per `INSERT` statement: one call into SQLite per batch, not per row (a third of the time). */

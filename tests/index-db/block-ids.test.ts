@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex } from '../../src/index-db/refresh-index.ts';
@@ -76,4 +76,112 @@ test('block ids: dense within 100 ms, a block written between two moves the run 
       db.run(`INSERT INTO ${fts}(${fts}, rank) VALUES ('integrity-check', 1)`);
     db.close();
   }
+});
+
+/** Writes a session's prompts (`[uuid, text, seconds after T0]`, each the child of the one before) as `<id>.jsonl`. */
+function writeSession(dir: string, id: string, prompts: Array<[string, string, number]>): void {
+  mkdirSync(join(dir, '-work-a'), { recursive: true });
+  writeFileSync(
+    join(dir, '-work-a', `${id}.jsonl`),
+    prompts
+      .map(([uuid, text, sec], i) =>
+        JSON.stringify({
+          ...user(uuid, i === 0 ? null : (prompts[i - 1] as [string, string, number])[0], text, sec),
+          sessionId: id,
+        }),
+      )
+      .join('\n') + '\n',
+  );
+}
+
+test('block ids: blocks moved before and after their commit, deleted and appended, keep both full-text indexes whole', async () => {
+  const dir = tempDir('romp-block-moves-');
+  const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  const a: Array<[string, string, number]> = [
+    ['a0', 'the aardvark', 0],
+    ['a1', 'the badger', 0.01],
+    ['a2', 'the wombat', 0.02],
+    ['a3', 'the dingo', 5],
+  ];
+  const c: Array<[string, string, number]> = [
+    ['c0', 'the platypus', 0.011],
+    ['c1', 'the bilby', 0.4],
+  ];
+  writeSession(dir, 'a', a);
+  await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  // one transaction: b moves a2, committed before; c (read after b) moves b0 and b1, not yet committed, and a2 again
+  writeSession(dir, 'b', [
+    ['b0', 'the quokka', 0.015],
+    ['b1', 'the numbat', 0.5],
+  ]);
+  writeSession(dir, 'c', c);
+  await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  assert.deepEqual(ids(db), { a0: 0, a1: 1, c0: 2, b0: 3, a2: 4, c1: 5, b1: 6, a3: 50 });
+  // one transaction: A (read first) moves b0, a2, c1 and b1; a, rewritten with a0 and a2 replaced, has their turns
+  // deleted (a2's block then pending, a0's committed) and written again; c's last turn (c1, pending) is deleted and
+  // written again with c2 appended
+  writeSession(dir, 'A', [['A0', 'the echidna', 0.013]]);
+  writeSession(dir, 'a', [
+    ['a0w', 'the aardwolf', 0],
+    a[1] as [string, string, number],
+    ['a2w', 'the koala', 0.02],
+    a[3] as [string, string, number],
+  ]);
+  writeSession(dir, 'c', [...c, ['c2', 'the wallaby', 1]]);
+  const report = await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  assert.deepEqual([report.added, report.reread, report.appended], [1, 1, 1]);
+  const want = { a0w: 0, a1: 1, c0: 2, A0: 3, b0: 4, a2w: 5, c1: 6, b1: 7, c2: 10, a3: 50 };
+  assert.deepEqual(ids(db), want);
+  const rebuilt = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  await refreshIndex(rebuilt, { projectsDir: dir, workers: 0 });
+  assert.deepEqual(ids(rebuilt), want);
+  for (const [label, index] of [
+    ['refreshed', db],
+    ['rebuilt', rebuilt],
+  ] as const) {
+    for (const fts of ['blocks_fts', 'blocks_trigram'])
+      index.run(`INSERT INTO ${fts}(${fts}, rank) VALUES ('integrity-check', 1)`);
+    for (const [q, uuids] of [
+      ['aardwolf', ['a0w']],
+      ['aardvark', []],
+      ['rdwol', ['a0w']],
+      ['echidna', ['A0']],
+      ['quokka', ['b0']],
+      ['wombat', []],
+      ['koala', ['a2w']],
+      ['oal', ['a2w']],
+      ['bilby', ['c1']],
+      ['numbat', ['b1']],
+      ['wallaby', ['c2']],
+      ['allab', ['c2']],
+      ['dingo', ['a3']],
+    ] as const)
+      assert.deepEqual(
+        searchIndex(index, q).map((h) => h.uuid),
+        uuids,
+        `${q}, ${label}`,
+      );
+    index.close();
+  }
+});
+
+test('a refresh in one thread writes files in the order of their first times, a file with none in its head last', async () => {
+  const dir = tempDir('romp-first-times-');
+  writeSession(dir, 'a', [['a0', 'the aardvark', 10]]);
+  writeSession(dir, 'b', [['b0', 'the badger', 0]]);
+  // the first 4 KiB hold no timestamp: a summary line of 5,000 characters first
+  writeSession(dir, 'c', [['c0', 'the cassowary', 5]]);
+  const c = join(dir, '-work-a', 'c.jsonl');
+  writeFileSync(
+    c,
+    `${JSON.stringify({ type: 'summary', summary: 'x'.repeat(5000), leafUuid: 'c0' })}\n${readFileSync(c, 'utf8')}`,
+  );
+  writeSession(dir, 'd', [['d0', 'the dingo', 5]]);
+  const db = openIndexForWrite(join(tempDir('romp-home-'), 'index.db'), () => assert.fail('new index'));
+  const report = await refreshIndex(db, { projectsDir: dir, workers: 0 });
+  assert.deepEqual(
+    report.read.map((p) => basename(p)),
+    ['b.jsonl', 'd.jsonl', 'a.jsonl', 'c.jsonl'],
+  );
+  db.close();
 });

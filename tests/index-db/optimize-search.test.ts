@@ -19,39 +19,47 @@ function segments(path: string): number[] {
   return n;
 }
 
-/** A folder of `files` one-line sessions, each an hour older than the one before it in the walk's order: every file's
- * block goes back in rowid order, and FTS5 writes a segment for each. */
-function folder(files: number): string {
-  const dir = tempDir('romp-optimize-');
+/** `files` one-line sessions in a folder, each an hour older than the one before it in the walk's order (the first
+ * `from` hours older than the newest): every file's block goes back in rowid order. */
+function addSessions(dir: string, files: number, from = 0): void {
   mkdirSync(join(dir, '-work-a'), { recursive: true });
   for (let i = 0; i < files; i++) {
-    const id = `s${String(i).padStart(4, '0')}`;
+    const id = `s${String(from + i).padStart(4, '0')}`;
     writeFileSync(
       join(dir, '-work-a', `${id}.jsonl`),
-      `${JSON.stringify({ ...user('u1', null, `the marmot number ${i}`, (files - i) * 3600), sessionId: id })}\n`,
+      `${JSON.stringify({ ...user('u1', null, `the marmot number ${from + i}`, (10_000 - from - i) * 3600), sessionId: id })}\n`,
     );
   }
-  return dir;
 }
 
-test('a refresh that reads OPTIMIZE_AFTER_FILES files leaves each full-text index one segment; one fewer does not', async () => {
-  for (const [files, merged] of [
-    [OPTIMIZE_AFTER_FILES - 1, false],
-    [OPTIMIZE_AFTER_FILES, true],
-  ] as const) {
-    const path = join(tempDir('romp-home-'), 'index.db');
-    const report = await updateIndex(path, {
-      projectsDir: folder(files),
-      workers: 0,
-      onDiagnostic: () => assert.fail('new index'),
-    });
-    assert.equal(report?.added, files);
-    const n = segments(path);
-    if (merged) assert.deepEqual(n, [1, 1]);
-    else
-      assert.ok(
-        n.every((k) => k > 1),
-        `segments ${n.join(', ')}`,
-      );
-  }
+/** Refreshes the index at `path` from `dir`, which has `files` files new to it. */
+async function refresh(path: string, dir: string, files: number): Promise<void> {
+  const report = await updateIndex(path, {
+    projectsDir: dir,
+    workers: 0,
+    onDiagnostic: () => assert.fail('new index'),
+  });
+  assert.equal(report?.added, files);
+}
+
+test('a refresh makes its full-text entries in id order: one segment for files read going back in time', async () => {
+  const dir = tempDir('romp-optimize-');
+  const path = join(tempDir('romp-home-'), 'index.db');
+  addSessions(dir, OPTIMIZE_AFTER_FILES - 1);
+  await refresh(path, dir, OPTIMIZE_AFTER_FILES - 1);
+  assert.deepEqual(segments(path), [1, 1]);
+});
+
+test('a refresh that reads OPTIMIZE_AFTER_FILES files merges each full-text index into one segment; one fewer does not', async () => {
+  const dir = tempDir('romp-optimize-');
+  const path = join(tempDir('romp-home-'), 'index.db');
+  addSessions(dir, 1);
+  await refresh(path, dir, 1);
+  addSessions(dir, OPTIMIZE_AFTER_FILES - 1, 1);
+  await refresh(path, dir, OPTIMIZE_AFTER_FILES - 1);
+  // a segment of each refresh
+  assert.deepEqual(segments(path), [2, 2]);
+  addSessions(dir, OPTIMIZE_AFTER_FILES, OPTIMIZE_AFTER_FILES);
+  await refresh(path, dir, OPTIMIZE_AFTER_FILES);
+  assert.deepEqual(segments(path), [1, 1]);
 });
