@@ -353,9 +353,11 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
       : ((db.all('SELECT session_key AS key, key AS tool_use_id FROM subagents WHERE path = ?', [path])[0] as
           { key: string; tool_use_id: string } | undefined) ??
         (parentKey === undefined ? undefined : { key: parentKey, tool_use_id: null }));
-  // the rows another parser version made are all made again: only this one's are known to be what it makes
+  // only an append keeps the turns it left as they were: a file read again from its start (rewritten: its text may
+  // have changed under the same uuids and turn shapes) or indexed by another parser version (only this one's rows are
+  // known to be what it makes) has all its rows made again
   const old =
-    w.old === undefined || w.old.parser_version !== PARSER_VERSION
+    w.old === undefined || w.kind !== 'appended' || w.old.parser_version !== PARSER_VERSION
       ? undefined
       : {
           key: w.old.session_key,

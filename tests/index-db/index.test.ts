@@ -296,6 +296,22 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   db.close();
 });
 
+test('refresh: a file rewritten with its uuids and turns kept but other text is indexed anew', async () => {
+  const { dir, s3 } = projects();
+  const { path } = await build(dir);
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  // the same line, the same turn (one atom, open), another word: a redaction tool's rewrite in place
+  writeFileSync(s3, jsonl([...as('s3', [user('y1', null, 'hello walrus', 0)]), '{"broken']));
+  const after = await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([after.reread, after.turnsWritten], [1, 1]);
+  assert.deepEqual(
+    searchIndex(db, 'walrus').map((h) => h.uuid),
+    ['y1'],
+  );
+  assert.deepEqual(searchIndex(db, 'otter'), []);
+  db.close();
+});
+
 test('rebuild: deleting the index and building it again gives the same rows and hits', async () => {
   const { dir } = projects();
   const first = dumpIndex((await build(dir)).path);
