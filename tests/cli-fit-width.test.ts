@@ -149,7 +149,7 @@ test('romp ls on 100 columns: the id gives way to its first 8 characters so that
   });
 });
 
-test('romp search on 80 columns: a hit keeps its turn and who wrote it; the project and id give way', async () => {
+test('romp search on 80 columns: a hit keeps its turn and who wrote it; the project and first prompt give way', async () => {
   const { dir } = projects();
   const home = tempDir('romp-home-');
   const heads = async (): Promise<string[]> =>
@@ -170,15 +170,16 @@ test('romp search on 80 columns: a hit keeps its turn and who wrote it; the proj
       .filter((l) => l.startsWith('2026-'));
   await keepingColumns(async () => {
     process.env['COLUMNS'] = '80';
-    // time (16), turn (6), who (13): 41 columns with their gaps; the id's first 8 characters after a gap: 10; the
-    // project's end in the 28 left (its last 27 after the …): 79
+    // untitled, the session is named by its first prompt, as in romp ls. Time (16), turn (6), who (13): 41 columns
+    // with their gaps; the prompt keeps 20 after a gap: 22; the project's end in the 16 left (its last 15 after the
+    // …): 79
     assert.deepEqual(await heads(), [
-      '2026-03-01 10:00  turn 1  tool_use Bash  …der/with/a/rather/long/name  cccc0000',
+      '2026-03-01 10:00  turn 1  tool_use Bash  …ather/long/name  please look at the …',
     ]);
-    // in a pipe the line is whole
+    // in a pipe the line is whole but the prompt (210 characters), cut to 200 columns as romp ls cuts it
     delete process.env['COLUMNS'];
     assert.deepEqual(await heads(), [
-      `2026-03-01 10:00  turn 1  tool_use Bash  /work/a/project/folder/with/a/rather/long/name  ${SID}`,
+      `2026-03-01 10:00  turn 1  tool_use Bash  /work/a/project/folder/with/a/rather/long/name  ${PROMPT.slice(0, 199)}…`,
     ]);
   });
 });

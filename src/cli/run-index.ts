@@ -21,6 +21,7 @@ import { unreadLines } from '../index-db/unread-lines.ts';
 import { formatCount, plural } from '../text/format-count.ts';
 import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth, wrapLines } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
+import { TITLE_WIDTH, titleText } from './title-text.ts';
 
 /** Options of `romp index`. */
 export interface IndexCliOptions {
@@ -163,7 +164,7 @@ export async function runSearch(
           hitHead(
             `${time.format(h.t)}  ${turn}  ${safeText(who)}  `,
             safeText(h.project),
-            h.title,
+            titleText(h.title, h.first_prompt),
             h.session_id,
             columns,
           ),
@@ -191,21 +192,22 @@ export async function runSearch(
 }
 
 /**
- * A search hit's first line: its time, turn and who wrote it first, then the session's project and title (else its id).
- * Too wide for the width, the project keeps the end of its path (in what is left, 12 columns at least) and an untitled
- * session shows its id's first 8 characters (the `claude --resume` line under it has the whole id), so that the
- * fields before them are never cut; `fitLines` cuts what is still too long.
+ * A search hit's first line: its time, turn and who wrote it first, then the session's project and title or first
+ * prompt (`titleText`; else its id), at most {@link TITLE_WIDTH} columns of it.
+ * Too wide for the width, the project keeps the end of its path (in what is left, 12 columns at least) and a session
+ * with neither title nor prompt shows its id's first 8 characters (the `claude --resume` line under it has the whole
+ * id), so that the fields before them are never cut; `fitLines` cuts what is still too long.
  * @param fixed the time, turn and author, with the gap after them (already `safeText`)
  * @param project the project (already `safeText`)
- * @param title the session's title, `""` without one
+ * @param title the session's title or first prompt (`titleText`), `""` without either
  * @param id the session's id
  * @param columns the width, or undefined (a pipe: the line whole)
  * @returns the line
  */
 function hitHead(fixed: string, project: string, title: string, id: string, columns: number | undefined): string {
-  const whole = `${fixed}${project}  ${safeText(title || id)}`;
+  const whole = `${fixed}${project}  ${title === '' ? safeText(id) : fitWidth(safeText(title), TITLE_WIDTH)}`;
   if (columns === undefined || [...whole].length <= columns - 1) return whole;
-  const label = safeText(title || id.slice(0, 8));
+  const label = title === '' ? safeText(id.slice(0, 8)) : fitWidth(safeText(title), TITLE_WIDTH);
   const room = columns - 1 - [...fixed].length - 2 - Math.min([...label].length, 20);
   return `${fixed}${keepEnd(project, Math.max(12, room))}  ${label}`;
 }

@@ -1,3 +1,4 @@
+import { TITLE_WIDTH, titleText } from './title-text.ts';
 import { defaultProjectsDir, listClaudeSessions, type ClaudeSessionInfo } from '../discover/list-claude-sessions.ts';
 import { storedListings } from '../index-db/listings.ts';
 import { reportSkipped, reportUnreadable, type CliIO } from './cli-io.ts';
@@ -27,10 +28,6 @@ export interface LsOptions {
 
 /** On a width, the project column keeps the end of a longer path (`…/app/server`), this long at most. */
 const PROJECT_WIDTH = 32;
-
-/** The title (or first prompt) is cut to this many columns even in a pipe: a first prompt can be megabytes of
- * pasted text (`romp ls --json` keeps it whole). */
-const TITLE_WIDTH = 200;
 
 /**
  * `romp ls`: Claude Code's sessions, newest first, as aligned columns under a header: last activity
@@ -158,7 +155,7 @@ function titleCell(s: ClaudeSessionInfo): string {
     s.orphan === true ? '(orphan subagent)' : '',
     s.error !== undefined ? '(unreadable)' : s.size === 0 ? '(empty)' : '',
   ];
-  return [...marks, (s.title || s.firstPrompt).slice(0, TITLE_WIDTH * 4)].join(' ').replace(/\s+/g, ' ').trim();
+  return [...marks, titleText(s.title, s.firstPrompt)].filter((x) => x !== '').join(' ');
 }
 
 /**

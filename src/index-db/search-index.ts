@@ -34,7 +34,11 @@ export interface SearchHit {
   /** The block's role (`typed`, `assistant`, `thinking`, `tool_use`, `tool_result`, `system`, `other`). */
   role: string;
   tool: string | null;
+  /** The session's title (`sessions.title`), `""` without one. */
   title: string;
+  /** Without a title, the session's first prompt (its first turn's, `turns.prompt`), else `""`: what `romp ls` shows
+   * of an untitled session. */
+  first_prompt: string;
   project: string;
   /** The session's git branch (`sessions.git_branch`); `null` when no line names one. */
   git_branch: string | null;
@@ -74,7 +78,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, CASE WHEN s.title = '' THEN coalesce((SELECT t.prompt FROM turns t WHERE t.session_key = s.key ORDER BY t."index" LIMIT 1), '') ELSE '' END AS first_prompt, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
   // candidates checked against the filters: a few more than asked for when only rewound blocks are left out, many
   // more with filters of the user's (each one checked costs a few pages read)
@@ -232,6 +236,7 @@ function hit(r: Record<string, SqlValue>, snippet: string, matched: SearchHit['m
     role: String(r['role']),
     tool: r['tool_name'] === null ? null : String(r['tool_name']),
     title: String(r['title']),
+    first_prompt: String(r['first_prompt']),
     project: String(r['project']),
     git_branch: r['git_branch'] === null ? null : String(r['git_branch']),
     path: paths[0] ?? '',

@@ -438,13 +438,25 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(search.code, 0, search.err);
   const hits = JSON.parse(search.out) as Array<Record<string, unknown>>;
   assert.deepEqual(
-    hits.map((h) => [h['session_id'], h['uuid'], h['turn'], h['author'], h['snippet'], h['matches']]),
+    hits.map((h) => [
+      h['session_id'],
+      h['uuid'],
+      h['turn'],
+      h['author'],
+      h['title'],
+      h['first_prompt'],
+      h['snippet'],
+      h['matches'],
+    ]),
     [
       [
         's1',
         'r1',
         1,
         null,
+        '',
+        // untitled: its first prompt names it, as in romp ls
+        'why does the flamingo build fail',
         'error: zebra missing',
         [
           [7, 12],
@@ -466,7 +478,7 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   ]);
   assert.match(
     plain.out,
-    /turn 1 {2}human {2}\/work\/demo {2}s1\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
+    /turn 1 {2}human {2}\/work\/demo {2}why does the flamingo build fail\n {2}why does the «flamingo» build fail\n {2}romp show .*s1\.jsonl --turn 1 {3}claude --resume s1\n/,
   );
   // on a 40-column terminal each line is cut to 39 but the two commands, on lines of their own, whole: a command
   // cut to the width would not run
