@@ -75,12 +75,16 @@ export interface BuilderBase {
   summary?: string;
   customTitle?: string;
   aiTitle?: string;
+  /** A queue operation is among the lines before the first line fed: a prompt may still be waiting there, which a queue
+   * operation fed can take, and this builder would not know it (the caller reads the file whole then). */
+  queueBefore?: boolean;
 }
 
 /** Where a new builder can start reading a session's file to rebuild its last turn (`SessionBuilder.restartPoint`). */
 export interface RestartPoint extends BuilderBase {
   /** The last turn's id (`Turn.id`), whose first atom's line is at `byteOffset`. */
   turn: string;
+  queueBefore: boolean;
 }
 
 /** How the last `session()` call brought the session up to date. */
@@ -281,7 +285,8 @@ export class SessionBuilder {
     const at = path.lastIndexOf(entry);
     const base = this.#options.base;
     // fed from a base at that very line: it stays the point
-    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
+    const queueBefore = (state.collected.queue[0]?.line ?? Infinity) < entry.line || base?.queueBefore === true;
+    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id, queueBefore };
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];
     if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string') return undefined;
@@ -300,6 +305,7 @@ export class SessionBuilder {
       ...(customTitle === undefined ? {} : { customTitle: customTitle.text }),
       ...(aiTitle === undefined ? {} : { aiTitle: aiTitle.text }),
       turn: turn.id,
+      queueBefore,
     };
   }
 

@@ -95,6 +95,7 @@ for (const [where, cut] of [
   ['at a turn end (after an end_turn)', (lines: string[]) => lastWith(lines, '"stop_reason":"end_turn"') + 1],
   ['before a tool result', (lines: string[]) => lastWith(lines, '"type":"tool_result"')],
   ['before the last line', (lines: string[]) => lines.length - 1],
+  ['before an enqueued prompt', (lines: string[]) => lastWith(lines, '"operation":"enqueue"')],
 ] as const) {
   test(
     `corpus: cut ${where}, appended, refreshed in a new process: the rows of a fresh build, the tail read`,
@@ -116,8 +117,9 @@ test(
   'corpus: the last turn is where most appends to multi-turn sessions are read from',
   { skip: corpus.length === 0 ? 'no corpus' : false },
   () => {
-    // every cut above ran first (tests in a file run in order); counted by hand on 2026-12-02: 11, 1, 10, 14
-    assert.equal(taken.length, 4);
+    // every cut above ran first (tests in a file run in order); counted by hand on 2026-12-02: 11, 1, 10, 14, 0 (the
+    // corpus's two files with an enqueue under 400 KB have their queue open at the last turn: no restart)
+    assert.equal(taken.length, 5);
     assert.ok(taken.reduce((n, k) => n + k, 0) >= 30, `${taken.join(', ')}`);
   },
 );
@@ -160,24 +162,53 @@ test('fixture: appends inside a turn, before a tool result, at turn ends, each r
   );
 });
 
-test('fixture: a rewind or a queue operation in the tail is read whole, with why, and gives the same rows', async () => {
+test('fixture: a rewind in the tail is read whole, with why, and gives the same rows', async () => {
   const rewind = user('u9', 'a3', 'back to the second turn', 20);
-  const queue = JSON.stringify({
-    type: 'queue-operation',
-    operation: 'enqueue',
-    timestamp: at(20),
-    sessionId: SID,
-    content: 'later',
-  });
-  for (const [line, reason] of [
-    [JSON.stringify(rewind), 'a diagnostic in the tail'],
-    [queue, 'a queue operation in the tail'],
-  ] as const) {
-    const text = `${fixture.text}${line}\n`;
-    const [report] = (await cutAndAppend([{ name: fixture.name, text }], (lines) => [lines.length - 1])) as [
-      RefreshReport,
-    ];
-    assert.equal(report.fromLastTurn, 0);
-    assert.match(report.readWhole[0]?.reason ?? '', new RegExp(reason));
-  }
+  const whole = `${fixture.text}${JSON.stringify(rewind)}\n`;
+  const [report] = (await cutAndAppend([{ name: fixture.name, text: whole }], (lines) => [lines.length - 1])) as [
+    RefreshReport,
+  ];
+  assert.equal(report.fromLastTurn, 0);
+  assert.match(report.readWhole[0]?.reason ?? '', /a diagnostic in the tail/);
+});
+
+test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one delivered at idle) are read from the last turn on', async () => {
+  const q = (operation: string, sec: number, content?: string): string =>
+    JSON.stringify({
+      type: 'queue-operation',
+      operation,
+      timestamp: at(sec),
+      sessionId: SID,
+      ...(content === undefined ? {} : { content }),
+    });
+  // as Claude Code before 2.1.112 wrote them: a prompt absorbed mid-turn has no line of its own
+  const old = (l: Record<string, unknown>): string => JSON.stringify({ ...l, version: '2.1.96' });
+  const tail = [
+    old(user('u6', 'a7', 'sixth prompt', 17)),
+    old(assistant('a8', 'u6', toolUse('t3', 'Bash', { command: 'make' }), 18, { mid: 'm8', stop: 'tool_use' })),
+    q('enqueue', 18.5, 'also rename the walrus'),
+    old(user('r6', 'a8', [toolResult('t3', 'built')], 19)),
+    q('remove', 19.5),
+    old(assistant('a9', 'r6', text('built and renamed'), 20, { mid: 'm9', stop: 'end_turn' })),
+    q('enqueue', 21, 'seventh prompt'),
+    q('dequeue', 22),
+    old(user('u7', 'a9', 'seventh prompt', 22, { promptSource: 'queued' })),
+  ];
+  const whole = `${fixture.text}${tail.map((l) => `${l}\n`).join('')}`;
+  const lines = linesOf(whole).length;
+  // cut after u6's call (the queue empty where the last turn starts), then after a9 (the absorbed prompt answered: a
+  // generated prompt not yet answered leaves no restart), then the rest
+  const reports = await cutAndAppend([{ name: fixture.name, text: whole }], () => [lines - 7, lines - 3]);
+  assert.deepEqual(
+    reports.map((r) => [r.fromLastTurn, r.readWhole]),
+    [
+      [1, []],
+      [1, []],
+    ],
+  );
+  // a prompt enqueued before the tail may still wait there, and a remove in the tail take it: read whole
+  const waiting = `${fixture.text}${q('enqueue', 16.5, 'rename the otter')}\n${tail.map((l) => `${l}\n`).join('')}`;
+  const [report] = (await cutAndAppend([{ name: fixture.name, text: waiting }], () => [lines - 6])) as [RefreshReport];
+  assert.equal(report.fromLastTurn, 0);
+  assert.match(report.readWhole[0]?.reason ?? '', /a queue operation after one before it in the tail/);
 });
