@@ -528,7 +528,10 @@ async function classify(path: string, stamp: FileStamp, old: FileRow | undefined
   const same =
     old.parser_version === PARSER_VERSION && old.dev === stamp.dev && old.ino === stamp.ino && old.head_hash === head;
   if (!same) return 'reread';
-  if (stamp.size === old.size && stamp.mtime_ms === old.mtime_ms && stamp.tail_hash === old.tail_hash)
+  // a settled ctime recorded and another now: the inode was written since (a `touch -r` puts the mtime back, not the
+  // ctime), whatever the hashed bytes say
+  const written = old.ctime_ms >= 0 && stamp.ctime_ms !== old.ctime_ms;
+  if (!written && stamp.size === old.size && stamp.mtime_ms === old.mtime_ms && stamp.tail_hash === old.tail_hash)
     return 'unchanged';
   // the bytes where the last read stopped must still be there: else the file was rewritten
   const before = await hashAt(
@@ -536,11 +539,9 @@ async function classify(path: string, stamp: FileStamp, old: FileRow | undefined
     Math.max(0, old.bytes_read - TAIL_BYTES),
     Math.min(old.bytes_read, TAIL_BYTES),
   ).catch(() => '');
-  return stamp.size > old.bytes_read && before === old.tail_hash
-    ? 'appended'
-    : stamp.size === old.size && before === old.tail_hash
-      ? 'unchanged'
-      : 'reread';
+  // the same size with another mtime is read again: an edit in place that keeps the size (a secret masked with as many
+  // `*`) leaves the first and last bytes as they were, and a `touch` costs one read
+  return stamp.size > old.bytes_read && before === old.tail_hash ? 'appended' : 'reread';
 }
 
 /** The key wanted, unless another file already has it: then the key and a hash of the path (`key@1a2b3c4d`). */

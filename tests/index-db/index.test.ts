@@ -312,6 +312,51 @@ test('refresh: a file rewritten with its uuids and turns kept but other text is 
   db.close();
 });
 
+test('refresh: an edit in place that keeps the size, past the first 4 KiB and before the last bytes, is read again', async () => {
+  const { dir, s3 } = projects();
+  // a first prompt of 5,000 characters: the edited word is past the hashed head, and lines follow it
+  writeFileSync(
+    s3,
+    jsonl(
+      as('s3', [
+        user('y0', null, `padding ${'x'.repeat(5000)}`, 0),
+        assistant('b0', 'y0', text('noted'), 1, { mid: 'n0', stop: 'end_turn' }),
+        user('y1', 'b0', 'the secret is otter', 2),
+        assistant('b1', 'y1', text('understood, and this reply is long enough to be the last 64 bytes'), 3, {
+          mid: 'n1',
+          stop: 'end_turn',
+        }),
+      ]),
+    ),
+  );
+  const { path } = await build(dir);
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  assert.deepEqual(
+    searchIndex(db, 'otter').map((h) => h.uuid),
+    ['y1'],
+  );
+  // masked with as many characters: the same size, the same first 4 KiB and last 64 bytes
+  writeFileSync(s3, readFileSync(s3, 'utf8').replace('the secret is otter', 'the secret is *****'));
+  const after = await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([after.reread, after.unchanged], [1, 3]);
+  assert.deepEqual(searchIndex(db, 'otter'), []);
+  // edited back with its mtime put back (`touch -r`): only the ctime says so, once recorded settled (as a refresh
+  // 2 s after a write records it)
+  const mtime = new Date('2026-03-05T00:00:00Z'); // a whole second: utimes puts it back exactly
+  utimesSync(s3, mtime, mtime);
+  await refreshIndex(db, { projectsDir: dir });
+  db.run('UPDATE files SET ctime_ms = ? WHERE path = ?', [statSync(s3).ctimeMs, s3]);
+  writeFileSync(s3, readFileSync(s3, 'utf8').replace('the secret is *****', 'the secret is otter'));
+  utimesSync(s3, mtime, mtime);
+  const back = await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([back.reread, back.unchanged], [1, 3]);
+  assert.deepEqual(
+    searchIndex(db, 'otter').map((h) => h.uuid),
+    ['y1'],
+  );
+  db.close();
+});
+
 test('rebuild: deleting the index and building it again gives the same rows and hits', async () => {
   const { dir } = projects();
   const first = dumpIndex((await build(dir)).path);
