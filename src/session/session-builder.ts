@@ -285,7 +285,9 @@ export class SessionBuilder {
     const at = path.lastIndexOf(entry);
     const base = this.#options.base;
     // fed from a base at that very line: it stays the point
-    const queueBefore = (state.collected.queue[0]?.line ?? Infinity) < entry.line || base?.queueBefore === true;
+    // a base that does not say (a restart of before the field) may have had one
+    const queueBefore =
+      (state.collected.queue[0]?.line ?? Infinity) < entry.line || (base !== undefined && base.queueBefore !== false);
     if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id, queueBefore };
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];

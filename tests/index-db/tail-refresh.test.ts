@@ -212,3 +212,35 @@ test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one del
   assert.equal(report.fromLastTurn, 0);
   assert.match(report.readWhole[0]?.reason ?? '', /a queue operation after one before it in the tail/);
 });
+
+test('fixture: a restart that does not say whether a queue operation came before is taken as one that does', async () => {
+  const dir = tempDir('romp-tail-q-');
+  const projects = join(dir, 'projects');
+  mkdirSync(join(projects, '-p'), { recursive: true });
+  const file = join(projects, '-p', fixture.name);
+  writeFileSync(file, fixture.text);
+  const index = join(dir, 'index.db');
+  await refresh(index, projects);
+  const point = (): Restart['point'] => {
+    const db = openIndexForRead(index);
+    if (typeof db === 'string') assert.fail(db);
+    const json = String(db.all('SELECT restart_json FROM restarts')[0]?.['restart_json']);
+    db.close();
+    return (JSON.parse(json) as Restart).point;
+  };
+  assert.equal(point().queueBefore, false);
+  // as a restart written before the field was
+  const db = openIndexForWrite(index, () => assert.fail('the index is sound'));
+  const old = JSON.parse(String(db.all('SELECT restart_json FROM restarts')[0]?.['restart_json'])) as Restart;
+  delete (old.point as Partial<Restart['point']>).queueBefore;
+  db.run('UPDATE restarts SET restart_json = ?', [JSON.stringify(old)]);
+  db.close();
+  // a tail read with no queue operation: the restart it writes keeps the doubt
+  appendFileSync(
+    file,
+    `${JSON.stringify(assistant('a8', 'a7', text('and one more'), 17, { mid: 'm8', stop: 'end_turn' }))}\n`,
+  );
+  const report = await refresh(index, projects);
+  assert.equal(report.fromLastTurn, 1);
+  assert.equal(point().queueBefore, true);
+});
