@@ -14,7 +14,14 @@ import { secretlintFinder } from '../redact/secretlint-finder.ts';
 import { keyed } from '../model/keyed.ts';
 import { sessionSubagents } from '../discover/list-claude-sessions.ts';
 import { exportRows } from '../lake/export-rows.ts';
-import { fileIdentity, readManifest, writeManifest, type ManifestFile } from '../lake/export-manifest.ts';
+import {
+  fileIdentity,
+  LAKE_VERSION,
+  otherVersionManifests,
+  readManifest,
+  writeManifest,
+  type ManifestFile,
+} from '../lake/export-manifest.ts';
 import { ENTITIES, type Entity } from '../lake/lake-columns.ts';
 import { writePart } from '../lake/write-part.ts';
 import type { Cell } from '../rows/row-types.ts';
@@ -229,6 +236,11 @@ export async function runLakeExport(args: string[], options: BulkExportOptions, 
   const since = options.since === undefined ? undefined : sinceDay(options.since);
   const machine = options.machine ?? hostname();
   const format = options.format === 'ndjson' ? 'ndjson' : 'parquet';
+  const older = (await otherVersionManifests(dir))[0];
+  if (older !== undefined)
+    throw new UserError(
+      `${dir}: a lake another romp wrote (_romp/${older.name}: layout version ${String(older.version)}, this romp writes ${LAKE_VERSION}; its usage_facts keys are of another form, and a reader would count those responses twice): export into a new folder`,
+    );
   const manifest = await readManifest(dir, machine);
   const { units, cleanup } = await exportUnits(args, options, io);
   const redactions = keyed<number>();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { partitionValue } from './write-part.ts';
 import { makeDir } from '../fs/make-dir.ts';
@@ -14,9 +14,13 @@ export interface ManifestFile {
   exported: number;
 }
 
+/** The lake's layout version, in every manifest: 2 since `usage_facts` keys are JSON text (1: `message.id` NUL
+ * `requestId`; rows of both in one lake are two keys for one response, counted twice by a reader). */
+export const LAKE_VERSION = 2;
+
 /** One machine's manifest: `<lake>/_romp/manifest-<machine>.json`. */
 export interface Manifest {
-  version: 1;
+  version: typeof LAKE_VERSION;
   machine: string;
   files: ManifestFile[];
 }
@@ -29,6 +33,33 @@ export interface Manifest {
  */
 export function manifestPath(dir: string, machine: string): string {
   return join(dir, '_romp', `manifest-${partitionValue(machine)}.json`);
+}
+
+/**
+ * The manifests of a lake (every machine's) that another layout version wrote: an export into it would mix two forms of
+ * keys.
+ * @param dir the lake's folder
+ * @returns each such manifest's file name and version (`null`: none, or not JSON), in name order; `[]` for a new lake
+ */
+export async function otherVersionManifests(dir: string): Promise<Array<{ name: string; version: unknown }>> {
+  let names: string[];
+  try {
+    names = (await readdir(join(dir, '_romp'))).filter((n) => /^manifest-.*\.json$/.test(n)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const other: Array<{ name: string; version: unknown }> = [];
+  for (const name of names) {
+    let version: unknown = null;
+    try {
+      version = (JSON.parse(await readFile(join(dir, '_romp', name), 'utf8')) as Partial<Manifest>).version ?? null;
+    } catch {
+      // not JSON: not a manifest of this layout
+    }
+    if (version !== LAKE_VERSION) other.push({ name, version });
+  }
+  return other;
 }
 
 /**
@@ -63,7 +94,7 @@ export async function writeManifest(
   const path = manifestPath(dir, machine);
   makeDir(join(dir, '_romp'));
   const manifest: Manifest = {
-    version: 1,
+    version: LAKE_VERSION,
     machine,
     files: [...files.values()].sort((a, b) => a.path.localeCompare(b.path)),
   };

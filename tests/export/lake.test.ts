@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,28 @@ test('--since a day that is none (30 February) is refused before anything is wri
   assert.equal(run.code, 2);
   assert.equal(run.err, 'romp: --since 2025-02-30: give a day as YYYY-MM-DD or YYYYMMDD\n');
   assert.deepEqual(readdirSync(join(out, '..')), []);
+});
+
+test('a lake another layout version wrote (usage keys of another form) is refused, nothing written', async () => {
+  const out = join(tempDir('romp-lake-'), 'lake');
+  mkdirSync(join(out, '_romp'), { recursive: true });
+  // as romp wrote it when usage_facts keys were message.id NUL requestId
+  const old = join(out, '_romp', 'manifest-laptop.json');
+  writeFileSync(old, JSON.stringify({ version: 1, machine: 'laptop', files: [] }));
+  const projects = tempDir('romp-projects-');
+  mkdirSync(join(projects, '-work'), { recursive: true });
+  writeFileSync(
+    join(projects, '-work', 's.jsonl'),
+    `${JSON.stringify({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', timestamp: '2026-03-01T10:00:00Z', message: { role: 'user', content: 'hi' } })}\n`,
+  );
+  const run = await runCli(['export', '--format', 'ndjson', '--out', out, '--projects', projects]);
+  assert.equal(run.code, 2);
+  assert.match(
+    run.err,
+    /_romp\/manifest-laptop\.json: layout version 1, this romp writes 2; .*export into a new folder\n$/,
+  );
+  assert.deepEqual(readdirSync(out), ['_romp']);
+  assert.deepEqual(readdirSync(join(out, '_romp')), ['manifest-laptop.json']);
 });
 
 test('two overlapping machines: the de-duplicated Parquet usage is romp usage over the union', { skip }, async () => {
