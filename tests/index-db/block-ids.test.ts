@@ -109,7 +109,8 @@ test('block ids: blocks moved before and after their commit, deleted and appende
   ];
   writeSession(dir, 'a', a);
   await refreshIndex(db, { projectsDir: dir, workers: 0 });
-  // one transaction: b moves a2, committed before; c (read after b) moves b0 and b1, not yet committed, and a2 again
+  // one transaction (files in the order of their first times: c, then b): c0 moves a2 (committed before) from 2 to
+  // 3, then b0 moves it again, to 4, a2 still committed
   writeSession(dir, 'b', [
     ['b0', 'the quokka', 0.015],
     ['b1', 'the numbat', 0.5],
@@ -117,9 +118,10 @@ test('block ids: blocks moved before and after their commit, deleted and appende
   writeSession(dir, 'c', c);
   await refreshIndex(db, { projectsDir: dir, workers: 0 });
   assert.deepEqual(ids(db), { a0: 0, a1: 1, c0: 2, b0: 3, a2: 4, c1: 5, b1: 6, a3: 50 });
-  // one transaction: A (read first) moves b0, a2, c1 and b1; a, rewritten with a0 and a2 replaced, has their turns
-  // deleted (a2's block then pending, a0's committed) and written again; c's last turn (c1, pending) is deleted and
-  // written again with c2 appended
+  // one transaction (a, c, then A): a, rewritten with a0 and a2 replaced, has its committed rows deleted and a0w and
+  // a2w written (pending); c's last turn (c1, committed) is deleted and written again (pending) with c2 appended; A0
+  // then moves b0 and b1 (committed) and a2w and c1 (pending). Pending blocks deleted before their commit:
+  // search-queue.test.ts
   writeSession(dir, 'A', [['A0', 'the echidna', 0.013]]);
   writeSession(dir, 'a', [
     ['a0w', 'the aardwolf', 0],
