@@ -7,12 +7,13 @@ const INDEXES = [
 ] as const;
 
 /**
- * The full-text entries of the blocks written in the running transaction, made just before it commits (`flush`), all
- * at once in id order: FTS5 writes its pending terms into a new segment whenever a rowid goes back (each file's first
- * block id is mostly below the one before's last) and merges segments later. Every block row is, at any time, either
- * in both full-text indexes under its id or pending here: a pending block moved by `blockIds` or deleted needs no
- * full-text delete (its entries were never made: deleting them from an external-content FTS5 table corrupts it); a
- * block of an earlier transaction does. One queue per write transaction; a rollback drops it.
+ * The full-text entries of the blocks written in the running transaction, made just before it commits (`flush`), all at
+ * once in id order: FTS5 writes its pending terms into a new segment whenever a rowid goes back (each file's first
+ * block id is mostly below the one before's last) and at the end of each `INSERT … SELECT`, and merges segments later.
+ * Every block row is, at any time, either in both full-text indexes under its id or pending here: a pending block moved
+ * by `blockIds` or deleted needs no full-text delete (its entries were never made: deleting them from an
+ * external-content FTS5 table corrupts it); a block of an earlier transaction does. One queue per write transaction; a
+ * rollback drops it.
  */
 export class SearchQueue {
   /** The connection, in its write transaction. */

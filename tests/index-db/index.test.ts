@@ -701,3 +701,19 @@ test('search: a hit in a subagent file whose parent session is not in the folder
   );
   db.close();
 });
+
+test("search: a session whose id holds a '/' resumes by its file, not by the id's first part", async () => {
+  const dir = tempDir('romp-index-slash-');
+  mkdirSync(join(dir, '-work-demo'), { recursive: true });
+  writeFileSync(
+    join(dir, '-work-demo', 's9.jsonl'),
+    jsonl(as('team/s9', [user('z1', null, 'where is the capybara', 0)])),
+  );
+  const { path } = await build(dir);
+  const db = reader(path);
+  assert.deepEqual(
+    searchIndex(db, 'capybara').map((h) => [h.session_id, h.resume_id]),
+    [['team/s9', 's9']],
+  );
+  db.close();
+});
