@@ -31,25 +31,19 @@ import { openIndexForRead, openIndexForWrite } from '../src/index-db/open-index.
 import { refreshIndex, type WatcherCache } from '../src/index-db/refresh-index.ts';
 import { searchIndex } from '../src/index-db/search-index.ts';
 import { buildFloor } from './index-floor.ts';
+import { timed } from './timed.ts';
 import { LONG_SESSIONS, REPLICA_VERSION, replicateProjects, replicateSession, smallSessions } from './replicate.ts';
 
 const MB = 1024 * 1024;
 const bin = fileURLToPath(new URL('../src/cli/bin.js', import.meta.url));
 
-/** A romp command's wall and CPU time (s; user + system of the process and its threads, by `/usr/bin/time`). */
-function timed(args: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+function wall(args: string[], env: NodeJS.ProcessEnv): number {
   const start = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, bin, ...args], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const run = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   if (run.status !== 0)
     throw new Error(`romp ${args[0]} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
-  const [user = NaN, system = NaN] = (run.stderr.toString().trim().split('\n').at(-1) ?? '').split(' ').map(Number);
-  return { wall: (performance.now() - start) / 1000, cpu: user + system };
+  return (performance.now() - start) / 1000;
 }
-
-const wall = (args: string[], env: NodeJS.ProcessEnv): number => timed(args, env).wall;
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? NaN;
@@ -88,8 +82,8 @@ export async function benchIndex(issueSize = false): Promise<void> {
   );
   if (reuse) console.log(`  the index built before in ${home}: no romp usage, no build`);
   else {
-    const usage = timed(['usage', '--projects', projects, '--json', '--no-index'], env);
-    const build = timed(['index', '--projects', projects, '--no-progress'], env);
+    const usage = timed(process.execPath, [bin, 'usage', '--projects', projects, '--json', '--no-index'], env);
+    const build = timed(process.execPath, [bin, 'index', '--projects', projects, '--no-progress'], env);
     writeFileSync(built, '');
     console.log(
       `  romp usage ${usage.wall.toFixed(1)} s, ${usage.cpu.toFixed(1)} s of CPU; full romp index ${build.wall.toFixed(1)} s, ${build.cpu.toFixed(1)} s of CPU = ${(build.wall / usage.wall).toFixed(2)}x usage, ${(build.cpu / usage.cpu).toFixed(2)}x in CPU (target < 3x)`,

@@ -9,37 +9,18 @@
  * reading every file (`--no-index`), and with a fresh index of the folder (`romp index` once, in a home of
  * its own: every file's usage taken from it) and the same output.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LONG_SESSIONS, REPLICA_VERSION, replicateProjects } from './replicate.ts';
+import { timed, type Timed } from './timed.ts';
 
 const MB = 1024 * 1024;
 const SESSIONS = 160;
 const ROUNDS = 5;
 const CCUSAGE = '20.0.24';
-
-interface Timed {
-  cpu: number;
-  wall: number;
-  peakMb: number;
-  stdout: string;
-}
-
-function timed(command: string, args: string[], env: NodeJS.ProcessEnv): Timed {
-  const run = spawnSync('/usr/bin/time', ['-f', '%U %S %e %M', command, ...args], { env, maxBuffer: 1 << 28 });
-  if (run.status !== 0)
-    throw new Error(`${command} exited ${String(run.status)}: ${run.stderr.toString().slice(-300)}`);
-  const [user, system, wall, kb] = (run.stderr.toString().trim().split('\n').at(-1) ?? '').split(' ').map(Number);
-  return {
-    cpu: (user ?? 0) + (system ?? 0),
-    wall: wall ?? Number.NaN,
-    peakMb: (kb ?? 0) / 1024,
-    stdout: run.stdout.toString(),
-  };
-}
 
 /** The native ccusage binary for this machine, fetched once; undefined when it cannot be had. */
 function ccusageBinary(): string | undefined {

@@ -205,9 +205,10 @@ export async function runSearch(
  * @returns the line
  */
 function hitHead(fixed: string, project: string, title: string, id: string, columns: number | undefined): string {
-  const whole = `${fixed}${project}  ${title === '' ? safeText(id) : fitWidth(safeText(title), TITLE_WIDTH)}`;
+  const named = title === '' ? undefined : fitWidth(safeText(title), TITLE_WIDTH);
+  const whole = `${fixed}${project}  ${named ?? safeText(id)}`;
   if (columns === undefined || [...whole].length <= columns - 1) return whole;
-  const label = title === '' ? safeText(id.slice(0, 8)) : fitWidth(safeText(title), TITLE_WIDTH);
+  const label = named ?? safeText(id.slice(0, 8));
   const room = columns - 1 - [...fixed].length - 2 - Math.min([...label].length, 20);
   return `${fixed}${keepEnd(project, Math.max(12, room))}  ${label}`;
 }

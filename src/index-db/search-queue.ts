@@ -59,12 +59,8 @@ export class SearchQueue {
    * @param moves the old and new ids
    */
   move(moves: ReadonlyArray<readonly [number, number]>): void {
-    const indexed: number[] = [];
-    // all old ids out first: a new id may be another moved block's old one
-    const wasPending = moves.map(([o]) => this.pending.delete(o));
-    moves.forEach(([o], i) => {
-      if (wasPending[i] !== true) indexed.push(o);
-    });
+    // every old id out before any new one in: a new id may be another moved block's old one
+    const indexed = moves.filter(([o]) => !this.pending.delete(o)).map(([o]) => o);
     if (indexed.length > 0) unindexBlocks(this.db, 'SELECT value FROM json_each(?)', [JSON.stringify(indexed)]);
     this.add(moves.map(([, n]) => n));
   }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 
 /**
  * What the viewer's caches are keyed by: each file's device, inode, size, modification and change times (ms), in the
- * order given, the stat `romp index` trusts a file by (`statUnchanged` in src/index-db/refresh-index.ts): a file
+ * order given, the stat `romp index` trusts a file by (`statMatches` in src/index-db/file-stamp.ts): a file
  * rewritten with its size and mtime set back has another ctime, one replaced by a rename another inode. A file that
  * cannot be read stamps as `-` (so its coming back changes the stamp). A stat only, unlike the index's `stampFile`
  * (src/index-db/file-stamp.ts), which hashes bytes too.
