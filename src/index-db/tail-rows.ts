@@ -32,12 +32,10 @@ const CHUNK_BYTES = 1024 * 1024;
  * read gives only when nothing before the tail takes part in it, which is checked, and when anything is in doubt the
  * reason is given instead (the caller reads the file whole): a session of several files or a subagent's, a restart
  * missing or not of the turns the index holds, a diagnostic (the index's or the tail's: a line hanging on an older one,
- * a rewind, a compaction, a broken line), a `summary` title or a checkpoint in the tail, a queue operation in it when
- * one came before it (`RestartPoint.queueBefore`: a prompt may be waiting since; with none before, the tail's replay
- * is a whole read's), a rewound
- * line, a response or stream subagent of no turn, turns sharing a response, the tail's first turn not the index's last,
- * one of that turn's atoms not in the tail, a tail atom, response or tool call the index holds in an earlier turn, a
- * tool result whose call is before the tail, a subagent transcript linked before to another call.
+ * a rewind, a compaction, a broken line), a `summary` title or a checkpoint in the tail, a rewound line, a response or
+ * stream subagent of no turn, turns sharing a response, the tail's first turn not the index's last, one of that turn's
+ * atoms not in the tail, a tail atom, response or tool call the index holds in an earlier turn, a tool result whose
+ * call is before the tail, a subagent transcript linked before to another call.
  * @param db the index
  * @param path the transcript
  * @param size its size, as stamped
@@ -92,10 +90,6 @@ export async function tailRows(
   for (const r of session.records) {
     const what =
       WHOLE_TYPES.get(r.type) ??
-      // a queue operation replays as in a whole read only when none came before the tail (none can be waiting)
-      (r.type === 'queue-operation' && point.queueBefore !== false
-        ? 'a queue operation after one before it'
-        : undefined) ??
       (r.subtype === 'compact_boundary' || r.subtype === 'microcompact_boundary' ? 'a compaction' : undefined) ??
       (r.onPath === false && r.isSidechain !== true && (r.type === 'user' || r.type === 'assistant')
         ? 'a rewound line'

@@ -100,12 +100,14 @@ export interface OpenTurnStart {
  * @param collected the session's lines
  * @param options view, rompUuid, postal lookup
  * @param onDiagnostic receives the graph stage's diagnostics
+ * @param seen the keys of queued prompts generated before the first line (`QueueBase.seen`: a builder fed from a base)
  * @returns the session and its state
  */
 export function buildSessionState(
   collected: Collected,
   options: BuildOptions,
   onDiagnostic: OnDiagnostic,
+  seen: readonly string[] = [],
 ): SessionState {
   const view = options.view ?? 'full';
   const index = buildIndex(collected.entries, onDiagnostic);
@@ -117,7 +119,7 @@ export function buildSessionState(
   const queued =
     collected.queue.length === 0
       ? { prompts: [], sealed: true, replay: undefined }
-      : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid);
+      : queuedPrompts(collected.queue, collected.entries, index, path.onPath, rompUuid, seen);
   const generated = queued.prompts;
   const through = progressThrough(index, path, collected.checkpoints[collected.checkpoints.length - 1], view);
   const { turns, finished, timesKnown, dir, gitBranch } = pathTurns(path.entries, ctx, generated, records);

@@ -37,11 +37,17 @@ export class PromptQueue<T extends Queued> {
     else same.items.push(entry);
   }
 
-  /** Empties the queue. */
-  clear(): void {
+  /**
+   * Empties the queue.
+   * @returns the entries that were waiting, in order
+   */
+  clear(): T[] {
+    const { items, head } = this.#all;
+    const cleared = items.slice(head).filter((entry) => !this.#taken.has(entry));
     this.#all = { items: [], head: 0 };
     this.#plain = { items: [], head: 0 };
     this.#byText = new Map();
+    return cleared;
   }
 
   /** Takes the oldest entry with this text; `undefined` when none waits. */

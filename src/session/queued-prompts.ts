@@ -26,10 +26,22 @@ export interface QueuedPrompts {
   sealed: boolean;
 }
 
-/** A queued prompt still waiting: its `enqueue`, and its text for matching. */
+/** A queued prompt: its `enqueue`, its text for matching, and the `seq` of what took it (`Infinity`: still waiting). */
 interface Waiting {
   op: QueueOperation;
   text: string | undefined;
+  takenAt: number;
+}
+
+/**
+ * The queue replay's state just before one line (`QueueReplay.at`), all a replay begun at that line needs of the lines
+ * before it (`BuilderBase.queue`): the prompts still waiting there, and the keys of the prompts generated before it (a
+ * copy of one of their `enqueue`s generates nothing).
+ */
+export interface QueueBase {
+  /** The `enqueue`s still waiting, in order; a `t` of `null` is none (`NaN` through JSON). */
+  waiting: Array<Omit<QueueOperation, 't'> & { t: number | null }>;
+  seen: string[];
 }
 
 /**
@@ -63,6 +75,7 @@ interface Waiting {
  * @param index the graph index (which copy of a line is the one kept)
  * @param onPath the active path's lines
  * @param rompUuid the session's identity
+ * @param seen the keys of prompts generated before the first line (`QueueBase.seen`), for a replay begun mid-file
  * @returns the generated atoms with the line each follows, in order, and whether they are sealed
  */
 export function queuedPrompts(
@@ -71,17 +84,23 @@ export function queuedPrompts(
   index: GraphIndex,
   onPath: EntrySet,
   rompUuid: string,
+  seen: readonly string[] = [],
 ): QueuedPrompts & { replay: QueueReplay } {
-  const replay = new QueueReplay(index, onPath, rompUuid);
+  const replay = new QueueReplay(index, onPath, rompUuid, seen);
   replay.feed(queue, entries);
   return { prompts: replay.prompts(0), sealed: replay.sealed, replay };
 }
 
-/** One generated prompt: its atom, the shared place it follows, and whether its own line stands for it. */
+/**
+ * One generated prompt: its atom, the shared place it follows, whether its own line stands for it, the `seq` of its
+ * `remove` and of the response that answered its request (`Infinity`: none yet).
+ */
 interface Generated {
   atom: Atom;
   place: { after: Entry };
   dropped: boolean;
+  seq: number;
+  answeredAt: number;
 }
 
 /**
@@ -97,7 +116,9 @@ export class QueueReplay {
   readonly #out: Generated[] = [];
   readonly #places: Array<{ after: Entry }> = [];
   readonly #byText = new Map<string, number[]>(); // positions in `out`, by the prompt's text
-  readonly #seen = new Set<string>(); // a copy of the same enqueue (another file of the session) is one prompt
+  // a copy of the same enqueue (another file of the session) is one prompt: the seq of the remove that generated it
+  readonly #seen = new Map<string, number>();
+  readonly #enqueued: Waiting[] = []; // every enqueue replayed, in order (for `at`)
   #latest: Entry | undefined;
   #open = 0; // out[open…]: prompts whose request has not been answered yet (a queued_command line may stand for them)
 
@@ -105,11 +126,13 @@ export class QueueReplay {
    * @param index the graph index (which copy of a line is the one kept)
    * @param onPath the active path's lines
    * @param rompUuid the session's identity
+   * @param seen the keys of prompts generated before the first line fed (`QueueBase.seen`)
    */
-  constructor(index: GraphIndex, onPath: EntrySet, rompUuid: string) {
+  constructor(index: GraphIndex, onPath: EntrySet, rompUuid: string, seen: readonly string[] = []) {
     this.#index = index;
     this.#onPath = onPath;
     this.#rompUuid = rompUuid;
+    for (const key of seen) this.#seen.set(key, -Infinity);
   }
 
   /** Prompts generated so far (dropped ones included). */
@@ -135,6 +158,24 @@ export class QueueReplay {
   }
 
   /**
+   * The replay's state just before the line at `seq` (`QueueBase`), for a replay begun there that is to generate what
+   * this one generates from there on; `undefined` when a prompt generated before it was not answered before it (a line
+   * after could still stand for that prompt).
+   * @param seq the line's `Entry.seq`, fed earlier
+   * @returns the state, or `undefined`
+   */
+  at(seq: number): QueueBase | undefined {
+    const out = this.#out;
+    let last = out.length - 1;
+    while (last >= 0 && (out[last] as Generated).seq > seq) last--;
+    if (last >= 0 && (out[last] as Generated).answeredAt >= seq) return undefined;
+    return {
+      waiting: this.#enqueued.filter((w) => w.op.seq < seq && w.takenAt >= seq).map((w) => w.op),
+      seen: [...this.#seen].filter(([, at]) => at < seq).map(([key]) => key),
+    };
+  }
+
+  /**
    * Replays queue operations and lines together in the session's order (`seq`): each operation before
    * the first line after it.
    * @param queue queue operations, in order
@@ -154,18 +195,22 @@ export class QueueReplay {
   #replay(op: QueueOperation): void {
     const waiting = this.#waiting;
     const latest = this.#latest;
-    if (op.operation === 'enqueue') waiting.push({ op, text: promptText(op.content) });
-    else if (op.operation === 'popAll') waiting.clear();
+    if (op.operation === 'enqueue') {
+      const entry = { op, text: promptText(op.content), takenAt: Infinity };
+      waiting.push(entry);
+      this.#enqueued.push(entry);
+    } else if (op.operation === 'popAll') for (const entry of waiting.clear()) entry.takenAt = op.seq;
     else if (op.operation === 'dequeue' || op.operation === 'popOne' || op.operation === 'remove') {
       const content = promptText(op.content);
       const taken = (content === undefined ? undefined : waiting.takeText(content)) ?? waiting.takeOldest();
+      if (taken !== undefined) taken.takenAt = op.seq;
       if (op.operation !== 'remove' || taken === undefined || op.reason !== undefined || isSlashCommand(taken.text))
         return;
       if (latest === undefined || !this.#onPath.has(latest) || !versionBefore(latest.record['version'], 2, 1, 112))
         return;
       const key = `${taken.op.t}\u0000${taken.text ?? ''}`;
       if (this.#seen.has(key)) return;
-      this.#seen.add(key);
+      this.#seen.set(key, op.seq);
       const atom = generated(taken, op, latest, this.#rompUuid);
       const places = this.#places;
       if (places.at(-1)?.after !== latest) places.push({ after: latest });
@@ -175,7 +220,13 @@ export class QueueReplay {
         if (same === undefined) this.#byText.set(text, [this.#out.length]);
         else same.push(this.#out.length);
       }
-      this.#out.push({ atom, place: places.at(-1) as { after: Entry }, dropped: false });
+      this.#out.push({
+        atom,
+        place: places.at(-1) as { after: Entry },
+        dropped: false,
+        seq: op.seq,
+        answeredAt: Infinity,
+      });
     }
   }
 
@@ -190,10 +241,15 @@ export class QueueReplay {
       for (let i = places.length - 1; i >= 0 && (places[i] as { after: Entry }).after === latest; i--)
         (places[i] as { after: Entry }).after = e;
     }
-    if (e.type === 'assistant' && !continues) this.#open = out.length; // the next request was answered
+    if (e.type === 'assistant' && !continues) {
+      // the next request was answered
+      for (let i = this.#open; i < out.length; i++) (out[i] as Generated).answeredAt = line.seq;
+      this.#open = out.length;
+    }
     if (e.type === 'user') {
       const text = promptText((e.record['message'] as { content?: unknown } | undefined)?.content);
-      if (text !== undefined) this.#waiting.takeText(text);
+      const taken = text === undefined ? undefined : this.#waiting.takeText(text);
+      if (taken !== undefined) taken.takenAt = line.seq;
     } else if (e.type === 'attachment' && out.length > this.#open) {
       const attachment = e.record['attachment'] as { type?: unknown; prompt?: unknown } | undefined;
       const text = attachment?.type === 'queued_command' ? promptText(attachment.prompt) : undefined;

@@ -28,7 +28,7 @@ import {
   type FileRead,
   type QueueOperation,
 } from './collect-files.ts';
-import type { QueueReplay } from './queued-prompts.ts';
+import type { QueueBase, QueueReplay } from './queued-prompts.ts';
 import { HomeContext } from './home-context.ts';
 import { holdShape } from '../model/hold-shape.ts';
 
@@ -54,10 +54,10 @@ export interface BuilderOptions extends RecordDecodeOptions, BuildOptions {
  * builder over the file). Records and diagnostics are numbered as in the whole file (lines and bytes after the base's);
  * the first line fed hangs on `parent`, written before it: the walk starts there, with no `HISTORY_GAP` for it; `dir`,
  * `gitBranch` and `summary` stand while no line of the path fed names one, and the titles while no line fed is one of
- * their kind. Anything else before the base (an older line a fed line hangs on, a queue operation, a checkpoint) is not
- * known: such a line is a phantom parent (`PHANTOM_PARENT`, `HISTORY_GAP`), and the caller, who must get what a whole
- * read gives, reads the file whole instead. A builder with a base resolves the whole of what it was fed at every
- * `session()` (no `open-turn` step).
+ * their kind; the queue replay starts from `queue`. Anything else before the base (an older line a fed line hangs on, a
+ * checkpoint) is not known: such a line is a phantom parent (`PHANTOM_PARENT`, `HISTORY_GAP`), and the caller, who must
+ * get what a whole read gives, reads the file whole instead. A builder with a base resolves the whole of what it was
+ * fed at every `session()` (no `open-turn` step).
  */
 export interface BuilderBase {
   /** Lines of the file before the first byte fed. */
@@ -75,16 +75,14 @@ export interface BuilderBase {
   summary?: string;
   customTitle?: string;
   aiTitle?: string;
-  /** A queue operation is among the lines before the first line fed: a prompt may still be waiting there, which a queue
-   * operation fed can take, and this builder would not know it (the caller reads the file whole then). */
-  queueBefore?: boolean;
+  /** The queue replay's state before the first line fed (`QueueReplay.at`): absent, nothing waiting or generated. */
+  queue?: QueueBase;
 }
 
 /** Where a new builder can start reading a session's file to rebuild its last turn (`SessionBuilder.restartPoint`). */
 export interface RestartPoint extends BuilderBase {
   /** The last turn's id (`Turn.id`), whose first atom's line is at `byteOffset`. */
   turn: string;
-  queueBefore: boolean;
 }
 
 /** How the last `session()` call brought the session up to date. */
@@ -258,12 +256,12 @@ export class SessionBuilder {
   }
 
   /**
-   * Where a builder in another process can start reading this session's one file to rebuild its last turn, with what
-   * it must be told of the lines before (`BuilderOptions.base`): the last turn's first atom's line, when that line is
-   * one the file holds (not generated), has a time, and hangs on the path line before it; none for a session of
-   * several files, with a checkpoint (`last-prompt`: it picks the leaf), with a generated prompt not yet answered, or
-   * with no time at all. The caller still has to check that what the new builder makes of the rest is what this one
-   * made (docs/index.md, "Freshness").
+   * Where a builder in another process can start reading this session's one file to rebuild its last turn, with what it
+   * must be told of the lines before (`BuilderOptions.base`): the last turn's first atom's line, when that line is one
+   * the file holds (not generated), has a time, and hangs on the path line before it; none for a session of several
+   * files, with a checkpoint (`last-prompt`: it picks the leaf), with a generated prompt not yet answered (at the end,
+   * or at that line), or with no time at all. The caller still has to check that what the new builder makes of the rest
+   * is what this one made (docs/index.md, "Freshness").
    * @returns the point, or `undefined`
    */
   restartPoint(): RestartPoint | undefined {
@@ -285,10 +283,9 @@ export class SessionBuilder {
     const at = path.lastIndexOf(entry);
     const base = this.#options.base;
     // fed from a base at that very line: it stays the point
-    // a base that does not say (a restart of before the field) may have had one
-    const queueBefore =
-      (state.collected.queue[0]?.line ?? Infinity) < entry.line || (base !== undefined && base.queueBefore !== false);
-    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id, queueBefore };
+    if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
+    const queue = state.replay?.at(entry.seq);
+    if (state.replay !== undefined && queue === undefined) return undefined;
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];
     if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string') return undefined;
@@ -306,8 +303,8 @@ export class SessionBuilder {
       ...(summary === undefined ? {} : { summary }),
       ...(customTitle === undefined ? {} : { customTitle: customTitle.text }),
       ...(aiTitle === undefined ? {} : { aiTitle: aiTitle.text }),
+      ...(queue === undefined || (queue.waiting.length === 0 && queue.seen.length === 0) ? {} : { queue }),
       turn: turn.id,
-      queueBefore,
     };
   }
 
@@ -343,6 +340,9 @@ export class SessionBuilder {
     if (base !== undefined) {
       if (base.customTitle !== undefined) collected.customTitle ??= { text: base.customTitle, seq: -1 };
       if (base.aiTitle !== undefined) collected.aiTitle ??= { text: base.aiTitle, seq: -1 };
+      // the prompts waiting before the base, replayed before its first line (a time lost to JSON as `null` is none)
+      const waiting = (base.queue?.waiting ?? []).map((op) => ({ ...op, t: op.t ?? Number.NaN, seq: -1 }));
+      if (waiting.length > 0) collected.queue = [...waiting, ...collected.queue];
     }
     // the first line's parent was written before the base: not a gap in the history
     const on: OnDiagnostic =
@@ -354,7 +354,8 @@ export class SessionBuilder {
     // a literal, not a spread of the options: a spread's shape is the collector's to drop after each parse,
     // and `buildSessionState`'s compiled code with it (see `refOf`)
     const { view, rompUuid } = this.#options;
-    const state = buildSessionState(collected, { view, rompUuid, resolvePeer: this.#home.resolvePeer }, on);
+    const options = { view, rompUuid, resolvePeer: this.#home.resolvePeer };
+    const state = buildSessionState(collected, options, on, base?.queue?.seen);
     if (base !== undefined) {
       const gitBranch = lastString(state.path.entries, 'gitBranch') ?? base.gitBranch;
       state.summary ??= base.summary;

@@ -39,11 +39,13 @@ const linesOf = (text: string): string[] => text.split(/(?<=\n)/);
  * and refreshes without kept watchers; after each refresh every table is compared with a fresh build of the files as
  * they are, and the bytes read are each file's tail (from its restart's offset) where it was read from its last turn
  * on, else the whole file.
+ * @param before called with the index's path before each append
  * @returns the reports of the refreshes after the appends
  */
 async function cutAndAppend(
   files: ReadonlyArray<{ name: string; text: string }>,
   cuts: (lines: string[]) => number[],
+  before: (index: string) => void = () => {},
 ): Promise<RefreshReport[]> {
   const dir = tempDir('romp-tail-');
   const projects = join(dir, 'projects');
@@ -60,6 +62,7 @@ async function cutAndAppend(
   const reports: RefreshReport[] = [];
   for (let step = 1; step < (parts[0]?.steps.length ?? 0); step++) {
     const offsets = restartOffsets(index);
+    before(index);
     const grown = parts.filter((p) => (p.steps[step] as string).length > 0);
     for (const p of grown) appendFileSync(p.path, p.steps[step] as string);
     const report = await refresh(index, projects);
@@ -206,41 +209,48 @@ test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one del
       [1, []],
     ],
   );
-  // a prompt enqueued before the tail may still wait there, and a remove in the tail take it: read whole
-  const waiting = `${fixture.text}${q('enqueue', 16.5, 'rename the otter')}\n${tail.map((l) => `${l}\n`).join('')}`;
-  const [report] = (await cutAndAppend([{ name: fixture.name, text: waiting }], () => [lines - 6])) as [RefreshReport];
-  assert.equal(report.fromLastTurn, 0);
-  assert.match(report.readWhole[0]?.reason ?? '', /a queue operation after one before it in the tail/);
-});
-
-test('fixture: a restart that does not say whether a queue operation came before is taken as one that does', async () => {
-  const dir = tempDir('romp-tail-q-');
-  const projects = join(dir, 'projects');
-  mkdirSync(join(projects, '-p'), { recursive: true });
-  const file = join(projects, '-p', fixture.name);
-  writeFileSync(file, fixture.text);
-  const index = join(dir, 'index.db');
-  await refresh(index, projects);
-  const point = (): Restart['point'] => {
-    const db = openIndexForRead(index);
-    if (typeof db === 'string') assert.fail(db);
-    const json = String(db.all('SELECT restart_json FROM restarts')[0]?.['restart_json']);
-    db.close();
-    return (JSON.parse(json) as Restart).point;
-  };
-  assert.equal(point().queueBefore, false);
-  // as a restart written before the field was
-  const db = openIndexForWrite(index, () => assert.fail('the index is sound'));
-  const old = JSON.parse(String(db.all('SELECT restart_json FROM restarts')[0]?.['restart_json'])) as Restart;
-  delete (old.point as Partial<Restart['point']>).queueBefore;
-  db.run('UPDATE restarts SET restart_json = ?', [JSON.stringify(old)]);
-  db.close();
-  // a tail read with no queue operation: the restart it writes keeps the doubt
-  appendFileSync(
-    file,
-    `${JSON.stringify(assistant('a8', 'a7', text('and one more'), 17, { mid: 'm8', stop: 'end_turn' }))}\n`,
+  // a prompt enqueued before the tail waits there, and the tail's remove takes it (the oldest): the restarts carry
+  // what waits before their line, and the keys of the prompts generated before it
+  const otter = q('enqueue', 16.5, 'rename the otter');
+  const more = [
+    old(assistant('a10', 'u7', text('seventh done'), 23, { mid: 'm10', stop: 'end_turn' })),
+    old(user('u8', 'a10', 'eighth prompt', 24)),
+    old(assistant('a11', 'u8', text('eighth done'), 25, { mid: 'm11', stop: 'end_turn' })),
+  ];
+  const waiting = `${fixture.text}${otter}\n${[...tail, ...more].map((l) => `${l}\n`).join('')}`;
+  const n = linesOf(fixture.text).length;
+  const seen: Array<[Restart['point']['queue'], number]> = [];
+  const steps = await cutAndAppend(
+    [{ name: fixture.name, text: waiting }],
+    () => [n + 3, n + 7, n + 10, n + 12],
+    (index) => {
+      const db = openIndexForRead(index);
+      if (typeof db === 'string') assert.fail(db);
+      const json = String(db.all('SELECT restart_json FROM restarts')[0]?.['restart_json']);
+      const generated = db.all("SELECT key FROM atoms WHERE key LIKE 'queued:%'").length;
+      db.close();
+      seen.push([(JSON.parse(json) as Restart).point.queue, generated]);
+    },
   );
-  const report = await refresh(index, projects);
-  assert.equal(report.fromLastTurn, 1);
-  assert.equal(point().queueBefore, true);
+  assert.deepEqual(
+    steps.map((r) => [r.fromLastTurn, r.readWhole]),
+    [
+      [1, []],
+      [1, []],
+      [1, []],
+      [1, []],
+    ],
+  );
+  // the otter waits before u6 (twice: u6's turn is the last); before u7 the seventh prompt does (the remove took the
+  // otter, the dequeue the walrus, u7 takes it), and before u8 none; the otter was generated, in the index since the
+  // first append
+  assert.deepEqual(
+    seen.map(([r, generated]) => [r?.waiting.map((w) => [w.content, w.line, w.t]), r?.seen.length, generated]),
+    [
+      [[['rename the otter', n + 1, Date.parse(at(16.5))]], 0, 0],
+      [[['rename the otter', n + 1, Date.parse(at(16.5))]], 0, 1],
+      [[['seventh prompt', n + 8, Date.parse(at(21))]], 1, 1],
+      [[], 1, 1],
+    ],
+  );
 });
