@@ -56,12 +56,19 @@ export async function discoverTranscripts(root: string, project?: string): Promi
       if (error.code !== 'ENOENT') found.skipped.push({ path: dir, reason: `cannot read: ${errorReason(error)}` });
       return [];
     });
+    // below the top, `dir` is a `join`'s: a name read from it joins as it is (5,001 `join`s cost more than the walk)
+    const top = parts.length === 0;
+    const below = parts.slice(1);
     for (const entry of entries) {
-      if (parts.length === 0 && project !== undefined && entry.name !== project) continue;
-      const path = join(dir, entry.name);
+      if (top && project !== undefined && entry.name !== project) continue;
+      const path = top ? join(dir, entry.name) : `${dir}${sep}${entry.name}`;
       const transcript = entry.name.endsWith('.jsonl');
-      let real = join(ancestors.at(-1) as string, entry.name);
       let kind: Kind = kindOf(entry);
+      if (kind === 'file') {
+        if (transcript && !top) found.files.push({ project: parts[0] as string, path, parts: [...below, entry.name] });
+        continue;
+      }
+      let real = join(ancestors.at(-1) as string, entry.name);
       if (entry.isSymbolicLink()) {
         const target = await realpath(path).catch(() => undefined);
         kind = target === undefined ? 'other' : await stat(target).then(kindOf, () => 'other' as Kind);
@@ -84,7 +91,7 @@ export async function discoverTranscripts(root: string, project?: string): Promi
       if (kind === 'folder') await walk(path, [...ancestors, real], [...parts, entry.name]);
       else if (!transcript || parts.length === 0) continue;
       else if (kind !== 'file') found.skipped.push({ path, reason: `not a regular file (${kind})` });
-      else found.files.push({ project: parts[0] as string, path, parts: [...parts.slice(1), entry.name] });
+      else found.files.push({ project: parts[0] as string, path, parts: [...below, entry.name] });
     }
   };
   await walk(root, [realRoot], []);
