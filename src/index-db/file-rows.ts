@@ -62,10 +62,9 @@ export interface FileRows {
   stamped?: StampedReads;
   /** Where a new process can read the file's next append from (`restarts.restart_json`); none: read it whole then. */
   restart?: string;
-  /** Made from the file's last turn on (`tailRows`): the bytes read, the keys of the rows the index holds of the turns
-   * rewritten (`rows` has none of no turn: the index's are kept), and the atoms of no turn, whose `seq` moves by
-   * `seqShift`. */
-  tail?: { bytes: number; previous: RowKeysByTurn; loose: { atoms: string[]; seqShift: number } };
+  /** Made from the file's last turn on (`tailRows`): the bytes read, and the keys of the rows the index holds of the
+   * turns rewritten (`rows` has none of no turn: the index's are kept as they are). */
+  tail?: { bytes: number; previous: RowKeysByTurn };
 }
 
 /**

@@ -15,26 +15,19 @@ const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
  * Brings `listings` in step with the files, in the caller's transaction (`refreshStamped`): a listing for
  * every transcript `romp ls` reads (`<project>/<name>.jsonl`: sessions and 2.0.x flat subagent files; not
  * the nested `subagents/` ones, which ls only names) whose listing is missing or was read from another
- * stamp than the file has now (a touched file counts: its mtime can be its last activity); listings of
- * files gone from `files` are removed. A file written while it was read keeps none (`romp ls` reads it
- * the usual way until the next refresh).
+ * stamp than the file has now (a touched file counts: its mtime can be its last activity). A file written while it was
+ * read keeps none (`romp ls` reads it the usual way until the next refresh).
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready listings already read (`readStamped`, by the worker that parsed the file)
- * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many listings were written
  */
 export async function refreshListings(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
-  recorded?: ReadonlySet<string>,
 ): Promise<number> {
-  const paths = db
-    .all('SELECT path, project FROM files')
-    .filter((row) => listedFile(String(row['path']), String(row['project'])))
-    .map((row) => String(row['path']));
-  return refreshStamped(db, LISTINGS, paths, stamps, listingText, ready, recorded);
+  return refreshStamped(db, LISTINGS, listedFile, stamps, listingText, ready);
 }
 
 /**

@@ -11,6 +11,7 @@ import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
 import { SearchQueue } from './search-queue.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
+import { jsonRows } from './json-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
 import { timestampText } from '../discover/last-time.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
@@ -97,6 +98,48 @@ interface FileRow extends FileStamp {
 }
 
 /**
+ * The `files` rows, by path (`jsonRows`: one text; the times exact).
+ * @param db the index
+ * @returns the rows
+ */
+function knownFiles(db: Database): Map<string, FileRow> {
+  const times = (c: string): string => `printf('%!.17g', ${c})`;
+  const cells = ['path', 'session_key', 'dev', 'ino', 'size', times('mtime_ms'), times('ctime_ms')];
+  const rows = jsonRows(db, [...cells, 'head_hash', 'tail_hash', 'bytes_read', 'parser_version'], 'FROM files');
+  const known = new Map<string, FileRow>();
+  type Cells = [string, string, number, number, number, string, string, string, string, number, string];
+  for (const [
+    path,
+    session_key,
+    dev,
+    ino,
+    size,
+    mtime,
+    ctime,
+    head_hash,
+    tail_hash,
+    bytes_read,
+    parser_version,
+  ] of rows as Cells[]) {
+    const [mtime_ms, ctime_ms] = [Number(mtime), Number(ctime)];
+    known.set(path, {
+      path,
+      session_key,
+      dev,
+      ino,
+      size,
+      mtime_ms,
+      ctime_ms,
+      head_hash,
+      tail_hash,
+      bytes_read,
+      parser_version,
+    });
+  }
+  return known;
+}
+
+/**
  * Per followed file, a digest of the blocks of no turn (rewound lines) last committed from it: an append that leaves
  * them as they were keeps them and their full-text entries (re-indexing a long session's rewound text was most of an
  * append's writing).
@@ -147,7 +190,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   const { files, skipped } = await discoverTranscripts(options.projectsDir);
   // a folder that cannot be read hides its files: they are not gone
   const hidden = skipped.filter((e) => e.reason.startsWith('cannot read:')).map((e) => e.path + sep);
-  const known = new Map((db.all('SELECT * FROM files') as unknown as FileRow[]).map((r) => [r.path, r]));
+  const known = knownFiles(db);
   const report: RefreshReport = {
     files: files.length,
     unchanged: 0,
@@ -214,7 +257,9 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       else work.push({ ...w, kind: w.kind });
     }
   }
-  const kept = (w: Work): boolean => w.kind === 'appended' && options.watchers?.has(w.file.path) === true;
+  // the appended files whose watchers were kept before this refresh (one made in it reads its file whole)
+  const watched = new Set(options.watchers?.keys());
+  const kept = (w: Work): boolean => w.kind === 'appended' && watched.has(w.file.path);
   const total = {
     files: work.length,
     bytes: work.reduce((n, w) => n + w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0), 0),
@@ -228,8 +273,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     for (const [path, row] of known) {
       if (present.has(path) || hidden.some((dir) => path.startsWith(dir))) continue;
       removeSessionRows(search, row.session_key);
-      db.run('DELETE FROM files WHERE path = ?', [path]);
-      db.run('DELETE FROM restarts WHERE path = ?', [path]);
+      for (const table of ['files', 'restarts', 'listings', 'usage_files', 'usage_parts'])
+        db.run(`DELETE FROM ${table} WHERE path = ?`, [path]);
       options.watchers?.delete(path);
       report.removed++;
     }
@@ -317,10 +362,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     // each stamped file's times as stamped (an unchanged one's mtime may have moved): next time its stat is enough
     for (const [path, stamp] of stamped)
       db.run('UPDATE files SET mtime_ms = ?, ctime_ms = ? WHERE path = ?', [stamp.mtime_ms, stamp.ctime_ms, path]);
-    // the stat-only unchanged: their stamps are their rows'
-    const recorded = new Set([...stamps.keys()].filter((path) => !stamped.has(path)));
-    await refreshListings(db, stamps, ready.listings, recorded);
-    await refreshUsageFiles(db, stamps, ready.usage, recorded);
+    await refreshListings(db, stamps, ready.listings);
+    await refreshUsageFiles(db, stamps, ready.usage);
     commit('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
@@ -361,14 +404,14 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
       ? undefined
       : {
           key: w.old.session_key,
-          turns: db
-            .all('SELECT key, atoms, "end", ended FROM turns WHERE session_key = ?', [w.old.session_key])
-            .map((r) => ({
-              key: String(r['key']),
-              atoms: Number(r['atoms']),
-              end: Number(r['end']),
-              ended: r['ended'] === 1,
-            })),
+          turns: jsonRows(db, ['key', 'atoms', '"end"', 'ended'], 'FROM turns WHERE session_key = ?', [
+            w.old.session_key,
+          ]).map(([key, atoms, end, ended]) => ({
+            key: String(key),
+            atoms: Number(atoms),
+            end: Number(end),
+            ended: ended === 1,
+          })),
         };
   const plan: FilePlan = {
     path,
@@ -383,8 +426,9 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
   return { plan, parentPath };
 }
 
-/** An append read from the file's last turn on (`tailRows`), in a process without kept watchers (which reads the new
- * bytes alone); `undefined` when it is to be read whole, with why in the report. */
+/** An append read from the file's last turn on (`tailRows`); `undefined` when it is to be read whole (with why in the
+ * report), or through its kept watcher. The rows a kept watcher makes are the whole session's (the changed turns
+ * found among all), those of the tail its last turns' only. */
 async function fromLastTurn(
   db: Database,
   w: Work,
@@ -392,7 +436,7 @@ async function fromLastTurn(
   options: RefreshOptions,
   report: RefreshReport,
 ): Promise<FileRows | undefined> {
-  if (w.kind !== 'appended' || options.watchers !== undefined) return undefined;
+  if (w.kind !== 'appended') return undefined;
   const { tailRows } = await import('./tail-rows.ts');
   const json = db.all('SELECT restart_json FROM restarts WHERE path = ?', [w.file.path])[0]?.['restart_json'];
   const made = await tailRows(db, w.file.path, w.stamp.size, plan, typeof json === 'string' ? json : undefined);
@@ -401,6 +445,8 @@ async function fromLastTurn(
     return undefined;
   }
   report.fromLastTurn++;
+  // its kept watcher is behind the rows now: a later append that cannot be read from the last turn on reads it whole
+  options.watchers?.delete(w.file.path);
   return made;
 }
 
@@ -456,13 +502,6 @@ function writeFile(
     ...(before === undefined ? {} : { previous: before }),
   };
   writeSessionRows(search, made.rows, scope);
-  const loose = made.tail?.loose;
-  if (loose !== undefined && loose.seqShift !== 0)
-    db.run('UPDATE atoms SET seq = seq + ? WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))', [
-      loose.seqShift,
-      key,
-      JSON.stringify(loose.atoms),
-    ]);
   let keys: RowKeysByTurn;
   if (scope.changed === undefined) keys = rowKeysByTurn(made.rows);
   else if (before === undefined) keys = readRowKeys(db, key);

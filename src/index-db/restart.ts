@@ -8,13 +8,16 @@ import { rowKeysByTurn, type RowKeys } from './write-rows.ts';
 /**
  * What a new process needs to read a file's append from its last turn on (`tailRows`; the `restarts` table, JSON):
  * where the last turn's first line is and what the lines before it say (`SessionBuilder.restartPoint`), the session
- * row's sums over the turns before it (`sessionTotals`), and the keys of the rows the index holds of the last turn and
- * of no turn (`null`: rewound lines, their blocks and responses), which a tail's write deletes by key.
+ * row's sums over the turns before it (`sessionTotals`), the keys of the rows the index holds of the last turn, which a
+ * tail's write deletes by key, and the `message.id`s of the sidechain responses of no turn (rewound lines), whose
+ * copy on the main chain in the tail `countUsage` would count instead (its rule 3). The rows of no turn stay as they
+ * are: their keys are not kept (a restart of a session with many rewound lines was 219 KB, written at each append).
  */
 export interface Restart {
   point: RestartPoint;
   totals: SessionTotals;
-  keys: Array<[string | null, RowKeys]>;
+  last: RowKeys;
+  looseSidechain: string[];
 }
 
 /**
@@ -27,8 +30,8 @@ export interface Restart {
  * @param key the session's key
  * @param rows its rows (all, or at least its last turn's and those of no turn)
  * @param diagnostics how many diagnostics the session's rows hold
- * @param options `before`: the totals of turns before `session`'s (a tail); `loose`: the keys of the rows of no turn,
- * when `rows` lacks the blocks of no turn (kept by the write)
+ * @param options `before`: the totals of turns before `session`'s (a tail); `looseSidechain`: the restart's, when
+ * `rows` has none of no turn (a tail's: the index's are kept)
  * @returns the JSON, or `undefined` when the next append is to be read whole
  */
 export function restartOf(
@@ -37,24 +40,23 @@ export function restartOf(
   key: string,
   rows: SessionRows,
   diagnostics: number,
-  options: { before?: SessionTotals; loose?: RowKeys } = {},
+  options: { before?: SessionTotals; looseSidechain?: string[] } = {},
 ): string | undefined {
   const last = session.turns.at(-1);
   if (point === undefined || diagnostics > 0 || last === undefined || point.turn !== last.id) return undefined;
   if (!rows.turns.some((t) => t.key === last.id)) return undefined;
   const parts = factsByTurn(session, key);
   if (parts === undefined) return undefined;
-  const keys = rowKeysByTurn(rows);
-  const loose = options.loose ?? keys.get(null);
-  const own = keys.get(last.id);
-  if (loose === undefined || own === undefined) return undefined;
+  const own = rowKeysByTurn(rows).get(last.id);
+  if (own === undefined) return undefined;
+  const looseSidechain = options.looseSidechain ?? [
+    ...new Set(rows.usage_facts.filter((f) => f.turn_key === null && f.is_sidechain).map((f) => f.message_id)),
+  ];
   const restart: Restart = {
     point,
     totals: sessionTotals(session.turns.slice(0, -1), parts.slice(0, -1).flat(), options.before),
-    keys: [
-      [last.id, own],
-      [null, loose],
-    ],
+    last: own,
+    looseSidechain,
   };
   return JSON.stringify(restart);
 }

@@ -5,6 +5,7 @@
  */
 import type { Database, SqlValue } from './database.ts';
 import { grewFrom, stampFile, statMatches, type FileStamp } from './file-stamp.ts';
+import { jsonRows } from './json-rows.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 
 const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
@@ -19,42 +20,39 @@ export interface StampedTable {
 }
 
 /**
- * Brings a stamped table in step with the files, in the caller's transaction: rows of files gone from
- * `files` are removed; for each of `paths` whose row is missing or has another stamp than the file has
- * now (a touched file counts), `read(path)` is stored with the stamp taken just before it read, and
- * only when the file still has that stamp after: a file written meanwhile is left to the next refresh.
+ * Brings a stamped table in step with the files, in the caller's transaction: for each file of `files` to keep a row
+ * of (`keep`) whose row is missing or has another stamp than its `files` row (a touched file counts), found in SQLite
+ * by one join, `read(path)` is stored with the stamp taken just before it read, and only when the file still has that
+ * stamp after: a file written meanwhile is left to the next refresh. The rows of a file gone from `files` are removed
+ * with it (`refreshIndex`).
  * @param db the index, inside a write transaction
  * @param at the table and its value column
- * @param paths the files to keep a row of (among `files`)
- * @param stamps each file's stamp, as the refresh just took it
+ * @param keep whether a file (its path, its project folder's name) has a row in the table
+ * @param stamps each file's stamp, as the refresh just took it (the stamp its `files` row holds); a file without
+ * one (under a folder that cannot be read) is left as it is
  * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read); given the
  * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
  * read only the bytes after that size
  * @param ready reads already made (`readStamped`, in the worker that parsed the file): stored as they are
- * @param recorded files whose stamp in `stamps` is the one their `files` row holds (unchanged to their stat): one
- * whose row has that stamp too is left as it is without its row leaving SQLite
  * @returns how many rows were written
  */
 export async function refreshStamped(
   db: Database,
   { table, column, store }: StampedTable,
-  paths: readonly string[],
+  keep: (path: string, project: string) => boolean,
   stamps: ReadonlyMap<string, FileStamp>,
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
   ready: ReadonlyMap<string, StampedRead> = new Map(),
-  recorded?: ReadonlySet<string>,
 ): Promise<number> {
-  db.run(`DELETE FROM ${table} WHERE path NOT IN (SELECT path FROM files)`);
-  // a file whose stamp is the one `files` records, and whose row has that stamp too, is in step: found in SQLite
-  const stale = new Set(
-    db
-      .all(
-        `SELECT f.path FROM files f LEFT JOIN ${table} t ON t.path = f.path AND t.parser_version = ? AND ${STAMP.map((c) => `t.${c} = f.${c}`).join(' AND ')} WHERE t.path IS NULL`,
-        [PARSER_VERSION],
-      )
-      .map((r) => String(r['path'])),
-  );
-  const check = paths.filter((path) => recorded?.has(path) !== true || stale.has(path));
+  // a file whose row has the stamp its `files` row holds is in step
+  const check = jsonRows(
+    db,
+    ['f.path', 'f.project'],
+    `FROM files f LEFT JOIN ${table} t ON t.path = f.path AND t.parser_version = ? AND ${STAMP.map((c) => `t.${c} = f.${c}`).join(' AND ')} WHERE t.path IS NULL`,
+    [PARSER_VERSION],
+  )
+    .filter(([path, project]) => keep(String(path), String(project)))
+    .map(([path]) => String(path));
   const kept = new Map(
     db
       .all(

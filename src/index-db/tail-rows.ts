@@ -7,7 +7,7 @@ import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import { factsByTurn } from '../rows/usage-fact-rows.ts';
 import { SessionBuilder } from '../session/session-builder.ts';
 import { countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
-import type { Database, SqlValue } from './database.ts';
+import type { Database } from './database.ts';
 import { changedTurns, linkedSubagents, type FilePlan, type FileRows } from './file-rows.ts';
 import { restartOf, type Restart } from './restart.ts';
 
@@ -28,9 +28,9 @@ const CHUNK_BYTES = 1024 * 1024;
  * turn's first line to `size` are fed to a `SessionBuilder` told what precedes them (`BuilderBase`, from the file's
  * restart), and its turns become the rows of the turns from the last one on, numbered after those before
  * (`RowContext.before`); the session row sums the turns before (the restart's totals) and these; the rows of no turn
- * are the index's own (their atoms' `seq` moved after the turns' atoms, their blocks kept). These are the rows a whole
- * read gives only when nothing before the tail takes part in it, which is checked, and when anything is in doubt the
- * reason is given instead (the caller reads the file whole): a session of several files or a subagent's, a restart
+ * are the index's own, kept as they are (their atoms' `seq` is past any turn's: `OFF_TURN_SEQ`). These are the rows a
+ * whole read gives only when nothing before the tail takes part in it, which is checked, and when anything is in doubt
+ * the reason is given instead (the caller reads the file whole): a session of several files or a subagent's, a restart
  * missing or not of the turns the index holds, a diagnostic (the index's or the tail's: a line hanging on an older one,
  * a rewind, a compaction, a broken line), a `summary` title or a checkpoint in the tail, a rewound line, a response or
  * stream subagent of no turn, turns sharing a response, the tail's first turn not the index's last, one of that turn's
@@ -53,13 +53,10 @@ export async function tailRows(
   if (plan.subagent) return { reason: "a subagent's transcript" };
   if (json === undefined || plan.old === undefined) return { reason: 'no restart point' };
   const restart = JSON.parse(json) as Restart;
-  const { point, totals } = restart;
+  const { point, totals, last: own, looseSidechain } = restart;
   const key = plan.old.key;
-  const previous = new Map(restart.keys);
   const held = plan.old.turns.find((t) => t.key === point.turn);
-  const loose = previous.get(null);
-  const own = previous.get(point.turn);
-  if (held === undefined || plan.old.turns.length !== totals.turns + 1 || loose === undefined || own === undefined)
+  if (held === undefined || plan.old.turns.length !== totals.turns + 1 || !Array.isArray(looseSidechain))
     return { reason: 'a restart point not of the turns indexed' };
 
   const usage = new Map<string, Response>();
@@ -146,33 +143,14 @@ export async function tailRows(
   )
     return { reason: 'a response begun before the tail' };
 
-  // the rows of no turn stay as the index holds them (never read back: the binding cuts text at a NUL, which a key from
-  // a transcript can hold), but for their atoms' `seq`, after the turns' atoms, which the tail moved
-  const count = (table: string, keys: readonly string[], and = '', more: SqlValue[] = []): number =>
-    Number(
-      db.all(
-        `SELECT count(*) AS n FROM ${table} WHERE session_key = ? AND key IN (SELECT value FROM json_each(?))${and}`,
-        [key, JSON.stringify(keys), ...more],
-      )[0]?.['n'],
-    );
-  if (
-    count('atoms', loose.atoms) !== loose.atoms.length ||
-    count('usage_facts', loose.usage_facts) !== loose.usage_facts.length
-  )
-    return { reason: 'a restart point not of the rows indexed' };
-  // countUsage's rule 3: a sidechain copy of a main-chain response the tail holds is not counted
-  const main = [...new Set(facts.filter((f) => !f.is_sidechain).map((f) => f.message_id))];
-  const copies = count(
-    'usage_facts',
-    loose.usage_facts,
-    ' AND is_sidechain = 1 AND message_id IN (SELECT value FROM json_each(?))',
-    [JSON.stringify(main)],
-  );
-  if (copies > 0) return { reason: 'a sidechain copy of a tail response' };
+  // the rows of no turn stay as the index holds them; countUsage's rule 3: a sidechain copy among them of a main-chain
+  // response the tail holds is not counted
+  const copied = new Set(looseSidechain);
+  if (facts.some((f) => !f.is_sidechain && copied.has(f.message_id)))
+    return { reason: 'a sidechain copy of a tail response' };
   rows.usage_facts = facts;
-  const shift = (rows.sessions[0]?.atoms ?? 0) - (totals.atoms + held.atoms);
 
-  const next = restartOf(builder.restartPoint(), session, key, rows, 0, { before: totals, loose });
+  const next = restartOf(builder.restartPoint(), session, key, rows, 0, { before: totals, looseSidechain });
   return {
     path,
     key,
@@ -189,8 +167,10 @@ export async function tailRows(
     // the old rows of the turns rewritten are found by their keys; those of no turn are kept
     tail: {
       bytes: size - point.byteOffset,
-      previous: new Map([...previous, [null, { atoms: [], blocks: [], tool_calls: [], usage_facts: [] }]]),
-      loose: { atoms: loose.atoms, seqShift: shift },
+      previous: new Map([
+        [point.turn, own],
+        [null, { atoms: [], blocks: [], tool_calls: [], usage_facts: [] }],
+      ]),
     },
   };
 }

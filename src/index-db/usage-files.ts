@@ -36,18 +36,14 @@ interface UsageRow {
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready usage already read (`readStamped`, by the worker that parsed the file)
- * @param recorded files whose stamp is the one `files` holds (`refreshStamped`)
  * @returns how many rows were written
  */
 export async function refreshUsageFiles(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
-  recorded?: ReadonlySet<string>,
 ): Promise<number> {
-  db.run('DELETE FROM usage_parts WHERE path NOT IN (SELECT path FROM files)');
-  const paths = db.all('SELECT path FROM files').map((row) => String(row['path']));
-  return refreshStamped(db, USAGE_FILES, paths, stamps, usageText, ready, recorded);
+  return refreshStamped(db, USAGE_FILES, () => true, stamps, usageText, ready);
 }
 
 /**
@@ -96,8 +92,9 @@ export function usageJson(
 function storeUsage(db: Database, path: string, text: string): string {
   const read = JSON.parse(text) as ReadUsage;
   let part = 0;
+  // the part after the last (a count would step over the parts' JSON: 4.5 ms for a 600 MB session's, against a seek)
   if (read.continued === true)
-    part = Number(db.all('SELECT count(*) AS n FROM usage_parts WHERE path = ?', [path])[0]?.['n'] ?? 0);
+    part = Number(db.all('SELECT max(part) + 1 AS n FROM usage_parts WHERE path = ?', [path])[0]?.['n'] ?? 0);
   else db.run('DELETE FROM usage_parts WHERE path = ?', [path]);
   db.run('INSERT INTO usage_parts (path, part, usage_json) VALUES (?, ?, ?)', [
     path,

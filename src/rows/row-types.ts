@@ -6,6 +6,10 @@
  * its entity and session (docs/index.md, "Rows").
  */
 
+/** The `seq` of a session's first atom of no turn (2^32: after any turn's atoms a transcript can hold), the next ones
+ * after it: the turns an append adds do not move them (`romp index` keeps their rows in place). */
+export const OFF_TURN_SEQ: number = 2 ** 32;
+
 /** A row field. */
 export type Cell = string | number | boolean | null;
 
@@ -104,7 +108,8 @@ export interface AtomRow extends AuthorCells {
   turn_key: string | null;
   /** 1-based turn number; `null` with `turn_key`. */
   turn_index: number | null;
-  /** Position in the session: the active path's atoms 0, 1, …; then the other atoms. */
+  /** Position in the session: the active path's atoms 0, 1, …; then the other atoms (of no turn: rewound lines, stream
+   * subagents) from {@link OFF_TURN_SEQ} on, which an append does not move. */
   seq: number;
   /** The file (Claude session id) it was read from; `null` when unknown (a dead-branch line, a stream). */
   fsid: string | null;

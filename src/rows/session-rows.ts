@@ -3,17 +3,18 @@ import type { Author, Atom, MessageBlock, Session, Turn } from '../model/types.t
 import { normaliseAuthor } from './author-cells.ts';
 import { offPathRef } from './off-path-ref.ts';
 import { blockText, capText, TEXT_CAP, TOOL_TEXT_CAP } from './block-text.ts';
-import type {
-  AtomRow,
-  BlockRole,
-  BlockRow,
-  DiagnosticRow,
-  SessionRow,
-  SessionRows,
-  SubagentRow,
-  TokenCells,
-  TurnRow,
-  UsageFactRow,
+import {
+  OFF_TURN_SEQ,
+  type AtomRow,
+  type BlockRole,
+  type BlockRow,
+  type DiagnosticRow,
+  type SessionRow,
+  type SessionRows,
+  type SubagentRow,
+  type TokenCells,
+  type TurnRow,
+  type UsageFactRow,
 } from './row-types.ts';
 import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCallRows } from './tool-call-rows.ts';
@@ -177,6 +178,8 @@ export function sessionRows(session: Session, context: RowContext = {}): Session
         byte_offset: null,
       });
   });
+  // the atoms of no turn: numbered from their own start, so that the turns an append adds do not move them
+  seq = OFF_TURN_SEQ;
   for (const branch of context.branches ?? []) {
     for (const line of branch.lines) {
       const ref = offPathRef(session.records, line.uuid);

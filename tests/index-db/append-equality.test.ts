@@ -6,6 +6,7 @@ import { openIndexForWrite } from '../../src/index-db/open-index.ts';
 import { refreshIndex, type RefreshReport, type WatcherCache } from '../../src/index-db/refresh-index.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { indexTables } from '../helpers/index-dump.ts';
+import { restartOffsets } from '../helpers/restart-offsets.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 /** A small PRNG (mulberry32): the same cuts at every run. */
@@ -54,18 +55,30 @@ test(
     const kept = join(dir, 'kept', 'index.db');
     const anew = join(dir, 'new', 'index.db');
     const watchers: WatcherCache = new Map();
+    let tails = 0;
     for (let step = 0; step < 4; step++) {
-      let appended = 0;
+      const offsets = step === 0 ? new Map<string, number>() : restartOffsets(kept);
+      const watched = new Set(watchers.keys());
       for (const p of parts) {
         const bytes = p.steps[step] as string;
         if (step === 0) writeFileSync(p.path, bytes);
         else appendFileSync(p.path, bytes);
-        appended += Buffer.byteLength(bytes);
       }
       const report = await refresh(kept, projects, watchers);
       await refresh(anew, projects);
-      // with kept watchers, a file that grew is read from where it stopped: only the bytes appended
-      if (step > 0) assert.equal(report.bytesRead, appended);
+      // with kept watchers, a file that grew is read from its last turn on (from its restart's offset), else from where
+      // its watcher stopped (the bytes appended), else whole (its watcher was dropped when it was read from its last
+      // turn on)
+      const whole = new Set(report.readWhole.map((r) => r.path));
+      const expected = parts.reduce((n, p) => {
+        const added = Buffer.byteLength(p.steps[step] as string);
+        const size = statSync(p.path).size;
+        if (step === 0 || added === 0) return n + (step === 0 ? size : 0);
+        if (!whole.has(p.path)) return n + size - (offsets.get(p.path) as number);
+        return n + (watched.has(p.path) && watchers.has(p.path) ? added : size);
+      }, 0);
+      assert.equal(report.bytesRead, expected, `step ${step}: the bytes read`);
+      tails += report.fromLastTurn;
       const fresh = indexTables(await freshBuild(projects), ['the', 'error']);
       for (const [name, index] of [
         ['kept watchers', kept],
@@ -75,6 +88,7 @@ test(
         for (const [table, rows] of fresh) assert.equal(got.get(table), rows, `${name}, step ${step}: ${table}`);
       }
     }
+    assert.ok(tails > 0, 'some appends were read from their last turn on');
   },
 );
 

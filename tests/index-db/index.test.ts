@@ -293,6 +293,10 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   );
   assert.deepEqual(searchIndex(db, 'kept'), []);
   assert.deepEqual(db.all("SELECT count(*) AS n FROM atoms WHERE session_key = 's3'")[0]?.['n'], 0);
+  // its stamped rows go with it: what romp ls and romp usage take from the index, where an append is read from
+  for (const table of ['files', 'listings', 'usage_files', 'usage_parts', 'restarts'])
+    assert.deepEqual(db.all(`SELECT path FROM ${table} WHERE path = ?`, [s3]), [], table);
+  assert.equal(db.all('SELECT count(*) AS n FROM usage_parts')[0]?.['n'], 3); // s1, its subagent's, s2
   db.close();
 });
 

@@ -7,6 +7,7 @@ import { refreshIndex, type RefreshReport } from '../../src/index-db/refresh-ind
 import type { Restart } from '../../src/index-db/restart.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { indexTables } from '../helpers/index-dump.ts';
+import { restartOffsets } from '../helpers/restart-offsets.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { assistant, at, progress, SID, text, toolResult, toolUse, user } from '../helpers/transcript.ts';
 
@@ -18,17 +19,6 @@ async function refresh(path: string, projectsDir: string): Promise<RefreshReport
   } finally {
     db.close();
   }
-}
-
-/** Each file's restart offset (`restarts`), by path. */
-function restartOffsets(path: string): Map<string, number> {
-  const db = openIndexForRead(path);
-  if (typeof db === 'string') assert.fail(db);
-  const rows = db.all('SELECT path, restart_json FROM restarts');
-  db.close();
-  return new Map(
-    rows.map((r) => [String(r['path']), (JSON.parse(String(r['restart_json'])) as Restart).point.byteOffset]),
-  );
 }
 
 /** A file's lines, each with its `\n`. */
@@ -252,5 +242,24 @@ test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one del
       [[['seventh prompt', n + 8, Date.parse(at(21))]], 1, 1],
       [[], 1, 1],
     ],
+  );
+});
+
+test('fixture: a main-chain response in the tail with a sidechain copy of no turn before it is read whole', async () => {
+  // an inline sidechain line (Claude Code up to 2.0.27 wrote them in the session's file) off the path: its response's
+  // fact has no turn, and a whole read counts the main-chain line of the same response instead (countUsage's rule 3)
+  // (another request id: the same key would be a response begun before the tail)
+  const copy = assistant('s1', 'a3', text('a sidechain reply'), 15.5, {
+    mid: 'm9',
+    extra: { isSidechain: true, requestId: 'req_other' },
+  });
+  const main = assistant('a9', 'a7', text('the same response'), 18, { mid: 'm9', stop: 'end_turn' });
+  const whole = `${fixture.text}${JSON.stringify(copy)}\n${JSON.stringify(main)}\n`;
+  const [report] = (await cutAndAppend([{ name: fixture.name, text: whole }], (lines) => [lines.length - 1])) as [
+    RefreshReport,
+  ];
+  assert.deepEqual(
+    report.readWhole.map((r) => r.reason),
+    ['a sidechain copy of a tail response'],
   );
 });

@@ -178,8 +178,13 @@ test('sessionRows: rewound lines become off-path atoms with their line and byte 
   const rows = sessionRows(parsed.session, { branches, diagnostics: parsed.diagnostics });
   const dead = rows.atoms.filter((a) => !a.on_path);
   assert.deepEqual(
-    dead.map((a) => [a.key, a.line, a.fsid, a.turn_key]),
-    [['u2', 6, SID, null]],
+    dead.map((a) => [a.key, a.line, a.fsid, a.turn_key, a.seq]),
+    [['u2', 6, SID, null, 2 ** 32]],
+  );
+  // the active path's atoms 0, 1, …: the rewound line's seq is past them, however many turns come
+  assert.deepEqual(
+    rows.atoms.filter((a) => a.on_path).map((a) => a.seq),
+    rows.atoms.filter((a) => a.on_path).map((_, i) => i),
   );
   const bytesBefore = lines.slice(0, 5).reduce((n, l) => n + Buffer.byteLength(JSON.stringify(l)) + 1, 0);
   assert.equal(dead[0]!.byte_offset, bytesBefore);
