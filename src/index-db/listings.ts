@@ -20,14 +20,16 @@ const LISTINGS: StampedTable = { table: 'listings', column: 'listing_json' };
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready listings already read (`readStamped`, by the worker that parsed the file)
+ * @param changed the files whose `files` rows the caller wrote (`refreshStamped`)
  * @returns how many listings were written
  */
 export async function refreshListings(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
+  changed?: ReadonlySet<string>,
 ): Promise<number> {
-  return refreshStamped(db, LISTINGS, listedFile, stamps, listingText, ready);
+  return refreshStamped(db, LISTINGS, listedFile, stamps, listingText, ready, changed);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Database, SqlValue } from './database.ts';
 import { grewFrom, stampFile, statMatches, type FileStamp } from './file-stamp.ts';
 import { jsonRows } from './json-rows.ts';
 import { PARSER_VERSION } from './parser-version.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 
 const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
 
@@ -24,7 +25,9 @@ export interface StampedTable {
  * of (`keep`) whose row is missing or has another stamp than its `files` row (a touched file counts), found in SQLite
  * by one join, `read(path)` is stored with the stamp taken just before it read, and only when the file still has that
  * stamp after: a file written meanwhile is left to the next refresh. The rows of a file gone from `files` are removed
- * with it (`refreshIndex`).
+ * with it (`refreshIndex`). A refresh that leaves every row in step says so (`meta`: `in_step:TABLE`, with the schema
+ * and parser versions), and the next one that knows which `files` rows it wrote (`changed`) joins only those: with
+ * nothing changed, two joins over 5,001 files were 14 ms of a 100 ms refresh.
  * @param db the index, inside a write transaction
  * @param at the table and its value column
  * @param keep whether a file (its path, its project folder's name) has a row in the table
@@ -34,6 +37,7 @@ export interface StampedTable {
  * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
  * read only the bytes after that size
  * @param ready reads already made (`readStamped`, in the worker that parsed the file): stored as they are
+ * @param changed the files whose `files` rows the caller wrote since the last call (default: any may have changed)
  * @returns how many rows were written
  */
 export async function refreshStamped(
@@ -43,13 +47,18 @@ export async function refreshStamped(
   stamps: ReadonlyMap<string, FileStamp>,
   read: (path: string, prior?: { text: string; size: number }) => Promise<string | undefined>,
   ready: ReadonlyMap<string, StampedRead> = new Map(),
+  changed?: ReadonlySet<string>,
 ): Promise<number> {
+  const flag = `in_step:${table}`;
+  const version = `${SCHEMA_VERSION} ${PARSER_VERSION}`;
+  const wasInStep = db.all('SELECT value FROM meta WHERE key = ?', [flag])[0]?.['value'] === version;
+  const only = changed !== undefined && wasInStep;
   // a file whose row has the stamp its `files` row holds is in step
   const check = jsonRows(
     db,
     ['f.path', 'f.project'],
-    `FROM files f LEFT JOIN ${table} t ON t.path = f.path AND t.parser_version = ? AND ${STAMP.map((c) => `t.${c} = f.${c}`).join(' AND ')} WHERE t.path IS NULL`,
-    [PARSER_VERSION],
+    `FROM files f LEFT JOIN ${table} t ON t.path = f.path AND t.parser_version = ? AND ${STAMP.map((c) => `t.${c} = f.${c}`).join(' AND ')} WHERE t.path IS NULL${only ? ' AND f.path IN (SELECT value FROM json_each(?))' : ''}`,
+    [PARSER_VERSION, ...(only ? [JSON.stringify([...changed])] : [])],
   )
     .filter(([path, project]) => keep(String(path), String(project)))
     .map(([path]) => String(path));
@@ -62,9 +71,12 @@ export async function refreshStamped(
       .map((r) => [String(r['path']), r]),
   );
   let written = 0;
+  let inStep = true;
   for (const path of check) {
     const now = stamps.get(path);
     const row = kept.get(path);
+    // a file not stamped now (under a folder that cannot be read) keeps its row, in step or not
+    if (now === undefined) inStep = false;
     if (now === undefined || sameStamp(now, row)) continue;
     const got =
       ready.get(path) ??
@@ -79,6 +91,8 @@ export async function refreshStamped(
         const text = grew ? db.all(`SELECT ${column} FROM ${table} WHERE path = ?`, [path])[0]?.[column] : undefined;
         return read(path, text === undefined ? undefined : { text: String(text), size: (was as FileStamp).size });
       }));
+    // not read, or read from bytes written since the refresh stamped the file: in step with no `files` row
+    if (got === undefined || !stampsEqual(got.stamp, now)) inStep = false;
     if (got === undefined) continue;
     db.run(
       `INSERT OR REPLACE INTO ${table} (path, ${STAMP.join(', ')}, ${column}, parser_version) VALUES (?, ${STAMP.map(() => '?').join(', ')}, ?, ?)`,
@@ -86,6 +100,11 @@ export async function refreshStamped(
     );
     written++;
   }
+  if (inStep !== wasInStep)
+    db.run(inStep ? 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)' : 'DELETE FROM meta WHERE key = ?', [
+      flag,
+      ...(inStep ? [version] : []),
+    ]);
   return written;
 }
 

@@ -36,14 +36,16 @@ interface UsageRow {
  * @param db the index, inside a write transaction
  * @param stamps each file's stamp, as the refresh just took it
  * @param ready usage already read (`readStamped`, by the worker that parsed the file)
+ * @param changed the files whose `files` rows the caller wrote (`refreshStamped`)
  * @returns how many rows were written
  */
 export async function refreshUsageFiles(
   db: Database,
   stamps: ReadonlyMap<string, FileStamp>,
   ready?: ReadonlyMap<string, StampedRead>,
+  changed?: ReadonlySet<string>,
 ): Promise<number> {
-  return refreshStamped(db, USAGE_FILES, () => true, stamps, usageText, ready);
+  return refreshStamped(db, USAGE_FILES, () => true, stamps, usageText, ready, changed);
 }
 
 /**

@@ -15,7 +15,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase } from '../../src/index-db/database.ts';
-import { SETTLED_MS } from '../../src/index-db/file-stamp.ts';
+import { SETTLED_MS, stampFile, type FileStamp } from '../../src/index-db/file-stamp.ts';
+import { refreshStamped } from '../../src/index-db/stamped-rows.ts';
 import { openIndexForRead, openIndexForWrite } from '../../src/index-db/open-index.ts';
 import type { Restart } from '../../src/index-db/restart.ts';
 import { refreshIndex, type WatcherCache } from '../../src/index-db/refresh-index.ts';
@@ -719,5 +720,58 @@ test("search: a session whose id holds a '/' resumes by its file, not by the id'
     searchIndex(db, 'capybara').map((h) => [h.session_id, h.resume_id]),
     [['team/s9', 's9']],
   );
+  db.close();
+});
+
+test('refresh: the stamped tables say when they are in step, and only then is a refresh joined over what it wrote', async () => {
+  const { dir, s1, s2 } = projects();
+  // settled files: a refresh with nothing changed writes no files row (a ctime too new is stamped again)
+  await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
+  const { path } = await build(dir);
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  const flags = (): string[] =>
+    db.all("SELECT key FROM meta WHERE key LIKE 'in_step:%' ORDER BY key").map((r) => String(r['key']));
+  const listed = (): string[] => db.all('SELECT path FROM listings ORDER BY path').map((r) => String(r['path']));
+  assert.deepEqual(flags(), ['in_step:listings', 'in_step:usage_files']);
+  const all = listed();
+  assert.deepEqual(all, [s1, s2, join(dir, '-work-demo', 's3.jsonl')]);
+  // a refresh that could not store s2's listing (its file written while it was read) leaves no flag: the next one,
+  // with nothing changed, finds the row missing by its join over every file
+  db.run('DELETE FROM listings WHERE path = ?', [s2]);
+  db.run("DELETE FROM meta WHERE key = 'in_step:listings'");
+  await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual([listed(), flags()], [all, ['in_step:listings', 'in_step:usage_files']]);
+  // with the flag, a refresh with nothing changed joins over no file: a row gone behind its back stays gone (nothing
+  // but a refresh writes these tables) until its file changes
+  db.run('DELETE FROM listings WHERE path = ?', [s2]);
+  await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual(listed(), [s1, join(dir, '-work-demo', 's3.jsonl')]);
+  appendFileSync(s2, jsonl(as('s2', [user('q9', 'a2', 'one more', 40)])));
+  await refreshIndex(db, { projectsDir: dir });
+  assert.deepEqual(listed(), all);
+  db.close();
+});
+
+test('refreshStamped: a file written while it is read keeps no row, and the table is no longer said in step', async () => {
+  const { dir, s1 } = projects();
+  const { path } = await build(dir);
+  const db = openIndexForWrite(path, () => assert.fail('the index is sound'));
+  db.run('DELETE FROM listings WHERE path = ?', [s1]);
+  const stamps = new Map([[s1, (await stampFile(s1)) as FileStamp]]);
+  const read = async (): Promise<string> => {
+    appendFileSync(s1, jsonl(as('s1', [user('w9', 'a3', 'written meanwhile', 50)])));
+    return '{}';
+  };
+  await refreshStamped(
+    db,
+    { table: 'listings', column: 'listing_json' },
+    () => true,
+    stamps,
+    read,
+    new Map(),
+    new Set([s1]),
+  );
+  assert.deepEqual(db.all('SELECT path FROM listings WHERE path = ?', [s1]), []);
+  assert.deepEqual(db.all("SELECT key FROM meta WHERE key = 'in_step:listings'"), []);
   db.close();
 });
