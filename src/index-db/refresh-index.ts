@@ -139,6 +139,9 @@ const looseWritten = new WeakMap<WatchedFile, string>();
  */
 const keysWritten = new WeakMap<WatchedFile, RowKeysByTurn>();
 
+/** Per followed file, the size its watcher read it to (an append read from its last turn on leaves it behind). */
+const readTo = new WeakMap<WatchedFile, number>();
+
 /** What a write in the running transaction leaves of a followed file, remembered once it is committed. */
 interface Written {
   digest: string;
@@ -285,16 +288,25 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       const { fileRows, watchFile } = await parsing();
       const made = key === first.key ? first : await fileRows(watchFile(w.file.path), { ...plan, key });
       const entry = key === first.key ? options.watchers?.get(w.file.path) : undefined;
-      const digest = entry === undefined ? undefined : looseDigest(made);
-      const same = kept(w) && entry !== undefined && w.old?.session_key === key;
+      // rows made from the last turn on are not the watcher's: what it wrote is no longer what the index holds
+      const watched = entry !== undefined && made.tail === undefined ? entry : undefined;
+      if (entry !== undefined && watched === undefined) {
+        looseWritten.delete(entry);
+        keysWritten.delete(entry);
+      }
+      const digest = watched === undefined ? undefined : looseDigest(made);
+      const same = kept(w) && watched !== undefined && w.old?.session_key === key;
       const keys = writeFile(search, w, made, parentPath, {
-        looseKept: same && looseWritten.get(entry) === digest,
-        previous: same ? keysWritten.get(entry) : undefined,
+        looseKept: same && looseWritten.get(watched) === digest,
+        previous: same ? keysWritten.get(watched) : undefined,
       });
-      if (entry !== undefined) pending.set(entry, { digest: digest as string, keys });
+      if (watched !== undefined) pending.set(watched, { digest: digest as string, keys });
       if (first.stamped?.listing !== undefined) ready.listings.set(w.file.path, first.stamped.listing);
       if (first.stamped?.usage !== undefined) ready.usage.set(w.file.path, first.stamped.usage);
-      report.bytesRead += made.tail?.bytes ?? w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0);
+      // a kept watcher reads from where it stopped, which appends read from their last turn on left behind
+      const from = kept(w) ? ((entry === undefined ? undefined : readTo.get(entry)) ?? w.old?.bytes_read ?? 0) : 0;
+      report.bytesRead += made.tail?.bytes ?? w.stamp.size - from;
+      if (watched !== undefined) readTo.set(watched, w.stamp.size);
       report[w.kind]++;
       report.read.push(w.file.path);
       report.turnsWritten += made.changed?.length ?? made.rows.turns.length;
@@ -326,7 +338,7 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
         while (next < queue.length && running.size < ahead) {
           const w = queue[next++] as Work;
           const planned = await planOf(db, w);
-          const made = fromLastTurn(db, w, planned.plan, options, report).then(
+          const made = fromLastTurn(db, w, planned.plan, report).then(
             (tail) =>
               tail ??
               (pool === undefined
@@ -393,9 +405,13 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
       ? undefined
       : {
           key: w.old.session_key,
-          turns: jsonRows(db, ['key', 'atoms', '"end"', 'ended'], 'FROM turns WHERE session_key = ?', [
-            w.old.session_key,
-          ]).map(([key, atoms, end, ended]) => ({
+          // the end exact: a numeric `timestamp`'s fraction kept (15 digits would make the turn differ at each append)
+          turns: jsonRows(
+            db,
+            ['key', 'atoms', `printf('%!.17g', "end")`, 'ended'],
+            'FROM turns WHERE session_key = ?',
+            [w.old.session_key],
+          ).map(([key, atoms, end, ended]) => ({
             key: String(key),
             atoms: Number(atoms),
             end: Number(end),
@@ -417,12 +433,12 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
 
 /** An append read from the file's last turn on (`tailRows`); `undefined` when it is to be read whole (with why in the
  * report), or through its kept watcher. The rows a kept watcher makes are the whole session's (the changed turns
- * found among all), those of the tail its last turns' only. */
+ * found among all), those of the tail its last turns' only; the watcher, left behind, reads what it missed when it is
+ * next used. */
 async function fromLastTurn(
   db: Database,
   w: Work,
   plan: FilePlan,
-  options: RefreshOptions,
   report: RefreshReport,
 ): Promise<FileRows | undefined> {
   if (w.kind !== 'appended') return undefined;
@@ -434,8 +450,6 @@ async function fromLastTurn(
     return undefined;
   }
   report.fromLastTurn++;
-  // its kept watcher is behind the rows now: a later append that cannot be read from the last turn on reads it whole
-  options.watchers?.delete(w.file.path);
   return made;
 }
 

@@ -32,7 +32,7 @@ export interface StampedTable {
  * @param at the table and its value column
  * @param keep whether a file (its path, its project folder's name) has a row in the table
  * @param stamps each file's stamp, as the refresh just took it (the stamp its `files` row holds); a file without
- * one (under a folder that cannot be read) is left as it is
+ * one (under a folder that cannot be read, gone since the walk, unreadable) is left as it is
  * @param read what to store of a file (text), or `undefined` to store nothing (it could not be read); given the
  * stored text and the size it was read from when the file only grew since (`grewFrom`): the reader may then
  * read only the bytes after that size

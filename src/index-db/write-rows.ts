@@ -34,7 +34,7 @@ export interface WriteScope {
 /**
  * Writes one session's rows, replacing what the index held for it: every row when `changed` is
  * `undefined`; else only the turns whose keys it names (and, in `atoms`, `blocks`, `tool_calls` and
- * `usage_facts`, their rows and the rows of no turn, whose `seq` follows every turn's atoms), with the
+ * `usage_facts`, their rows and the rows of no turn, whose `seq` counts from `OFF_TURN_SEQ`), with the
  * session, subagent and diagnostic rows (the blocks of no turn kept with `looseBlocksKept`). Keeps `blocks_fts` and
  * `blocks_trigram` in step through `search`: the blocks written are pending in it, the full-text entries of those
  * deleted are taken out. Run it inside the caller's transaction.

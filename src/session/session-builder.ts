@@ -284,7 +284,8 @@ export class SessionBuilder {
     const base = this.#options.base;
     // fed from a base at that very line: it stays the point
     if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
-    const queue = state.replay?.at(entry.seq);
+    // no replay: nothing queued since the base, whose generated prompts' keys still stand
+    const queue = state.replay === undefined ? base?.queue : state.replay.at(entry.seq);
     if (state.replay !== undefined && queue === undefined) return undefined;
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];

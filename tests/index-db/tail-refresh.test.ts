@@ -245,6 +245,46 @@ test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one del
   );
 });
 
+test('fixture: the keys of prompts generated before a tail stand through a tail with no queue operation', async () => {
+  const q = (operation: string, sec: number, content?: string): string =>
+    JSON.stringify({
+      type: 'queue-operation',
+      operation,
+      timestamp: at(sec),
+      sessionId: SID,
+      ...(content === undefined ? {} : { content }),
+    });
+  const old = (l: Record<string, unknown>): string => JSON.stringify({ ...l, version: '2.1.96' });
+  const lines = [
+    old(user('u1', null, 'first prompt', 1)),
+    old(assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'ls' }), 2, { mid: 'm1', stop: 'tool_use' })),
+    q('enqueue', 2.5, 'hello there'),
+    old(user('r1', 'a1', [toolResult('t1', 'a b')], 3)),
+    q('remove', 3.5),
+    old(assistant('a2', 'r1', text('done'), 4, { mid: 'm2', stop: 'end_turn' })),
+    old(user('u2', 'a2', 'second prompt', 5)),
+    old(assistant('a3', 'u2', text('ok'), 6, { mid: 'm3', stop: 'end_turn' })),
+    // a tail with no queue operation: its restart must still say the prompt above was generated
+    old(user('u3', 'a3', 'third prompt', 7)),
+    old(assistant('a4', 'u3', toolUse('t2', 'Bash', { command: 'make' }), 8, { mid: 'm4', stop: 'tool_use' })),
+    // a copy of the first enqueue (same time, same text) taken later: one prompt, generated once
+    q('enqueue', 2.5, 'hello there'),
+    old(user('r2', 'a4', [toolResult('t2', 'built')], 9)),
+    q('remove', 9.5),
+    old(assistant('a5', 'r2', text('built'), 10, { mid: 'm5', stop: 'end_turn' })),
+  ];
+  const whole = lines.map((l) => `${l}\n`).join('');
+  // cut after a3 (the restart at u2 holds the key), then after a4 (the restart at u3 must hold it too)
+  const reports = await cutAndAppend([{ name: 'seen.jsonl', text: whole }], () => [8, 10]);
+  assert.deepEqual(
+    reports.map((r) => [r.fromLastTurn, r.readWhole]),
+    [
+      [1, []],
+      [1, []],
+    ],
+  );
+});
+
 test('fixture: a main-chain response in the tail with a sidechain copy of no turn before it is read whole', async () => {
   // an inline sidechain line (Claude Code up to 2.0.27 wrote them in the session's file) off the path: its response's
   // fact has no turn, and a whole read counts the main-chain line of the same response instead (countUsage's rule 3)
