@@ -283,6 +283,21 @@ test('fixture: the keys of prompts generated before a tail stand through a tail 
       [1, []],
     ],
   );
+  // a prompt popped back to the input box before the tail does not wait there: the tail's remove takes nothing
+  const popped = [
+    ...lines.slice(0, 3),
+    q('popAll', 2.6),
+    ...lines.slice(3, 4),
+    ...lines.slice(5, 7),
+    old(assistant('a3', 'u2', toolUse('t2', 'Bash', { command: 'make' }), 6, { mid: 'm3', stop: 'tool_use' })),
+    q('remove', 6.5),
+    old(user('r2', 'a3', [toolResult('t2', 'built')], 7)),
+    old(assistant('a4', 'r2', text('built'), 8, { mid: 'm4', stop: 'end_turn' })),
+  ];
+  const [report] = (await cutAndAppend([{ name: 'popped.jsonl', text: popped.map((l) => `${l}\n`).join('') }], () => [
+    8,
+  ])) as [RefreshReport];
+  assert.deepEqual([report.fromLastTurn, report.readWhole], [1, []]);
 });
 
 test('fixture: a main-chain response in the tail with a sidechain copy of no turn before it is read whole', async () => {
