@@ -105,8 +105,10 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof UserError) {
-      io.stderr.write(`romp: ${error.message}\n`);
+    // a damaged index (`markDamaged`, told by its code: the index's modules are not the bundle's) is the person's to
+    // know of, in one line: the next `romp index` builds it again
+    if (error instanceof UserError || (error as { code?: unknown } | undefined)?.code === 'ROMP_INDEX_DAMAGED') {
+      io.stderr.write(`romp: ${(error as Error).message}\n`);
       return 2;
     }
     const line = systemErrorLine(error);

@@ -44,6 +44,8 @@ export interface OpenOptions {
   readOnly?: boolean;
   /** How long a statement waits for another connection's write lock (ms); default 30 000. */
   busyTimeoutMs?: number;
+  /** What to throw instead when a statement finds the file damaged (`SQLITE_CORRUPT`); default SQLite's error. */
+  onCorrupt?: (error: Error) => Error;
 }
 
 const require = createRequire(import.meta.url);
@@ -102,22 +104,30 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     if (exact) for (const row of rows) row.forEach((v, i) => (row[i] = typeof v === 'bigint' ? exactNumber(v) : v));
     return { columns, rows };
   };
+  // a damaged page is met by whichever statement reads it: each call says so the one way
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      throw code === 'SQLITE_CORRUPT' && options.onCorrupt !== undefined ? options.onCorrupt(error as Error) : error;
+    }
+  };
   return {
-    exec: (sql) => {
-      db.exec(sql);
-    },
-    run: (sql, params = []) => ({ changes: prepared(sql).run(...bind(params)).changes }),
-    all: (sql, params = []) => {
-      const { columns, rows } = select(sql, params, false);
-      return rows.map((row) => {
-        const object = Object.create(null) as Record<string, SqlValue>;
-        columns.forEach((c, i) => (object[c] = row[i] as SqlValue));
-        return object;
-      });
-    },
-    query: (sql, params = []) => select(sql, params, true),
+    exec: (sql) => guard(() => db.exec(sql)),
+    run: (sql, params = []) => guard(() => ({ changes: prepared(sql).run(...bind(params)).changes })),
+    all: (sql, params = []) =>
+      guard(() => {
+        const { columns, rows } = select(sql, params, false);
+        return rows.map((row) => {
+          const object = Object.create(null) as Record<string, SqlValue>;
+          columns.forEach((c, i) => (object[c] = row[i] as SqlValue));
+          return object;
+        });
+      }),
+    query: (sql, params = []) => guard(() => select(sql, params, true)),
     readsOnly: (sql) => db.prepare(sql).reader && !/^\s*(attach|detach|pragma)\b/i.test(sql) && !writesFiles(db, sql),
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T): T => guard(() => db.transaction(fn).immediate()),
     close: () => db.close(),
   };
 }

@@ -4,12 +4,14 @@ import { diagnostic, type OnDiagnostic } from '../diagnostics/diagnostic.ts';
 import { openDatabase, type Database } from './database.ts';
 import { INDEX_APP, MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
 import { makeDir } from '../fs/make-dir.ts';
+import { clearDamage, damageOf, markDamaged } from './index-damage.ts';
 
 /**
  * Opens romp's index for writing: creates it (and its folder) when missing, migrates an older schema,
  * and replaces anything that is not a romp index of a version it can take (not SQLite, corrupt, another
- * program's database, a newer schema) with a fresh one, reporting `INDEX_RECREATED`: the index is
- * derived from the transcripts, so nothing in it is ever trusted over them.
+ * program's database, a newer schema, one a statement found damaged: `markDamaged`) with a fresh one, reporting
+ * `INDEX_RECREATED`: the index is derived from the transcripts, so nothing in it is ever trusted over them. A
+ * statement that meets a damaged page later throws `markDamaged`'s error (code `ROMP_INDEX_DAMAGED`).
  * @param path the database file (`$ROMP_HOME/index.db`)
  * @param onDiagnostic receives `INDEX_RECREATED`
  * @returns the open connection (WAL)
@@ -17,18 +19,22 @@ import { makeDir } from '../fs/make-dir.ts';
 export function openIndexForWrite(path: string, onDiagnostic: OnDiagnostic): Database {
   makeDir(dirname(path));
   let db: Database | undefined;
-  let problem: string | undefined;
-  try {
-    db = openDatabase(path);
-    problem = prepare(db);
-  } catch (error) {
-    problem = `not an SQLite database (${(error as Error).message})`;
-  }
+  const damage = damageOf(path);
+  let problem: string | undefined = damage === undefined ? undefined : `damaged (${damage})`;
+  const onCorrupt = (error: Error): Error => markDamaged(path, error);
+  if (problem === undefined)
+    try {
+      db = openDatabase(path, { onCorrupt });
+      problem = prepare(db);
+    } catch (error) {
+      problem = `not an SQLite database (${(error as Error).message})`;
+    }
   if (problem === undefined && db !== undefined) return db;
   db?.close();
   for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+  clearDamage(path);
   onDiagnostic(diagnostic('INDEX_RECREATED', `${problem ?? 'unreadable'}: deleted and built again`, { file: path }));
-  db = openDatabase(path);
+  db = openDatabase(path, { onCorrupt });
   const again = prepare(db);
   if (again !== undefined) throw new Error(`${path}: cannot create the index: ${again}`);
   return db;
@@ -41,9 +47,11 @@ export function openIndexForWrite(path: string, onDiagnostic: OnDiagnostic): Dat
  */
 export function openIndexForRead(path: string): Database | string {
   if (!existsSync(path)) return 'no index yet';
+  const damage = damageOf(path);
+  if (damage !== undefined) return `the index is damaged (${damage}): the next romp index builds it again`;
   let db: Database | undefined;
   try {
-    db = openDatabase(path, { readOnly: true });
+    db = openDatabase(path, { readOnly: true, onCorrupt: (error) => markDamaged(path, error) });
     const problem = check(db);
     if (problem === undefined) return db;
     db.close();

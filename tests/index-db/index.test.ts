@@ -775,3 +775,37 @@ test('refreshStamped: a file written while it is read keeps no row, and the tabl
   assert.deepEqual(db.all("SELECT key FROM meta WHERE key = 'in_step:listings'"), []);
   db.close();
 });
+
+test('a page damaged in the middle of index.db: one line, exit 2, and the next romp index builds it again', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  const opts = ['--projects', dir, '--romp-home', home, '--no-progress'];
+  assert.equal((await runCli(['index', ...opts])).code, 0);
+  const path = indexPath(home);
+  // the full-text index's first page, which opening the index and a refresh with nothing changed never read
+  const db = openDatabase(path);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)'); // every page in the file itself
+  const root = Number(db.all("SELECT rootpage FROM sqlite_master WHERE name = 'blocks_fts_data'")[0]?.['rootpage']);
+  const size = Number(db.all('PRAGMA page_size')[0]?.['page_size']);
+  db.close();
+  const bytes = readFileSync(path);
+  bytes.fill(0xff, (root - 1) * size, root * size);
+  writeFileSync(path, bytes);
+  const search = await runCli(['search', 'zebra', '--no-refresh', ...opts]);
+  // SQLite's words for it depend on the page (here the full-text index's: "vtable constructor failed: blocks_fts")
+  assert.equal(search.code, 2);
+  const why = new RegExp(
+    `^romp: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\((.+)\\): the next romp index builds it again\n$`,
+  ).exec(search.err)?.[1];
+  assert.ok(why !== undefined, search.err);
+  // refused, not read, until then
+  const sql = await runCli(['sql', 'SELECT count(*) FROM sessions', '--romp-home', home]);
+  assert.equal(sql.code, 2);
+  assert.ok(sql.err.includes(`the index is damaged (${why}): the next romp index builds it again`), sql.err);
+  const again = await runCli(['index', ...opts, '--json']);
+  assert.equal(again.code, 0);
+  assert.ok(again.err.includes(`damaged (${why}): deleted and built again`), again.err);
+  const found = await runCli(['search', 'zebra', '--no-refresh', '--json', ...opts]);
+  assert.equal(found.code, 0, found.err);
+  assert.ok((JSON.parse(found.out) as unknown[]).length > 0);
+});
