@@ -34,7 +34,8 @@ export interface SearchHit {
   /** The block's role (`typed`, `assistant`, `thinking`, `tool_use`, `tool_result`, `system`, `other`). */
   role: string;
   tool: string | null;
-  /** The session's title (`sessions.title`), `""` without one. */
+  /** The session's title (`sessions.title`), else the title `romp ls` lists for its transcript (`listings`: a `summary`
+   * record, which the session takes only for the leaf it names); `""` without one. */
   title: string;
   /** Without a title, the session's first prompt as `romp ls` lists it (its transcript's listing, `listings`), else
    * `""` (a subagent's transcript has no listing). */
@@ -78,7 +79,7 @@ export function searchIndex(db: Database, query: string, filter: SearchFilter = 
   const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' ');
   const { where, params } = filters(filter);
   const limit = filter.limit ?? 20;
-  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, s.title, CASE WHEN s.title = '' THEN coalesce((SELECT json_extract(l.listing_json, '$.firstPrompt') FROM listings l WHERE l.path = json_extract(s.paths_json, '$[0]')), '') ELSE '' END AS first_prompt, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 AND EXISTS (SELECT 1 FROM files f WHERE f.session_key = s.key AND f.parent_path IS NOT NULL) THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
+  const select = `SELECT b.id, b.session_key, b.atom_key, b.role, b.author, b.tool_name, b.text, b.on_path, a.t, a.turn_index, CASE WHEN s.title <> '' THEN s.title ELSE coalesce((SELECT json_extract(l.listing_json, '$.title') FROM listings l WHERE l.path = json_extract(s.paths_json, '$[0]')), '') END AS title, CASE WHEN s.title <> '' THEN '' ELSE coalesce((SELECT CASE WHEN json_extract(l.listing_json, '$.title') = '' THEN json_extract(l.listing_json, '$.firstPrompt') ELSE '' END FROM listings l WHERE l.path = json_extract(s.paths_json, '$[0]')), '') END AS first_prompt, s.project, s.git_branch, coalesce(p.leaf_fsid, CASE WHEN instr(s.key, '/') > 0 AND EXISTS (SELECT 1 FROM files f WHERE f.session_key = s.key AND f.parent_path IS NOT NULL) THEN substr(s.key, 1, instr(s.key, '/') - 1) ELSE s.leaf_fsid END) AS resume_fsid, s.paths_json`;
   const from = `JOIN blocks b ON b.id = fts.rowid JOIN atoms a ON a.session_key = b.session_key AND a.key = b.atom_key JOIN sessions s ON s.key = b.session_key LEFT JOIN sessions p ON p.key = s.parent_key`;
   // candidates checked against the filters: a few more than asked for when only rewound blocks are left out, many
   // more with filters of the user's (each one checked costs a few pages read)

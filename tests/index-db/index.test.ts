@@ -809,3 +809,39 @@ test('a page damaged in the middle of index.db: one line, exit 2, and the next r
   assert.equal(found.code, 0, found.err);
   assert.ok((JSON.parse(found.out) as unknown[]).length > 0);
 });
+
+test('search: a hit is titled as romp ls titles its transcript, by a summary of a leaf the file does not hold too', async () => {
+  const dir = tempDir('romp-index-');
+  mkdirSync(join(dir, '-work-birds'));
+  const file = join(dir, '-work-birds', 's9.jsonl');
+  writeFileSync(
+    file,
+    jsonl([
+      // Claude Code writes a resumed session's summaries of the conversation it came from: their leaf is elsewhere
+      { type: 'summary', summary: 'Pelican census', leafUuid: 'a-leaf-in-another-file' },
+      ...as('s9', [
+        user('p1', null, 'count the pelicans', 0),
+        assistant('p2', 'p1', text('Eleven pelicans.'), 1, { mid: 'mp', stop: 'end_turn' }),
+      ]),
+    ]),
+  );
+  const home = tempDir('romp-home-');
+  const opts = ['--projects', dir, '--romp-home', home, '--json', '--no-progress'];
+  const search = await runCli(['search', 'pelicans', ...opts]);
+  assert.equal(search.code, 0, search.err);
+  const hits = JSON.parse(search.out) as Array<Record<string, unknown>>;
+  assert.deepEqual(
+    hits.map((h) => [h['uuid'], h['title'], h['first_prompt']]),
+    [
+      ['p1', 'Pelican census', ''],
+      ['p2', 'Pelican census', ''],
+    ],
+  );
+  const ls = JSON.parse((await runCli(['ls', '--projects', dir, '--json', '--no-index'])).out) as Array<{
+    title: string;
+  }>;
+  assert.deepEqual(
+    ls.map((s) => s.title),
+    ['Pelican census'],
+  );
+});
