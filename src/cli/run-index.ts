@@ -132,6 +132,9 @@ export async function runSearch(
   if (options.since !== undefined) filter.since = dayStartIn(dayOption('--since', options.since), options.timezone);
   if (options.until !== undefined)
     filter.until = dayStartIn(nextDay(dayOption('--until', options.until)), options.timezone);
+  // days the wrong way round select nothing: said, not answered with "no hits"
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until)
+    throw new UserError(`--since ${options.since ?? ''} is after --until ${options.until ?? ''}: no day is in both`);
   const path =
     options.refresh === false ? indexPath(rompHomeFolder(options.rompHome)) : (await refresh(options, io, true)).path;
   const db = openIndexForRead(path);

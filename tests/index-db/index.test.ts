@@ -578,6 +578,23 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
     assert.equal(bad.code, 2, day);
     assert.equal(bad.err, `romp: --since ${day}: give a day as YYYY-MM-DD or YYYYMMDD\n`);
   }
+  // days the wrong way round are said to be, not answered with "no hits"; one day given twice is that day
+  const reversed = await runCli([
+    'search',
+    'zebra',
+    '--since',
+    '2025-07-20',
+    '--until',
+    '2025-07-01',
+    '--romp-home',
+    home,
+  ]);
+  assert.deepEqual(
+    [reversed.code, reversed.err],
+    [2, 'romp: --since 2025-07-20 is after --until 2025-07-01: no day is in both\n'],
+  );
+  const oneDay = ['--since', '2025-07-01', '--until', '2025-07-01', '--no-refresh', '--json'];
+  assert.equal((await runCli(['search', 'zebra', ...oneDay, '--romp-home', home])).code, 0);
   // a projects folder that cannot be read is an error, not an empty folder that would empty the index
   const missing = await runCli(['index', '--projects', join(dir, 'nope'), '--romp-home', home]);
   assert.equal(missing.code, 2);
