@@ -165,17 +165,20 @@ test('fixture: a rewind in the tail is read whole, with why, and gives the same 
   assert.match(report.readWhole[0]?.reason ?? '', /a diagnostic in the tail/);
 });
 
+/** A `queue-operation` line of the fixture's session, `sec` seconds in. */
+const q = (operation: string, sec: number, content?: string): string =>
+  JSON.stringify({
+    type: 'queue-operation',
+    operation,
+    timestamp: at(sec),
+    sessionId: SID,
+    ...(content === undefined ? {} : { content }),
+  });
+
+/** A line as Claude Code before 2.1.112 wrote it: a prompt absorbed mid-turn has no line of its own. */
+const old = (l: Record<string, unknown>): string => JSON.stringify({ ...l, version: '2.1.96' });
+
 test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one delivered at idle) are read from the last turn on', async () => {
-  const q = (operation: string, sec: number, content?: string): string =>
-    JSON.stringify({
-      type: 'queue-operation',
-      operation,
-      timestamp: at(sec),
-      sessionId: SID,
-      ...(content === undefined ? {} : { content }),
-    });
-  // as Claude Code before 2.1.112 wrote them: a prompt absorbed mid-turn has no line of its own
-  const old = (l: Record<string, unknown>): string => JSON.stringify({ ...l, version: '2.1.96' });
   const tail = [
     old(user('u6', 'a7', 'sixth prompt', 17)),
     old(assistant('a8', 'u6', toolUse('t3', 'Bash', { command: 'make' }), 18, { mid: 'm8', stop: 'tool_use' })),
@@ -246,15 +249,6 @@ test('fixture: queue operations in the tail (a prompt absorbed mid-turn, one del
 });
 
 test('fixture: the keys of prompts generated before a tail stand through a tail with no queue operation', async () => {
-  const q = (operation: string, sec: number, content?: string): string =>
-    JSON.stringify({
-      type: 'queue-operation',
-      operation,
-      timestamp: at(sec),
-      sessionId: SID,
-      ...(content === undefined ? {} : { content }),
-    });
-  const old = (l: Record<string, unknown>): string => JSON.stringify({ ...l, version: '2.1.96' });
   const lines = [
     old(user('u1', null, 'first prompt', 1)),
     old(assistant('a1', 'u1', toolUse('t1', 'Bash', { command: 'ls' }), 2, { mid: 'm1', stop: 'tool_use' })),
