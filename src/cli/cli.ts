@@ -442,7 +442,7 @@ export function rompProgram(io: CliIO, done: (code: number) => void, signal?: Ab
           'system',
         ]),
       )
-      .option('--tool <name>', "only this tool's input and output")
+      .option('--tool <name>', "only this tool's input and output (its name in any case: Bash, bash)")
       .option(
         '--project <dir>',
         "only a project's sessions: its path (. = here) or its folder under the projects folder",

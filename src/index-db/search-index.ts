@@ -6,7 +6,7 @@ export interface SearchFilter {
   /** Only blocks of user atoms by this author: `human`, `sdk`, `peer`, `system` (assistant text and tool output have
    * none). */
   author?: string;
-  /** Only `tool_use` / `tool_result` blocks of this tool. */
+  /** Only `tool_use` / `tool_result` blocks of this tool (its name in any ASCII case: `bash` is `Bash`). */
   tool?: string;
   /** Only sessions of this project folder (its name under the projects folder). */
   projectFolder?: string;
@@ -218,7 +218,8 @@ function filters(filter: SearchFilter): { where: string; params: SqlValue[] } {
   };
   if (filter.allBranches !== true) parts.push('b.on_path = 1');
   if (filter.author !== undefined) add('b.author = ?', filter.author);
-  if (filter.tool !== undefined) add('b.tool_name = ?', filter.tool);
+  // `bash` for `Bash`: the name as typed, in any case (ASCII)
+  if (filter.tool !== undefined) add('b.tool_name = ? COLLATE NOCASE', filter.tool);
   if (filter.projectFolder !== undefined)
     add('s.key IN (SELECT session_key FROM files WHERE project = ?)', filter.projectFolder);
   if (filter.since !== undefined) add('a.t >= ?', filter.since);

@@ -177,10 +177,14 @@ test('search: text typed by a human, written by a tool, said in a subagent; --au
     searchIndex(db, 'flamingo', { author: 'human' }).map((h) => h.uuid),
     ['u1'],
   );
-  assert.deepEqual(
-    searchIndex(db, 'zebra', { tool: 'Bash' }).map((h) => h.uuid),
-    ['r1'],
-  );
+  // a tool's name in any case (`bash` is Claude Code's `Bash`), and only that tool
+  for (const tool of ['Bash', 'bash', 'BASH'])
+    assert.deepEqual(
+      searchIndex(db, 'zebra', { tool }).map((h) => h.uuid),
+      ['r1'],
+      tool,
+    );
+  assert.deepEqual(searchIndex(db, 'zebra', { tool: 'Read' }), []);
   // a part of a word: the trigram index
   assert.deepEqual(
     searchIndex(db, 'lamin').map((h) => [h.uuid, h.matched]),
