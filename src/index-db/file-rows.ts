@@ -8,7 +8,7 @@ import { responsePlaces, responseRows, sessionPlaces } from '../rows/response-ro
 import type { SessionRows } from '../rows/row-types.ts';
 import { sessionRows, type LinkedSubagent } from '../rows/session-rows.ts';
 import type { StampedReads } from './stamped-reads.ts';
-import { restartOf } from './restart.ts';
+import { pointOf, restartOf } from './restart.ts';
 import type { RowKeysByTurn } from './write-rows.ts';
 import { collectResponses, countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
 
@@ -135,13 +135,7 @@ export async function fileRows(entry: WatchedFile, plan: FilePlan): Promise<File
   rows.usage_facts = responseRows(facts, () => key, places);
   const restart = plan.subagent
     ? undefined
-    : restartOf(
-        entry.watcher.restartPoint(),
-        session,
-        key,
-        rows,
-        entry.diagnostics.length + entry.sessionDiagnostics.length,
-      );
+    : restartOf(pointOf(entry.watcher), session, key, rows, entry.diagnostics.length + entry.sessionDiagnostics.length);
   return {
     path: entry.path,
     key,

@@ -20,35 +20,55 @@ export interface Restart {
   looseSidechain: string[];
 }
 
+/** Why a file has no restart (`restarts.restart_json` in its place): its next append is read whole, and says so. */
+export interface NoRestart {
+  none: string;
+}
+
+/**
+ * The builder's restart point, or why it has none (`SessionBuilder.restartPoint`'s words).
+ * @param builder the builder (or its watcher) the rows were made with
+ * @returns the point, or the reason
+ */
+export function pointOf(builder: {
+  restartPoint(refused: (why: string) => void): RestartPoint | undefined;
+}): RestartPoint | string {
+  let why = 'no restart point';
+  return builder.restartPoint((w) => (why = w)) ?? why;
+}
+
 /**
  * A file's restart (JSON), made beside its rows: only for a session without diagnostics (a tail's would be numbered
  * after them, and the graph's said again), whose usage facts are made turn by turn (`factsByTurn`: no two turns share
  * a response or an atom, no stream subagents), whose last turn's rows are among `rows`, and which the builder can
  * restart (`point`).
- * @param point the builder's restart point
+ * @param point the builder's restart point, or why it has none (`pointOf`)
  * @param session the session the rows were made of
  * @param key the session's key
  * @param rows its rows (all, or at least its last turn's and those of no turn)
  * @param diagnostics how many diagnostics the session's rows hold
  * @param options `before`: the totals of turns before `session`'s (a tail); `looseSidechain`: the restart's, when
  * `rows` has none of no turn (a tail's: the index's are kept)
- * @returns the JSON, or `undefined` when the next append is to be read whole
+ * @returns the JSON of the `Restart`, or of why the next append is to be read whole (`NoRestart`)
  */
 export function restartOf(
-  point: RestartPoint | undefined,
+  point: RestartPoint | string,
   session: Session,
   key: string,
   rows: SessionRows,
   diagnostics: number,
   options: { before?: SessionTotals; looseSidechain?: string[] } = {},
-): string | undefined {
+): string {
+  const none = (why: string): string => JSON.stringify({ none: why } satisfies NoRestart);
+  if (typeof point === 'string') return none(point);
+  if (diagnostics > 0) return none('a session with diagnostics');
   const last = session.turns.at(-1);
-  if (point === undefined || diagnostics > 0 || last === undefined || point.turn !== last.id) return undefined;
-  if (!rows.turns.some((t) => t.key === last.id)) return undefined;
+  if (last === undefined || point.turn !== last.id || !rows.turns.some((t) => t.key === last.id))
+    return none('a last turn of no rows');
   const parts = factsByTurn(session, key);
-  if (parts === undefined) return undefined;
+  if (parts === undefined) return none('turns sharing a response');
   const own = rowKeysByTurn(rows).get(last.id);
-  if (own === undefined) return undefined;
+  if (own === undefined) return none('a last turn of no rows');
   const looseSidechain = options.looseSidechain ?? [
     ...new Set(rows.usage_facts.filter((f) => f.turn_key === null && f.is_sidechain).map((f) => f.message_id)),
   ];

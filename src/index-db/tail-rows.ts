@@ -9,7 +9,7 @@ import { SessionBuilder } from '../session/session-builder.ts';
 import { countedResponses, takeResponse, type Response } from '../usage/count-usage.ts';
 import type { Database } from './database.ts';
 import { changedTurns, linkedSubagents, type FilePlan, type FileRows } from './file-rows.ts';
-import { restartOf, type Restart } from './restart.ts';
+import { pointOf, restartOf, type NoRestart, type Restart } from './restart.ts';
 
 /** What `tailRows` made, or why the file is to be read whole. */
 export type TailRows = FileRows | { reason: string };
@@ -52,7 +52,8 @@ export async function tailRows(
 ): Promise<TailRows> {
   if (plan.subagent) return { reason: "a subagent's transcript" };
   if (json === undefined || plan.old === undefined) return { reason: 'no restart point' };
-  const restart = JSON.parse(json) as Restart;
+  const restart = JSON.parse(json) as Restart | NoRestart;
+  if ('none' in restart) return { reason: `no restart point: ${restart.none}` };
   const { point, totals, last: own, looseSidechain } = restart;
   const key = plan.old.key;
   const held = plan.old.turns.find((t) => t.key === point.turn);
@@ -150,7 +151,7 @@ export async function tailRows(
     return { reason: 'a sidechain copy of a tail response' };
   rows.usage_facts = facts;
 
-  const next = restartOf(builder.restartPoint(), session, key, rows, 0, { before: totals, looseSidechain });
+  const next = restartOf(pointOf(builder), session, key, rows, 0, { before: totals, looseSidechain });
   return {
     path,
     key,
@@ -163,7 +164,7 @@ export async function tailRows(
       ),
     ],
     links: tailLinks,
-    ...(next === undefined ? {} : { restart: next }),
+    restart: next,
     // the old rows of the turns rewritten are found by their keys; those of no turn are kept
     tail: {
       bytes: size - point.byteOffset,

@@ -117,10 +117,11 @@ export class SessionWatcher {
   /**
    * Where a builder in another process can start reading the one file followed to rebuild the session's last turn
    * (`SessionBuilder.restartPoint`).
+   * @param refused told why there is none
    * @returns the point, or `undefined`
    */
-  restartPoint(): RestartPoint | undefined {
-    return this.#builder.restartPoint();
+  restartPoint(refused?: (why: string) => void): RestartPoint | undefined {
+    return this.#builder.restartPoint(refused);
   }
 
   /** How many updates resolved the session from every line read (the first included). */

@@ -262,23 +262,27 @@ export class SessionBuilder {
    * files, with a checkpoint (`last-prompt`: it picks the leaf), with a generated prompt not yet answered (at the end,
    * or at that line), or with no time at all. The caller still has to check that what the new builder makes of the rest
    * is what this one made (docs/index.md, "Freshness").
+   * @param refused told why there is none, in a few words (`romp index --json`'s `readWhole` says it)
    * @returns the point, or `undefined`
    */
-  restartPoint(): RestartPoint | undefined {
-    const state = this.#state;
-    if (
-      state === undefined ||
-      this.#feeds.size !== 1 ||
-      !state.generatedSealed ||
-      state.collected.checkpoints.length > 0 ||
-      !state.timesKnown
-    )
+  restartPoint(refused: (why: string) => void = () => {}): RestartPoint | undefined {
+    const no = (why: string): undefined => {
+      refused(why);
       return undefined;
+    };
+    const state = this.#state;
+    if (state === undefined) return no('nothing read');
+    if (this.#feeds.size !== 1) return no('a session of several files');
+    if (!state.generatedSealed) return no('a queued prompt whose request is not answered yet');
+    if (state.collected.checkpoints.length > 0) return no('a last-prompt checkpoint');
+    if (!state.timesKnown) return no('a line without a time');
     const turn = state.session.turns.at(-1);
     const first = turn?.atoms[0];
     const entry = first === undefined ? undefined : state.index.byUuid.get(first.uuid);
-    if (turn === undefined || entry === undefined || typeof entry.parent !== 'string' || Number.isNaN(entry.t))
-      return undefined;
+    if (turn === undefined) return no('no turn');
+    if (entry === undefined) return no('a last turn that starts with a queued prompt no line holds');
+    if (typeof entry.parent !== 'string') return no("a last turn that starts the session's chain");
+    if (Number.isNaN(entry.t)) return no('a last turn whose first line has no time');
     const path = state.path.entries;
     const at = path.lastIndexOf(entry);
     const base = this.#options.base;
@@ -286,10 +290,12 @@ export class SessionBuilder {
     if (at === 0 && base !== undefined && entry.line === base.lines + 1) return { ...base, turn: turn.id };
     // no replay: nothing queued since the base, whose generated prompts' keys still stand
     const queue = state.replay === undefined ? base?.queue : state.replay.at(entry.seq);
-    if (state.replay !== undefined && queue === undefined) return undefined;
+    if (state.replay !== undefined && queue === undefined)
+      return no('a queued prompt not answered where the last turn starts');
     // the path line before, or progress rows hanging on it (the line names the last row: bridged, `buildIndex`)
     const parent = entry.record['parentUuid'];
-    if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string') return undefined;
+    if (at < 1 || (path[at - 1] as Entry).uuid !== entry.parent || typeof parent !== 'string')
+      return no("a last turn whose first line does not follow the path's line before it");
     const before = path.slice(0, at);
     const gitBranch = lastString(before, 'gitBranch') ?? base?.gitBranch;
     const summary = summaryFor(before, state.collected) ?? base?.summary;

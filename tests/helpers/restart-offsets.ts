@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { openIndexForRead } from '../../src/index-db/open-index.ts';
-import type { Restart } from '../../src/index-db/restart.ts';
+import type { NoRestart, Restart } from '../../src/index-db/restart.ts';
 
 /**
  * Each file's restart offset (`restarts`: where an append is read from), by path.
@@ -11,7 +11,11 @@ export function restartOffsets(path: string): Map<string, number> {
   if (typeof db === 'string') assert.fail(db);
   const rows = db.all('SELECT path, restart_json FROM restarts');
   db.close();
+  // a file with none (`{"none": why}`) is read whole at its next append
   return new Map(
-    rows.map((r) => [String(r['path']), (JSON.parse(String(r['restart_json'])) as Restart).point.byteOffset]),
+    rows.flatMap((r) => {
+      const restart = JSON.parse(String(r['restart_json'])) as Restart | NoRestart;
+      return 'none' in restart ? [] : [[String(r['path']), restart.point.byteOffset] as const];
+    }),
   );
 }

@@ -155,6 +155,24 @@ test('fixture: appends inside a turn, before a tool result, at turn ends, each r
   );
 });
 
+test('fixture: a file with no restart says why at its next append: a checkpoint, a broken line', async () => {
+  const prompt = `${JSON.stringify(user('u9', 'a7', 'one more prompt', 30))}\n`;
+  const checkpoint = `${JSON.stringify({ type: 'last-prompt', lastPrompt: 'x', leafUuid: 'a7', sessionId: SID })}\n`;
+  const broken = '{"type":"user","uuid":"torn\n';
+  const reasons: string[] = [];
+  for (const before of [checkpoint, broken]) {
+    const whole = `${fixture.text}${before}${prompt}`;
+    const [report] = (await cutAndAppend([{ name: fixture.name, text: whole }], (lines) => [lines.length - 1])) as [
+      RefreshReport,
+    ];
+    reasons.push(...report.readWhole.map((r) => r.reason));
+  }
+  assert.deepEqual(reasons, [
+    'no restart point: a last-prompt checkpoint',
+    'no restart point: a session with diagnostics',
+  ]);
+});
+
 test('fixture: a rewind in the tail is read whole, with why, and gives the same rows', async () => {
   const rewind = user('u9', 'a3', 'back to the second turn', 20);
   const whole = `${fixture.text}${JSON.stringify(rewind)}\n`;
