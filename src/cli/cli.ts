@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { systemErrorLine, UserError, type CliIO, type CliOutput } from './cli-io.ts';
+import { INDEX_DAMAGED } from '../index-db/index-damage.ts';
 import { outputWidth } from './fit-width.ts';
 import { DESCRIPTION_MIN, formatHelpItem, formatHelpTail, helpWidth, styleHelpUsage } from './help-layout.ts';
 import { safeText } from './safe-text.ts';
@@ -107,7 +108,7 @@ export async function cli(argv: string[], rawIO: CliIO, signal?: AbortSignal): P
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     // a damaged index (`markDamaged`, told by its code: the index's modules are not the bundle's) is the person's to
     // know of, in one line: the next `romp index` builds it again
-    if (error instanceof UserError || (error as { code?: unknown } | undefined)?.code === 'ROMP_INDEX_DAMAGED') {
+    if (error instanceof UserError || (error as { code?: unknown } | undefined)?.code === INDEX_DAMAGED) {
       io.stderr.write(`romp: ${(error as Error).message}\n`);
       return 2;
     }

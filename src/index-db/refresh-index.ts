@@ -11,7 +11,7 @@ import { PARSER_VERSION } from './parser-version.ts';
 import { RowPool } from './row-pool.ts';
 import { SearchQueue } from './search-queue.ts';
 import { readRowKeys, removeSessionRows, rowKeysByTurn, writeSessionRows, type RowKeysByTurn } from './write-rows.ts';
-import { jsonRows } from './json-rows.ts';
+import { exactReal, jsonRows } from './json-rows.ts';
 import { listedFile, refreshListings } from './listings.ts';
 import { timestampText } from '../discover/last-time.ts';
 import { parseTimestamp } from '../read/parse-timestamp.ts';
@@ -103,8 +103,7 @@ interface FileRow extends FileStamp {
  * @returns the rows
  */
 function knownFiles(db: Database): Map<string, FileRow> {
-  const times = (c: string): string => `printf('%!.17g', ${c})`;
-  const cells = ['path', 'session_key', 'dev', 'ino', 'size', times('mtime_ms'), times('ctime_ms')];
+  const cells = ['path', 'session_key', 'dev', 'ino', 'size', exactReal('mtime_ms'), exactReal('ctime_ms')];
   const rows = jsonRows(db, [...cells, 'head_hash', 'tail_hash', 'bytes_read', 'parser_version'], 'FROM files');
   const known = new Map<string, FileRow>();
   type Cells = [string, string, number, number, number, string, string, string, string, number, string];
@@ -248,8 +247,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
     }
   }
   // the appended files whose watchers were kept before this refresh (one made in it reads its file whole)
-  const watched = new Set(options.watchers?.keys());
-  const kept = (w: Work): boolean => w.kind === 'appended' && watched.has(w.file.path);
+  const keptBefore = new Set(options.watchers?.keys());
+  const kept = (w: Work): boolean => w.kind === 'appended' && keptBefore.has(w.file.path);
   const total = {
     files: work.length,
     bytes: work.reduce((n, w) => n + w.stamp.size - (kept(w) ? (w.old?.bytes_read ?? 0) : 0), 0),
@@ -406,12 +405,9 @@ async function planOf(db: Database, w: Work): Promise<Planned> {
       : {
           key: w.old.session_key,
           // the end exact: a numeric `timestamp`'s fraction kept (15 digits would make the turn differ at each append)
-          turns: jsonRows(
-            db,
-            ['key', 'atoms', `printf('%!.17g', "end")`, 'ended'],
-            'FROM turns WHERE session_key = ?',
-            [w.old.session_key],
-          ).map(([key, atoms, end, ended]) => ({
+          turns: jsonRows(db, ['key', 'atoms', exactReal('"end"'), 'ended'], 'FROM turns WHERE session_key = ?', [
+            w.old.session_key,
+          ]).map(([key, atoms, end, ended]) => ({
             key: String(key),
             atoms: Number(atoms),
             end: Number(end),

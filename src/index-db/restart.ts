@@ -63,12 +63,11 @@ export function restartOf(
   if (typeof point === 'string') return none(point);
   if (diagnostics > 0) return none('a session with diagnostics');
   const last = session.turns.at(-1);
-  if (last === undefined || point.turn !== last.id || !rows.turns.some((t) => t.key === last.id))
-    return none('a last turn of no rows');
+  // the last turn's keys: there when `rows` holds that turn
+  const own = last === undefined || point.turn !== last.id ? undefined : rowKeysByTurn(rows).get(last.id);
+  if (last === undefined || own === undefined) return none('a last turn of no rows');
   const parts = factsByTurn(session, key);
   if (parts === undefined) return none('turns sharing a response');
-  const own = rowKeysByTurn(rows).get(last.id);
-  if (own === undefined) return none('a last turn of no rows');
   const looseSidechain = options.looseSidechain ?? [
     ...new Set(rows.usage_facts.filter((f) => f.turn_key === null && f.is_sidechain).map((f) => f.message_id)),
   ];
