@@ -15,23 +15,29 @@
  *   its cache made after it read the example, and `usage-worker.cjs` (src/usage/usage-worker-start.ts), the
  *   script the thread starts with, which runs them: the worker's modules through the ES module loader cost
  *   50 ms of its start (issue 16).
+ * - `dist/src/cli/index-bundle.cjs` and `.cache`: `run-index.js` (`romp index`, `search`, `sql`) and what it imports,
+ *   the parse and the index included, its cache made after it indexed, searched and queried the example (issue 17:
+ *   the ES module loader was 46 ms of a refresh that found nothing changed). Made before the usage bundles, without
+ *   their V8 flags, and run without them.
  *
  * What stays outside the bundle, loaded from tsc's `dist/` when a command needs it:
  * - every `run-*.js` command module but `run-show.js` (`romp watch`, `index`, … are imported
  *   when they run, as `cli.ts` does), with what they import; their `UserError` is told from the bundle's
  *   by a mark (cli-io.ts), not by class;
- * - a module outside `dist/src/cli/` that reads `import.meta.url` (`count-usage.js` finds its worker
- *   script beside itself): in the bundle that URL would be the bundle's;
+ * - a module outside `dist/src/cli/` that reads `import.meta.url` but as `new URL('../…', import.meta.url)` or
+ *   `createRequire(import.meta.url)` (a package), which name the same from the bundle: `./x.js` would be the bundle's;
  * - every package but commander (plain JS, always used): libsql, markdown-it, highlight.js, … load only
  *   where used. commander's `node:child_process` (for executable subcommands, which romp has none of) is
  *   required when first called, not at start-up.
  * The library's `dist/` stays as tsc builds it; `dist/src/cli/bin.js` is the same program unbundled.
  */
 import { build, type Plugin } from 'esbuild';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { cli as Cli } from '../src/cli/cli.ts';
+import type * as RunIndex from '../src/cli/run-index.ts';
 import type { runUsage as RunUsage } from '../src/cli/run-usage.ts';
 import {
   BUNDLE_FILE,
@@ -40,6 +46,7 @@ import {
   codeCacheFile,
   OWN_BUNDLES,
   runBundle,
+  USAGE_BUNDLE,
   USAGE_WORKER_BUNDLE,
   USAGE_WORKER_START,
   useUsageFlags,
@@ -55,8 +62,12 @@ function outside(path: string): boolean {
   if (dirname(path) === CLI) return /^run-(?!show\.js$)/.test(path.slice(CLI.length + 1));
   const source = readFileSync(path, 'utf8');
   // `new URL('../usage/x.js', import.meta.url)` names the same file from dist/src/usage/ and dist/src/cli/
+  // and `createRequire(import.meta.url)` (romp requires packages only through it) finds a package in the same
+  // `node_modules`: what both name is the same from `dist/src/X/` as from the bundle's `dist/src/cli/`
   const urls = [...source.matchAll(/import\.meta\.url/g)].length;
-  const portable = [...source.matchAll(/new URL\((['"])\.\.\/[\w-]+\/[^'"]*\1, import\.meta\.url\)/g)].length;
+  const portable =
+    [...source.matchAll(/new URL\((['"])\.\.\/[^'"]*\1, import\.meta\.url\)/g)].length +
+    [...source.matchAll(/createRequire\(import\.meta\.url\)/g)].length;
   return urls > portable;
 }
 
@@ -127,13 +138,16 @@ if ((await show(['show', join(ROOT, 'examples', 'session.jsonl')], { stdout: dis
 }
 writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
 
-// the command modules with bundles of their own: what they import of the index (libsql, the parse) is left
-// to `dist/` (loaded only with an index), each cache made once the bundle has run its command on the example
+// the command modules with bundles of their own, each cache made once the bundle has run its command on the example:
+// the usage bundle's last, under the V8 flags `romp usage` runs with (its worker's too: V8 takes a cache made under
+// the same flags only, and they stay set); what it imports of the index (libsql, the parse) is left to `dist/`
+// (loaded only with an index)
 const INDEX = join(ROOT, 'dist', 'src', 'index-db') + sep;
-useUsageFlags(); // as `romp usage` runs (its worker's too): V8 takes a cache made under the same flags only
-for (const [specifier, name] of OWN_BUNDLES) {
+for (const [specifier, name] of [...OWN_BUNDLES].sort(([, a]) => (a === USAGE_BUNDLE ? 1 : -1))) {
   const path = join(CLI, `${name}.cjs`);
-  await bundleTo(join(CLI, specifier), path, (p, dynamic) => outside(p) || (dynamic && p.startsWith(INDEX)));
+  const usage = name === USAGE_BUNDLE;
+  if (usage) useUsageFlags();
+  await bundleTo(join(CLI, specifier), path, (p, dynamic) => outside(p) || (usage && dynamic && p.startsWith(INDEX)));
   const warm = runBundle(path, undefined);
   await warmUp(name, warm.exports);
   writeFileSync(join(CLI, `${name}.cache`), codeCacheFile(warm));
@@ -158,16 +172,33 @@ const [start] = (
 ).outputFiles;
 writeFileSync(join(CLI, USAGE_WORKER_START), start?.text ?? '');
 
-/** Runs an own bundle's command on the example (`romp usage` as a table and as JSON), so that its cache holds
- * the functions compiled then. */
+/** Runs an own bundle's command on the example (`romp usage` as a table and as JSON; `romp index`, `search` and
+ * `sql` on a projects folder of it), so that its cache holds the functions compiled then. */
 async function warmUp(name: string, exports: unknown): Promise<void> {
-  if (name !== 'usage-bundle') throw new Error(`bundle-cli: no warm-up for ${name}`);
-  const { runUsage } = exports as { runUsage: typeof RunUsage };
   const example = join(ROOT, 'examples', 'session.jsonl');
-  for (const json of [false, true]) {
-    if ((await runUsage([example], { json, index: false }, { stdout: discard, stderr: discard })) !== 0)
-      throw new Error(`romp usage examples/session.jsonl failed in ${name}`);
-  }
+  const io = { stdout: discard, stderr: discard };
+  const ran: number[] = [];
+  if (name === USAGE_BUNDLE) {
+    const { runUsage } = exports as { runUsage: typeof RunUsage };
+    for (const json of [false, true]) ran.push(await runUsage([example], { json, index: false }, io));
+  } else if (name === 'index-bundle') {
+    const { runIndex, runSearch, runSql } = exports as typeof RunIndex;
+    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
+    try {
+      const projects = join(root, 'projects', '-example');
+      mkdirSync(projects, { recursive: true });
+      copyFileSync(example, join(projects, basename(example)));
+      const home = { projects: join(root, 'projects'), rompHome: join(root, 'home'), progress: false };
+      ran.push(await runIndex(home, io));
+      for (const json of [false, true]) {
+        ran.push(await runSearch(['session'], { ...home, json }, io));
+        ran.push(await runSql('SELECT count(*) AS n FROM turns', { ...home, json }, io));
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  } else throw new Error(`bundle-cli: no warm-up for ${name}`);
+  if (ran.some((code) => code !== 0)) throw new Error(`bundle-cli: the example failed in ${name}`);
 }
 
 /** Bundles `entry` (from `dist/`) into `outfile`, the modules `out` names left out, its `import()`s rewritten. */

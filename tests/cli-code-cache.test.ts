@@ -1,12 +1,12 @@
 /**
  * The `romp` bin's start-up (build/bundle-cli.ts, src/cli/code-cache.ts): the bundle runs with V8's code
  * cache when it was made from the very same bytes and without it otherwise, `romp show` loads neither
- * Node's ES module loader nor `node:crypto` nor `node:child_process`, and `romp usage` runs from a bundle
- * of its own (issue 16).
+ * Node's ES module loader nor `node:crypto` nor `node:child_process`, and `romp usage` (issue 16), `romp index`,
+ * `search` and `sql` (issue 17) run from bundles of their own.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,38 @@ test("the bundle's import() resolves against the bundle's own path", async () =>
   assert.equal((await load()).answer, 42);
 });
 
+test("the bundle's import() of a package or Node module is a require(), giving what import() gives", async () => {
+  const dir = tempDir('romp-code-cache-');
+  const module = (name: string, files: Record<string, string>): void => {
+    mkdirSync(join(dir, 'node_modules', name), { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, 'node_modules', name, file), text);
+  };
+  module('cjs-pkg', { 'package.json': '{"main":"i.js"}', 'i.js': 'module.exports = { n: 5 };' });
+  module('esm-pkg', {
+    'package.json': '{"type":"module","main":"i.js"}',
+    'i.js': 'export const x = 1; export default 7;',
+  });
+  module('tla-pkg', { 'package.json': '{"type":"module","main":"i.js"}', 'i.js': 'export default await 8;' });
+  writeFileSync(join(dir, 'b.cjs'), `module.exports = { load: (s) => ${BUNDLE_IMPORT}(s) };`);
+  const { load } = runBundle(join(dir, 'b.cjs'), undefined).exports as {
+    load: (s: string) => Promise<Record<string, unknown>>;
+  };
+  const tag = (m: object): string => Object.prototype.toString.call(m);
+  const path = await load('node:path');
+  // a plain object, not the ES module loader's namespace
+  assert.deepEqual(
+    [tag(path), path['default'] === (await import('node:path')).default, typeof path['join']],
+    ['[object Object]', true, 'function'],
+  );
+  const cjs = await load('cjs-pkg');
+  assert.deepEqual([tag(cjs), cjs['n'], cjs['default']], ['[object Object]', 5, { n: 5 }]);
+  const esm = await load('esm-pkg');
+  assert.deepEqual([esm['default'], esm['x']], [7, 1]);
+  // top-level await: require refuses it, import() loads it
+  assert.equal((await load('tla-pkg'))['default'], 8);
+  await assert.rejects(load('no-such-pkg'), { code: 'MODULE_NOT_FOUND' });
+});
+
 /** What `romp ARGS` (the bin) prints, and the modules its process loaded (`process.moduleLoadList`). */
 function binRun(args: string[]): { out: string; loaded: Set<string> } {
   const dir = tempDir('romp-code-cache-');
@@ -114,6 +146,43 @@ test('romp usage runs from its own bundle, with its cache: no ES module loader, 
       assert.equal(loaded.has(`NativeModule ${name}`), false, `${index[0] ?? ''}: ${name}`);
     }
   }
+});
+
+test('romp index, search and sql run from their own bundle, with its cache: no ES module loader', () => {
+  const index = OWN_BUNDLES.get('./run-index.js') ?? '';
+  // made before the usage bundles, without their flags: in a process of its own (another test here sets them)
+  const cached = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { runBundle } from ${JSON.stringify(join(CLI, 'code-cache.js'))};
+       console.log(runBundle(${JSON.stringify(join(CLI, `${index}.cjs`))}, ${JSON.stringify(join(CLI, `${index}.cache`))}).cached);`,
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(cached.trim(), 'true');
+  const root = tempDir('romp-code-cache-index-');
+  const projects = join(root, 'projects');
+  mkdirSync(join(projects, '-p'), { recursive: true });
+  copyFileSync(EXAMPLE_SESSION, join(projects, '-p', 's.jsonl'));
+  const home = ['--projects', projects, '--romp-home', join(root, 'home')];
+  const runs = [
+    binRun(['index', '--json', ...home]),
+    binRun(['search', 'TODOs', '--json', ...home]),
+    binRun(['sql', 'SELECT count(*) AS n FROM turns', '--json', '--romp-home', join(root, 'home')]),
+  ];
+  const [indexed, hits, rows] = runs.map((r) => JSON.parse(r.out) as unknown);
+  // the example's one file, its four turns
+  assert.equal((indexed as { added: number }).added, 1);
+  // typed in the first prompt only (the tool's output has "TODO:")
+  assert.deepEqual(
+    (hits as Array<{ turn: number; author: string }>).map((h) => [h.turn, h.author]),
+    [[1, 'human']],
+  );
+  assert.deepEqual(rows, [{ n: 4 }]);
+  // the translators load with the first ES module (`proper-lockfile`, `node:worker_threads` through `import()` did)
+  for (const { loaded } of runs) assert.equal(loaded.has('NativeModule internal/modules/esm/translators'), false);
 });
 
 test("countUsage's worker runs from its own bundle, with its cache, and posts a file's responses packed", async () => {

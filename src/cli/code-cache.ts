@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+
+/** `romp usage`'s bundle of its own ({@link OWN_BUNDLES}), the one run under {@link USAGE_V8_FLAGS}. */
+export const USAGE_BUNDLE = 'usage-bundle';
 
 /** The command line's CommonJS bundle (build/bundle-cli.ts), beside the `romp` bin in `dist/src/cli/`. */
 export const BUNDLE_FILE = 'cli-bundle.cjs';
@@ -18,9 +21,13 @@ export const BUNDLE_IMPORT = '__rompImport';
  * Command modules that run from a bundle of their own, beside the bin, with its own code cache
  * (`<name>.cjs`, `<name>.cache`; build/bundle-cli.ts), not from `dist/` through Node's ES module loader:
  * a bundle's `import("./run-usage.js")` runs `usage-bundle.cjs` (issue 16: `romp usage` loaded 62
- * modules at start-up).
+ * modules at start-up), and `import("./run-index.js")` (`romp index`, `search`, `sql`) `index-bundle.cjs` (issue 17:
+ * its 80 modules through the ES module loader were 46 ms of a refresh's 310).
  */
-export const OWN_BUNDLES: ReadonlyMap<string, string> = new Map([['./run-usage.js', 'usage-bundle']]);
+export const OWN_BUNDLES: ReadonlyMap<string, string> = new Map([
+  ['./run-usage.js', USAGE_BUNDLE],
+  ['./run-index.js', 'index-bundle'],
+]);
 
 /**
  * V8 flags `romp usage` runs with, set (`v8.setFlagsFromString`, process-wide, its worker thread's isolate too) before
@@ -79,21 +86,48 @@ export function runBundle(path: string, cachePath: string | undefined): RunBundl
   const script = new Script(wrapped, cachedData === undefined ? { filename: path } : { filename: path, cachedData });
   const module = { exports: {} };
   const url = pathToFileURL(path);
+  const require = createRequire(path);
   const load = (specifier: string): Promise<unknown> => {
     const own = OWN_BUNDLES.get(specifier);
     if (own !== undefined) return Promise.resolve(ownBundle(join(dirname(path), own)));
-    return import(specifier.startsWith('.') ? new URL(specifier, url).href : specifier);
+    if (specifier.startsWith('.')) return import(new URL(specifier, url).href);
+    // one `require` refuses is imported from where `require` found it: from the bundle, not from this module
+    return Promise.resolve().then(
+      () => requiredAsImported(require, specifier) ?? import(pathToFileURL(require.resolve(specifier)).href),
+    );
   };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(path), module, path, dirname(path), load);
+  run.call(module.exports, module.exports, require, module, path, dirname(path), load);
   return { exports: module.exports, script, source, cached: cachedData !== undefined && !script.cachedDataRejected };
+}
+
+/**
+ * A package or a Node module as `import()` would give it, loaded by `require`: `import()` goes through Node's ES
+ * module loader, 8–10 ms more CPU than `require` for `romp index`'s `proper-lockfile` and `node:worker_threads`. A
+ * CommonJS module gives its exports, and `default`: the whole, as `import()` does; an ES module its namespace (Node
+ * 20.19 and later `require` one); `undefined` for one `require` refuses (`ERR_REQUIRE_ESM` before 20.19, or
+ * `ERR_REQUIRE_ASYNC_MODULE`: top-level `await`), which is `import()`ed.
+ */
+function requiredAsImported(require: NodeJS.Require, specifier: string): object | undefined {
+  let exported: unknown;
+  try {
+    exported = require(specifier);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') return undefined;
+    throw error;
+  }
+  if (Object.prototype.toString.call(exported) === '[object Module]') return exported as object;
+  return typeof exported === 'object' || typeof exported === 'function'
+    ? { ...exported, default: exported }
+    : { default: exported };
 }
 
 /** What the bundles of {@link OWN_BUNDLES} exported, by path (without `.cjs`): each runs once. */
 const ownBundles = new Map<string, unknown>();
 function ownBundle(base: string): unknown {
   if (!ownBundles.has(base)) {
-    useUsageFlags(); // the one bundle of its own is `romp usage`'s
+    if (basename(base) === USAGE_BUNDLE) useUsageFlags();
     ownBundles.set(base, runBundle(`${base}.cjs`, `${base}.cache`).exports);
   }
   return ownBundles.get(base);

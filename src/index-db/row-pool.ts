@@ -51,7 +51,8 @@ export class RowPool {
   async #start(): Promise<void> {
     const { Worker } = await import('node:worker_threads');
     if (this.#all.length > 0) return;
-    const script = new URL('./index-worker.js', import.meta.url);
+    // from `dist/src/index-db/` or from the command line's bundle in `dist/src/cli/` (build/bundle-cli.ts)
+    const script = new URL('../index-db/index-worker.js', import.meta.url);
     for (let i = 0; i < this.#count; i++) {
       const worker = new Worker(script);
       worker.on('message', (message: { rows?: FileRows; error?: string }) => {
