@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
+import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
 import type { SqlValue } from '../index-db/database.ts';
@@ -330,6 +331,11 @@ async function refresh(
       },
     });
     if (report === undefined) io.stderr.write(`romp: another romp index is writing ${path}; searching it as it is\n`);
+    else if (report.formerProjectsDir !== undefined) {
+      // one index per romp home: what another folder's refresh removed is said, not done silently
+      const line = `romp: ${path} held the sessions of ${report.formerProjectsDir}; now of ${resolve(projectsDir)} (${plural(report.removed, 'transcript')} of the other folder removed; --romp-home keeps an index of its own)`;
+      for (const wrapped of wrapLines([line], outputWidth(io.stderr))) io.stderr.write(`${wrapped}\n`);
+    }
     for (const entry of report?.skipped ?? []) reportSkipped(entry, io);
     return { report, path };
   } finally {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { discoverTranscripts, type DiscoveredFile, type SkippedEntry } from '../discover/discover-transcripts.ts';
 import { notTranscript } from '../discover/not-transcript.ts';
 import { errorReason } from '../diagnostics/error-reason.ts';
@@ -59,6 +59,11 @@ export interface RefreshReport {
   reread: number;
   /** Files gone from the folder: their rows were removed. */
   removed: number;
+  /**
+   * The projects folder the index was last refreshed from (absolute), when that was another folder than this refresh's
+   * and its files' rows were removed: an index holds one projects folder's sessions (`meta`'s `projects_dir`).
+   */
+  formerProjectsDir?: string;
   /** Transcript bytes fed to the parser. */
   bytesRead: number;
   /** Of the appended, those read from their last turn on (`tailRows`: in a process without kept watchers). */
@@ -180,6 +185,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
   // a folder that cannot be read hides its files: they are not gone
   const hidden = skipped.filter((e) => e.reason.startsWith('cannot read:')).map((e) => e.path + sep);
   const known = knownFiles(db);
+  const folder = resolve(options.projectsDir);
+  const former = db.all("SELECT value FROM meta WHERE key = 'projects_dir'")[0]?.['value'];
   const report: RefreshReport = {
     files: files.length,
     unchanged: 0,
@@ -267,6 +274,8 @@ export async function refreshIndex(db: Database, options: RefreshOptions): Promi
       options.watchers?.delete(path);
       report.removed++;
     }
+    if (former !== folder) db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('projects_dir', ?)", [folder]);
+    if (typeof former === 'string' && former !== folder && report.removed > 0) report.formerProjectsDir = former;
     let done = 0;
     /** Listings and usage the workers read beside the parse, by path. */
     const ready = { listings: new Map<string, StampedRead>(), usage: new Map<string, StampedRead>() };

@@ -305,6 +305,30 @@ test('refresh: a rewritten file is read again, a vanished one removed', async ()
   db.close();
 });
 
+test("romp index of another projects folder says that the first one's sessions were removed", async () => {
+  const first = projects();
+  const other = tempDir('romp-index-other-');
+  mkdirSync(join(other, '-work-b'));
+  writeFileSync(join(other, '-work-b', 'b1.jsonl'), jsonl(as('b1', [user('b1', null, 'the other heron', 0)])));
+  const home = tempDir('romp-home-');
+  const index = (dir: string): ReturnType<typeof runCli> => runCli(['index', '--projects', dir, '--romp-home', home]);
+  const said = (err: string): boolean => err.includes('of the other folder removed');
+  // the first build, and a refresh of the same folder named another way, say nothing of it
+  for (const dir of [first.dir, `${first.dir}/`]) assert.equal(said((await index(dir)).err), false);
+  const moved = await index(other);
+  assert.equal(moved.code, 0);
+  // s1, its subagent, s2, s3: four transcripts' rows removed, named with both folders
+  assert.match(moved.out, /1 transcript: 1 added, 0 appended, 0 read again, 4 removed/);
+  assert.equal(
+    moved.err,
+    `romp: ${join(home, 'index.db')} held the sessions of ${first.dir}; now of ${other} (4 transcripts of the other folder removed; --romp-home keeps an index of its own)\n`,
+  );
+  assert.equal(said((await index(other)).err), false);
+  // --json: the report names the folder it held before
+  const back = await runCli(['index', '--json', '--projects', first.dir, '--romp-home', home]);
+  assert.deepEqual((JSON.parse(back.out) as { formerProjectsDir: string; removed: number }).formerProjectsDir, other);
+});
+
 test('refresh: a file rewritten with its uuids and turns kept but other text is indexed anew', async () => {
   const { dir, s3 } = projects();
   const { path } = await build(dir);
