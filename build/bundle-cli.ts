@@ -19,6 +19,8 @@
  *   the parse and the index included, its cache made after it indexed, searched and queried the example (issue 17:
  *   the ES module loader was 46 ms of a refresh that found nothing changed). Made before the usage bundles, without
  *   their V8 flags, and run without them.
+ * - `dist/src/cli/ls-bundle.cjs` and `.cache`: `run-ls.js` (`romp ls`) and what it imports, the index's listings
+ *   included, its cache made after it listed a projects folder of the example without an index and from one.
  *
  * What stays outside the bundle, loaded from tsc's `dist/` when a command needs it:
  * - every `run-*.js` command module but `run-show.js` (`romp watch`, `index`, … are imported
@@ -38,6 +40,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { cli as Cli } from '../src/cli/cli.ts';
 import type * as RunIndex from '../src/cli/run-index.ts';
+import type * as RunLs from '../src/cli/run-ls.ts';
 import type { runUsage as RunUsage } from '../src/cli/run-usage.ts';
 import {
   BUNDLE_FILE,
@@ -194,6 +197,22 @@ async function warmUp(name: string, exports: unknown): Promise<void> {
         ran.push(await runSearch(['session'], { ...home, json }, io));
         ran.push(await runSql('SELECT count(*) AS n FROM turns', { ...home, json }, io));
       }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  } else if (name === 'ls-bundle') {
+    const { runLs } = exports as typeof RunLs;
+    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
+    try {
+      const projects = join(root, 'projects');
+      mkdirSync(join(projects, '-example'), { recursive: true });
+      copyFileSync(example, join(projects, '-example', basename(example)));
+      // without an index, then from one (the index bundle builds it)
+      const home = { projects, rompHome: join(root, 'home') };
+      for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
+      const { runIndex } = (await import(join(CLI, 'run-index.js'))) as typeof RunIndex;
+      ran.push(await runIndex({ ...home, progress: false }, io));
+      for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

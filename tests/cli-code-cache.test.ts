@@ -2,7 +2,7 @@
  * The `romp` bin's start-up (build/bundle-cli.ts, src/cli/code-cache.ts): the bundle runs with V8's code
  * cache when it was made from the very same bytes and without it otherwise, `romp show` loads neither
  * Node's ES module loader nor `node:crypto` nor `node:child_process`, and `romp usage` (issue 16), `romp index`,
- * `search` and `sql` (issue 17) run from bundles of their own.
+ * `search`, `sql` and `ls` (issue 17) run from bundles of their own.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -148,32 +148,32 @@ test('romp usage runs from its own bundle, with its cache: no ES module loader, 
   }
 });
 
-test('romp index, search and sql run from their own bundle, with its cache: no ES module loader', () => {
-  const index = OWN_BUNDLES.get('./run-index.js') ?? '';
-  // made before the usage bundles, without their flags: in a process of its own (another test here sets them)
-  const cached = execFileSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { runBundle } from ${JSON.stringify(join(CLI, 'code-cache.js'))};
-       console.log(runBundle(${JSON.stringify(join(CLI, `${index}.cjs`))}, ${JSON.stringify(join(CLI, `${index}.cache`))}).cached);`,
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.equal(cached.trim(), 'true');
+/** Whether an own bundle takes its cache, asked in a process of its own (a test here sets the usage bundles' flags). */
+function takesCache(specifier: string): boolean {
+  const name = OWN_BUNDLES.get(specifier) ?? '';
+  const [bundle, cache] = [join(CLI, `${name}.cjs`), join(CLI, `${name}.cache`)];
+  const script = `import { runBundle } from ${JSON.stringify(join(CLI, 'code-cache.js'))};
+    console.log(runBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}).cached);`;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim() === 'true';
+}
+
+test('romp index, search, sql and ls run from their own bundles, with their caches: no ES module of dist/', () => {
+  // made before the usage bundles, without their flags
+  assert.deepEqual([takesCache('./run-index.js'), takesCache('./run-ls.js')], [true, true]);
   const root = tempDir('romp-code-cache-index-');
   const projects = join(root, 'projects');
   mkdirSync(join(projects, '-p'), { recursive: true });
   copyFileSync(EXAMPLE_SESSION, join(projects, '-p', 's.jsonl'));
   const home = ['--projects', projects, '--romp-home', join(root, 'home')];
   const runs = [
+    binRun(['ls', '--json', ...home]),
     binRun(['index', '--json', ...home]),
     binRun(['search', 'TODOs', '--json', ...home]),
     binRun(['sql', 'SELECT count(*) AS n FROM turns', '--json', '--romp-home', join(root, 'home')]),
+    binRun(['ls', '--json', ...home]),
   ];
-  const [indexed, hits, rows] = runs.map((r) => JSON.parse(r.out) as unknown);
-  // the example's one file, its four turns
+  const [listed, indexed, hits, rows, listedFromIndex] = runs.map((r) => JSON.parse(r.out) as unknown);
+  // the example's one file: five lines typed (`promptSource: typed`), four turns on its active path
   assert.equal((indexed as { added: number }).added, 1);
   // typed in the first prompt only (the tool's output has "TODO:")
   assert.deepEqual(
@@ -181,7 +181,9 @@ test('romp index, search and sql run from their own bundle, with its cache: no E
     [[1, 'human']],
   );
   assert.deepEqual(rows, [{ n: 4 }]);
-  // the translators load with the first ES module (`proper-lockfile`, `node:worker_threads` through `import()` did)
+  const prompts = (list: unknown): unknown => (list as Array<{ prompts: number }>).map((s) => s.prompts);
+  assert.deepEqual([prompts(listed), listedFromIndex], [[5], listed]);
+  // Node's ES module translators load with the first ES module, as `import("./run-index.js")` from dist/ was
   for (const { loaded } of runs) assert.equal(loaded.has('NativeModule internal/modules/esm/translators'), false);
 });
 

@@ -22,11 +22,13 @@ export const BUNDLE_IMPORT = '__rompImport';
  * (`<name>.cjs`, `<name>.cache`; build/bundle-cli.ts), not from `dist/` through Node's ES module loader:
  * a bundle's `import("./run-usage.js")` runs `usage-bundle.cjs` (issue 16: `romp usage` loaded 62
  * modules at start-up), and `import("./run-index.js")` (`romp index`, `search`, `sql`) `index-bundle.cjs` (issue 17:
- * its 80 modules through the ES module loader were 46 ms of a refresh's 310).
+ * its modules through the ES module loader were 46 ms of a refresh's 310), and `import("./run-ls.js")` `ls-bundle.cjs`
+ * (the listing, and the index it reads listings from when there is one).
  */
 export const OWN_BUNDLES: ReadonlyMap<string, string> = new Map([
   ['./run-usage.js', USAGE_BUNDLE],
   ['./run-index.js', 'index-bundle'],
+  ['./run-ls.js', 'ls-bundle'],
 ]);
 
 /**
