@@ -49,23 +49,26 @@ export async function runLs(options: LsOptions, io: CliIO, cwd: string = process
   await checkProjectsFolder(projectsDir);
   const folder = options.project === undefined ? undefined : await projectFolder(projectsDir, options.project, cwd);
   const db = options.index === false ? undefined : await readIndex(options.rompHome);
-  let all: ClaudeSessionInfo[];
+  let list: ClaudeSessionInfo[];
+  // the sessions past `-n`: a short id must tell them apart too
+  const past: ClaudeSessionInfo[] = [];
   try {
-    all = await listClaudeSessions({
+    list = await listClaudeSessions({
       ...(options.projects === undefined ? {} : { projectsDir: options.projects }),
       ...(folder === undefined ? {} : { project: folder }),
       ...(db === undefined ? {} : { stored: storedListings(db) }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
       onSkipped: (s) => reportSkipped(s, io),
+      onPast: (s) => past.push(s),
     });
   } finally {
     db?.close();
   }
-  const list = options.limit === undefined ? all : all.slice(0, options.limit);
   if (options.json === true) {
     const iso = isoTime(options.timezone);
     io.stdout.write(`${JSON.stringify(list.map((s) => withIsoTimes(s, ['first', 'last'], iso)))}\n`);
   } else if (list.length === 0) io.stdout.write(`no sessions under ${safeText(projectsDir)}\n`);
-  else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout), all));
+  else io.stdout.write(formatLs(list, timeFormat(options.timezone), outputWidth(io.stdout), [...list, ...past]));
   return reportUnreadable(
     list.flatMap((s) => (s.error === undefined ? [] : [{ file: s.path, message: `cannot read: ${s.error}` }])),
     io,

@@ -73,8 +73,19 @@ export interface ListOptions {
    * it has nothing for is read (`fileListing`).
    */
   stored?: (path: string) => Promise<FileListing | undefined>;
-  /** Receives each file listed and where its listing came from: `stored`, or the file read now. */
-  onListed?: (path: string, from: 'stored' | 'read') => void;
+  /**
+   * Only the newest this many sessions (orphan subagent files among them) are returned. The others are read at their
+   * first and last 64 KiB only, which give their order (`last`), not their prompts and lines: over 3,000 sessions
+   * `romp ls -n 20` reads 0.7 MB where the whole list reads 249 MB. Default: all.
+   */
+  limit?: number;
+  /** With `limit`: receives each session past it, newest first, as its edges tell it (`prompts` and `lines` 0). */
+  onPast?: (session: ClaudeSessionInfo) => void;
+  /**
+   * Receives each file listed and where its listing came from: `stored`, the file read now, or only its edges
+   * (`limit`: a session past it; one read at its edges and then, among the newest, whole is given twice).
+   */
+  onListed?: (path: string, from: 'stored' | 'read' | 'edges') => void;
 }
 
 /**
@@ -93,8 +104,10 @@ export type FileListing = Pick<
  * from the end: `lastTime`), size and line count, with subagent files attached to their parent.
  * The files are those of `discoverTranscripts` (regular files; links only inside the folder); a file
  * that cannot be read is listed with its path and `error`; one that is not a transcript (`notTranscriptIn`: a binary
- * named `*.jsonl`) is left out and given to `onSkipped`, as the walk's skipped entries are.
- * @param options projects folder, project filter, concurrency, where skipped entries go
+ * named `*.jsonl`) is left out and given to `onSkipped`, as the walk's skipped entries are. With `limit`, the newest
+ * that many are returned, as the whole list gives them: each session is read at its edges for its order, and only
+ * those among the newest are then read whole.
+ * @param options projects folder, project filter, limit, concurrency, where skipped entries go
  * @returns the sessions, newest `last` first
  */
 export async function listClaudeSessions(options: ListOptions = {}): Promise<ClaudeSessionInfo[]> {
@@ -103,16 +116,20 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
   for (const s of skipped) options.onSkipped?.(s);
   // a file that is not a transcript is left out, named as the walk's skipped entries are
   const notTranscripts = new Map<string, string>();
-  const fill = async (info: Working): Promise<void> => {
+  // with a limit, the sessions listed from their edges only: those among the newest are read whole after
+  const edgesOnly = new Set<string>();
+  const fill = async (info: Working, whole = true): Promise<void> => {
     try {
       const stored = await options.stored?.(info.path);
-      Object.assign(info, stored ?? (await fileListing(info.path)));
-      options.onListed?.(info.path, stored === undefined ? 'read' : 'stored');
+      Object.assign(info, stored ?? (await fileListing(info.path, whole)));
+      if (stored === undefined && !whole) edgesOnly.add(info.path);
+      options.onListed?.(info.path, stored !== undefined ? 'stored' : whole ? 'read' : 'edges');
     } catch (error) {
       if (!(error instanceof NotTranscript)) info.error = errorReason(error);
       else notTranscripts.set(info.path, error.message);
     }
   };
+  const limit = options.limit;
   let sessions: ClaudeSessionInfo[] = [];
   const flatAgents: Array<{ project: string; path: string }> = [];
   const nested = new Map<string, string[]>();
@@ -125,7 +142,7 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
       nested.set(key, [...(nested.get(key) ?? []), path]);
     }
   }
-  await inBatches(sessions, options.concurrency ?? 32, fill);
+  await inBatches(sessions, options.concurrency ?? 32, (info) => fill(info, limit === undefined));
   sessions = sessions.filter((s) => !notTranscripts.has(s.path));
   const byId = new Map(sessions.map((s) => [`${s.project}/${s.id}`, s]));
   for (const s of sessions) s.subagents = [...(nested.get(`${s.project}/${s.id}`) ?? [])];
@@ -143,9 +160,19 @@ export async function listClaudeSessions(options: ListOptions = {}): Promise<Cla
     const reason = notTranscripts.get(path);
     if (reason !== undefined) options.onSkipped?.({ path, reason });
   }
-  return [...sessions.map(withoutParent), ...orphans].sort(
+  const listed = [...sessions.map(withoutParent), ...orphans].sort(
     (a, b) => (b.last || 0) - (a.last || 0) || a.path.localeCompare(b.path),
   );
+  if (limit === undefined) return listed;
+  const newest = listed.slice(0, Math.max(0, limit));
+  // their order is their edges' (`last`, then the path); what the rest of the bytes tell is read now
+  await inBatches(
+    newest.filter((s) => edgesOnly.has(s.path)),
+    options.concurrency ?? 32,
+    (info) => fill(info),
+  );
+  for (const s of listed.slice(newest.length)) options.onPast?.(s);
+  return newest.map(withoutParent);
 }
 
 type Working = ClaudeSessionInfo & { parentSessionId?: string };
@@ -185,16 +212,20 @@ const UTF8_HEAD_BYTES = 64 * 1024;
  * PowerShell's `>`) is converted to UTF-8 as it is read (`Utf16Parts`), and listed from that, its last activity from
  * the converted last 4 MiB; its `size` is the file's.
  * @param path the transcript
+ * @param whole `false`: read only its first and last 64 KiB (not a UTF-16 copy's), for what they tell (size, first and
+ *   last time, title, branch): then `prompts` and `lines` are 0, and `firstPrompt`, `cwd` and `parentSessionId` unknown
  * @returns its listing
  * @throws NotTranscript for a file that is not a transcript (`notTranscriptIn`); NotRegularFile, or the system error
  *   when it cannot be read
  */
-export async function fileListing(path: string): Promise<FileListing> {
+export async function fileListing(path: string, whole = true): Promise<FileListing> {
   const counter = new PromptCounter();
   const parts = new Utf16Parts((part) => counter.push(part), UTF8_HEAD_BYTES, LAST_TIME_BYTES);
-  const { info, head, tail } = readWholeSync(path, (part) => parts.push(part));
+  const { info, head, tail } = readWholeSync(path, (part) => parts.push(part), whole ? 0 : Infinity);
   const not = notTranscriptIn(head, info.size, path);
   if (not !== undefined) throw new NotTranscript(not);
+  // a UTF-16 copy's edges are read from its UTF-8 form: made of the whole file
+  if (!whole && utf16Encoding(head) !== undefined) return fileListing(path);
   const utf8 = parts.done();
   if (utf8 !== undefined) {
     // a UTF-16 copy: its lines, edges and last time read from its UTF-8 form; its size is the file's

@@ -70,6 +70,58 @@ test('a projects folder: titles, first prompts, times, subagents of both layouts
   );
 });
 
+test('limit: the newest sessions read whole, as the full list gives them; the others only at their edges', async () => {
+  const root = tempDir('romp-projects-');
+  const write = (relative: string, lines: object[]): string => {
+    const path = join(root, relative);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return path;
+  };
+  // four sessions of 300 KB (more than their first and last 64 KiB), their last activity 10, 40, 20 and 30 s in; an
+  // orphan agent file the newest of all; prompts in the middle of each, where only a whole read finds them
+  const pad = 'p'.repeat(1000);
+  const big = (id: string, last: number): string =>
+    write(`-work-a/${id}.jsonl`, [
+      ...Array.from({ length: 150 }, (_, i) => user(`${id}h${i}`, null, `head ${pad}`, 0, { sessionId: id })),
+      ...Array.from({ length: 3 }, (_, i) => user(`${id}m${i}`, null, `middle ${i}`, 1, { sessionId: id })),
+      ...Array.from({ length: 150 }, (_, i) =>
+        assistant(`${id}t${i}`, null, text(`tail ${pad}`), last, { mid: `${id}${i}`, stop: 'end_turn' }),
+      ),
+    ]);
+  const paths = [big('s10', 10), big('s40', 40), big('s20', 20), big('s30', 30)];
+  write('-work-a/agent-0rphan00.jsonl', [user('o1', null, 'lost', 50, { isSidechain: true, sessionId: 'gone' })]);
+  const all = await listClaudeSessions({ projectsDir: root });
+  assert.deepEqual(
+    all.map((s) => [s.id, s.prompts]),
+    [
+      ['agent-0rphan00', 0],
+      ['s40', 153],
+      ['s30', 153],
+      ['s20', 153],
+      ['s10', 153],
+    ],
+  );
+  const from = new Map<string, string[]>();
+  const past: string[] = [];
+  const newest = await listClaudeSessions({
+    projectsDir: root,
+    limit: 3,
+    onListed: (path, how) => from.set(path, [...(from.get(path) ?? []), how]),
+    onPast: (s) => past.push(`${s.id}:${s.prompts}`),
+  });
+  assert.deepEqual(newest, all.slice(0, 3));
+  // the two sessions past the limit are read at their edges only, and given to onPast so; the two among the newest
+  // at their edges, then whole
+  assert.deepEqual(past, ['s20:0', 's10:0']);
+  assert.deepEqual(
+    paths.map((p) => from.get(p)),
+    [['edges'], ['edges', 'read'], ['edges'], ['edges', 'read']],
+  );
+  assert.deepEqual(await listClaudeSessions({ projectsDir: root, limit: 0 }), []);
+  assert.deepEqual(await listClaudeSessions({ projectsDir: root, limit: 9 }), all);
+});
+
 test(
   'the corpus as a projects folder: every session once, subagents attached',
   { skip: !existsSync(CORPUS) },
