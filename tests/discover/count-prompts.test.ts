@@ -41,3 +41,26 @@ test('PromptCounter: the same count whatever chunk a line falls in, across and o
   assert.equal(counted.prompts, prompts);
   assert.equal(counted.firstPrompt, 'prompt 0');
 });
+
+test('PromptCounter: flags and types told from their bytes as JSON.parse would read them', () => {
+  const lines = [
+    user('p1', null, 'counted', 0),
+    // harness lines: flagged at the top level (the bytes tell them before any parse: even one typed is no prompt)
+    user('m1', null, 'caveat', 1, { isMeta: true }),
+    user('m2', null, 'typed, yet meta', 1, { isMeta: true, promptSource: 'typed' }),
+    user('c1', null, 'summary of before', 2, { isCompactSummary: true }),
+    user('s1', null, 'a subagent prompt', 3, { isSidechain: true }),
+    // the flags' bytes inside a text are escaped: a prompt
+    user('p2', null, 'it said "isMeta":true and "isSidechain":true', 4),
+    // a flag set false, another type ending in user, a user type inside a message only
+    user('p3', null, 'also counted', 5, { isMeta: false }),
+    { ...user('x1', null, 'not a user line', 6), type: 'superuser' },
+    { type: 'assistant', uuid: 'a1', message: { role: 'user', content: [{ type: 'text', text: '"type":"user"' }] } },
+    // a tool result is no prompt
+    user('r1', null, [toolResult('t1', 'output')], 7),
+  ];
+  const counter = new PromptCounter();
+  counter.push(Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+  const counted = counter.done();
+  assert.deepEqual([counted.lines, counted.prompts, counted.firstPrompt], [lines.length, 3, 'counted']);
+});
