@@ -37,7 +37,7 @@ import { build, type Plugin } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { cli as Cli } from '../src/cli/cli.ts';
 import type * as RunIndex from '../src/cli/run-index.ts';
 import type * as RunLs from '../src/cli/run-ls.ts';
@@ -210,7 +210,7 @@ async function warmUp(name: string, exports: unknown): Promise<void> {
       // without an index, then from one (the index bundle builds it)
       const home = { projects, rompHome: join(root, 'home') };
       for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
-      const { runIndex } = (await import(join(CLI, 'run-index.js'))) as typeof RunIndex;
+      const { runIndex } = (await import(pathToFileURL(join(CLI, 'run-index.js')).href)) as typeof RunIndex;
       ran.push(await runIndex({ ...home, progress: false }, io));
       for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
     } finally {

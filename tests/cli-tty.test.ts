@@ -278,3 +278,31 @@ test(
     assert.match(printed.screen(), /question number 0[\s\S]*answer number 0/);
   },
 );
+
+test(
+  'romp index on a terminal: what it says of another projects folder comes after its progress bar is gone',
+  { skip },
+  async () => {
+    const root = tempDir('romp-tty-');
+    for (const [folder, name] of [
+      ['A', 'a'],
+      ['B', 'b'],
+    ] as const) {
+      mkdirSync(join(root, folder, '-p'), { recursive: true });
+      writeFileSync(join(root, folder, '-p', `${name}.jsonl`), conversation(2));
+    }
+    const index = (folder: string): string =>
+      `node ${quote(BIN)} index --projects ${quote(join(root, folder))} --romp-home ${quote(join(root, 'home'))}`;
+    assert.equal(await onTerminal(index('A'), 100, 20).exited, 0);
+    const t = onTerminal(index('B'), 100, 20);
+    assert.equal(await t.exited, 0);
+    const screen = t.screen();
+    // the bar was drawn, then cleared (erase the line) before the note was written, not over it
+    assert.match(screen, /index .* 0\/1 files/);
+    const note = screen.indexOf('romp: ');
+    assert.ok(note > screen.lastIndexOf('\x1b[2K'), JSON.stringify(screen));
+    // wrapped to the terminal's width, between words
+    const said = screen.slice(note).replace(/\r\n {2}/g, ' ');
+    assert.match(said, /held the sessions of \S*\/A; now of \S*\/B \(1 transcript of the other folder removed;/);
+  },
+);

@@ -5,6 +5,7 @@ import { formatCost } from './format-cost.ts';
 import { formatCount } from '../text/format-count.ts';
 import { safeText } from './safe-text.ts';
 import { fitWidth, keepEnd, textWidth } from './fit-width.ts';
+import { maxOf } from '../model/extremes.ts';
 
 /** What a session row shows beside its numbers (from `romp ls`'s listing). */
 export interface SessionLabel {
@@ -151,7 +152,7 @@ function fold(grid: Grid, labels: number, width: number): Grid {
     const parts = row.slice(0, labels);
     if (r === 0) return [parts.join('\n'), ...row.slice(labels)];
     const others = parts.filter((_, i) => head[i] !== 'Project').flatMap((p) => p.split('\n'));
-    const room = Math.min(width, Math.max(MIN_TEXT, ...others.map(textWidth)));
+    const room = Math.min(width, maxOf(others.map(textWidth), MIN_TEXT));
     const stacked = parts
       .map((p, i) => (TIMES.has(head[i] as string) ? p : cutLines(p, room, head[i] === 'Project')))
       .filter((p) => p !== '')

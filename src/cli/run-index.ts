@@ -23,6 +23,7 @@ import { formatCount, plural } from '../text/format-count.ts';
 import { fitLines, fitWidth, keepEnd, outputWidth, shareWidth, textWidth, wrapLines } from './fit-width.ts';
 import { countStatements } from '../index-db/one-statement.ts';
 import { TITLE_WIDTH, titleText } from './title-text.ts';
+import { maxOf } from '../model/extremes.ts';
 
 /** Options of `romp index`. */
 export interface IndexCliOptions {
@@ -273,7 +274,12 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
     // on a width, the widest text cells are cut first until the table fits (each column padded and bordered: 3
     // more); a column of numbers is never cut
     const columns = outputWidth(io.stdout);
-    const natural = head.map((h, i) => Math.max(textWidth(h), ...body.map((r) => textWidth(r[i] as string))));
+    const natural = head.map((h, i) =>
+      maxOf(
+        body.map((r) => textWidth(r[i] as string)),
+        textWidth(h),
+      ),
+    );
     const numeric = head.map((_, i) =>
       result.rows.every((r) => r[i] === null || typeof cell(r[i] as SqlValue) === 'number'),
     );
@@ -285,15 +291,46 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
       natural.reduce((n, w, i) => (numeric[i] === true ? n + w : n), 0);
     const shared = columns === undefined ? texts : shareWidth(texts, Math.max(texts.length, room));
     const widths = natural.map((w, i) => (numeric[i] === true ? w : (shared.shift() as number)));
-    const table = new Table({
-      head: head.map((h, i) => fitWidth(h, widths[i] as number)),
-      style: { head: [], border: [] },
-    });
-    for (const row of body) table.push(row.map((c, i) => fitWidth(c, widths[i] as number)));
-    io.stdout.write(`${table.toString()}\n(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`);
+    writeTable(
+      io,
+      head.map((h, i) => fitWidth(h, widths[i] as number)),
+      body.map((row) => row.map((c, i) => fitWidth(c, widths[i] as number))),
+      widths,
+    );
+    io.stdout.write(`(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`);
     return 0;
   } finally {
     db.close();
+  }
+}
+
+/** Rows of one cli-table3 table: it draws a table by spreading an array of all its lines into a call, and one of about
+ * 120,000 rows overflows the stack (`RangeError: Maximum call stack size exceeded`). */
+const TABLE_ROWS = 10_000;
+
+/**
+ * `romp sql`'s table: a header row, then a row per result row, each cell one line already fitted to its column's width.
+ * More rows than {@link TABLE_ROWS} are drawn as tables of that many, of the same column widths, joined into one
+ * (each one's top border and header dropped, a row separator between them), written one after the other.
+ * @param io where to write
+ * @param head the header cells
+ * @param body the rows' cells
+ * @param widths each column's width (columns of text)
+ */
+function writeTable(io: CliIO, head: string[], body: string[][], widths: number[]): void {
+  const many = body.length > TABLE_ROWS;
+  for (let at = 0; at === 0 || at < body.length; at += TABLE_ROWS) {
+    const table = new Table({
+      head,
+      style: { head: [], border: [] },
+      ...(many ? { colWidths: widths.map((w) => w + 2) } : {}),
+    });
+    for (const row of body.slice(at, at + TABLE_ROWS)) table.push(row);
+    const lines = table.toString().split('\n');
+    const last = at + TABLE_ROWS >= body.length;
+    // lines 0-2: the top border, the header, the separator under it (a row separator too)
+    const part = at === 0 ? lines : [lines[2] as string, ...lines.slice(3)];
+    io.stdout.write(`${(last ? part : part.slice(0, -1)).join('\n')}\n`);
   }
 }
 
@@ -330,6 +367,8 @@ async function refresh(
         bar?.update(p.files, payload);
       },
     });
+    // the bar put away first: it clears its line and goes back to where it started when it stops
+    bar?.stop();
     if (report === undefined) io.stderr.write(`romp: another romp index is writing ${path}; searching it as it is\n`);
     else if (report.formerProjectsDir !== undefined) {
       // one index per romp home: what another folder's refresh removed is said, not done silently

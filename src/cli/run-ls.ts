@@ -10,6 +10,7 @@ import { readIndex } from './read-index.ts';
 import { safeText } from './safe-text.ts';
 import { fitLines, fitWidth, keepEnd, outputWidth, wrapLines } from './fit-width.ts';
 import { plural } from '../text/format-count.ts';
+import { maxOf } from '../model/extremes.ts';
 
 /** Options of `romp ls`. */
 export interface LsOptions {
@@ -113,7 +114,12 @@ export function formatLs(
   ]);
   const head = [`last (${time.zone})`, 'prompts', 'agents', 'project', 'session', 'title or first prompt'];
   const measure = (): number[] =>
-    head.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+    head.slice(0, -1).map((h, i) =>
+      maxOf(
+        rows.map((r) => (r[i] as string).length),
+        h.length,
+      ),
+    );
   // the columns before the title but the project's, with their gaps; a line ends a column short of the width
   const others = (): number => measure().reduce((n, w, i) => (i === 3 ? n : n + w + 2), 2);
   if (columns !== undefined) {

@@ -18,6 +18,7 @@ import { splitTurns, type PartRange } from './split-turns.ts';
 import { toolResults } from './tool-results.ts';
 import { totalsLabel } from './totals-label.ts';
 import { plural } from '../text/format-count.ts';
+import { maxOf } from '../model/extremes.ts';
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -103,7 +104,7 @@ export function renderPages(
       ranges.findIndex(([from, to]) => turn >= from && turn < to),
     );
   });
-  const lastWithBranches = homes.length === 0 ? 0 : Math.max(...homes);
+  const lastWithBranches = maxOf(homes, 0);
   const shell = pageShell(session, ctx, options);
   const anchored: string[] = [];
   const pages = ranges.map(([from, to], part) => {

@@ -181,11 +181,12 @@ const COMMIT_EVERY = 200;
  * @returns what was done
  */
 export async function refreshIndex(db: Database, options: RefreshOptions): Promise<RefreshReport> {
-  const { files, skipped } = await discoverTranscripts(options.projectsDir);
+  // every path the index keeps is absolute, however the folder was named: the same file is one row from anywhere
+  const folder = resolve(options.projectsDir);
+  const { files, skipped } = await discoverTranscripts(folder);
   // a folder that cannot be read hides its files: they are not gone
   const hidden = skipped.filter((e) => e.reason.startsWith('cannot read:')).map((e) => e.path + sep);
   const known = knownFiles(db);
-  const folder = resolve(options.projectsDir);
   const former = db.all("SELECT value FROM meta WHERE key = 'projects_dir'")[0]?.['value'];
   const report: RefreshReport = {
     files: files.length,

@@ -3,6 +3,7 @@
  * `usage_files`: docs/index.md): written by a refresh for a file whose row is missing or stale, taken by
  * a reader only while the file still has that stamp.
  */
+import { isAbsolute, resolve } from 'node:path';
 import type { Database, SqlValue } from './database.ts';
 import { grewFrom, stampFile, statMatches, type FileStamp } from './file-stamp.ts';
 import { jsonRows } from './json-rows.ts';
@@ -169,7 +170,8 @@ export function storedText(
       .map((r) => [String(r['path']), r]),
   );
   return async (path) => {
-    const row = rows.get(path);
+    // the index keeps absolute paths (`refreshIndex`); a reader may walk a folder named relative to here
+    const row = rows.get(isAbsolute(path) ? path : resolve(path));
     if (row === undefined || row['parser_version'] !== PARSER_VERSION) return undefined;
     const recorded = {
       dev: Number(row['dev']),

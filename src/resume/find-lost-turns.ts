@@ -3,6 +3,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { isCompactBoundary, type Entry } from '../graph/entry.ts';
 import type { SessionState } from '../session/build-session.ts';
 import { keyed } from '../model/keyed.ts';
+import { minOf } from '../model/extremes.ts';
 
 /**
  * Why a turn of the `full` view does not come back on `claude --resume` (docs/resume-check.md):
@@ -105,7 +106,7 @@ export function findLostTurns(views: ResumeViews): { report: ResumeReport; notes
     const positions = turn.atoms.map((a) => at.get(a.uuid)).filter((p): p is number => p !== undefined);
     // where the turn leaves the resumed path: its first line the resume does not load (a split turn: its first line)
     const gone = positions.filter((p) => !onContext.has((fullPath[p] as Entry).uuid));
-    const start = gone.length > 0 ? Math.min(...gone) : positions.length > 0 ? Math.min(...positions) : undefined;
+    const start = gone.length > 0 ? minOf(gone) : positions.length > 0 ? minOf(positions) : undefined;
     const entries = positions.map((p) => fullPath[p] as Entry);
     let cause: CauseNote;
     if (resumedFile !== undefined && entries.length > 0 && entries.every((e) => e.file !== resumedFile)) {

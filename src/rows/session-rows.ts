@@ -20,6 +20,7 @@ import { summarizeTurn } from '../views/summarize-turn.ts';
 import { toolCallRows } from './tool-call-rows.ts';
 import { usageFactRows } from './usage-fact-rows.ts';
 import type { Branch } from '../html/read-branches.ts';
+import { minOf } from '../model/extremes.ts';
 
 /** A subagent transcript linked to one of the session's `Task` / `Agent` calls (`findSubagents`). */
 export interface LinkedSubagent {
@@ -90,7 +91,7 @@ export function sessionTotals(
   const known = turns.filter((t) => t.t !== 0).map((t) => t.t);
   if (before !== undefined && before.first_t !== 0) known.push(before.first_t);
   return {
-    first_t: known.length === 0 ? 0 : Math.min(...known),
+    first_t: known.length === 0 ? 0 : minOf(known),
     last_t: turns.reduce((m, t) => Math.max(m, t.end), before?.last_t ?? 0),
     turns: (before?.turns ?? 0) + turns.length,
     atoms: turns.reduce((n, t) => n + t.atoms.length, before?.atoms ?? 0),

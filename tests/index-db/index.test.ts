@@ -10,7 +10,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -315,6 +315,10 @@ test("romp index of another projects folder says that the first one's sessions w
   const said = (err: string): boolean => err.includes('of the other folder removed');
   // the first build, and a refresh of the same folder named another way, say nothing of it
   for (const dir of [first.dir, `${first.dir}/`]) assert.equal(said((await index(dir)).err), false);
+  // named relative to here, the same files: every path the index keeps is absolute
+  const relativeRun = await index(relative(process.cwd(), first.dir));
+  assert.equal(said(relativeRun.err), false);
+  assert.match(relativeRun.out, /4 transcripts: 0 added, 0 appended, 0 read again, 0 removed, 4 unchanged/);
   const moved = await index(other);
   assert.equal(moved.code, 0);
   // s1, its subagent, s2, s3: four transcripts' rows removed, named with both folders
@@ -628,6 +632,33 @@ test('romp search, romp sql: hits and rows as JSON; sql refuses to write', async
   assert.equal(missing.code, 2);
   assert.match(missing.err, /nope: no such folder \(Claude Code.s projects folder/);
   assert.equal(sessionCount(indexPath(home)), 4);
+});
+
+test('romp sql: a table of more rows than one cli-table3 table draws is one table, its widths kept', async () => {
+  const { dir } = projects();
+  const home = tempDir('romp-home-');
+  assert.equal((await runCli(['index', '--projects', dir, '--romp-home', home])).code, 0);
+  // 10,000 rows a table: 10,001 rows are drawn as two, joined
+  const n = 10_001;
+  const sql = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT ${n}) SELECT x, 'v' || x AS s FROM c`;
+  const { code, out } = await runCli(['sql', sql, '--romp-home', home]);
+  assert.equal(code, 0);
+  const lines = out.trimEnd().split('\n');
+  // a top border, the header, then each row under a separator, the bottom border, the count
+  assert.equal(lines.length, 3 + 2 * n + 1);
+  assert.deepEqual(lines.slice(0, 4), [
+    '┌───────┬────────┐',
+    '│ x     │ s      │',
+    '├───────┼────────┤',
+    '│ 1     │ v1     │',
+  ]);
+  assert.deepEqual(lines.slice(2 * 10_000 + 1, 2 * 10_000 + 4), [
+    '│ 10000 │ v10000 │',
+    '├───────┼────────┤',
+    '│ 10001 │ v10001 │',
+  ]);
+  assert.deepEqual(lines.slice(-3), [`│ ${n} │ v${n} │`, '└───────┴────────┘', `(${n} rows)`]);
+  assert.equal(lines.filter((l) => l.startsWith('│ x ')).length, 1);
 });
 
 test('romp search of no word, spaces or control characters only, is a usage error, not a search for nothing', async () => {
