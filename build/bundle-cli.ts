@@ -7,10 +7,11 @@
  * - `dist/src/cli/cli-bundle.cache`: V8's code cache of the bundle after it ran `romp show` on the example
  *   (src/cli/code-cache.ts: used only for these very bytes, by the same V8 with the same flags).
  * - `dist/src/cli/romp.cjs`: src/cli/romp.ts, which runs the bundle with its cache.
- * - `dist/src/cli/usage-bundle.cjs` and `.cache`: `run-usage.js` and what it imports but the index
- *   (`src/index-db/`, imported when there is one), a bundle of its own (`OWN_BUNDLES`), its cache made
- *   after it ran `romp usage` on the example: through Node's ES module loader its 62 modules cost
- *   `romp usage` more at start-up than the rest of the command line (issue 16).
+ * - `dist/src/cli/usage-bundle.cjs` and `.cache`: `run-usage.js` and what it imports, a bundle of its own
+ *   (`OWN_BUNDLES`), its cache made after it ran `romp usage` on the example and on an index of it: through Node's ES
+ *   module loader its 62 modules cost `romp usage` more at start-up than the rest of the command line (issue 16). What
+ *   it reads of the index (`src/index-db/`) is in it, run only when there is an index (esbuild keeps an `import()`'s
+ *   module unrun until then): from `dist/` its 35 modules cost `romp usage` 30–40 ms of a 250 ms run.
  * - `dist/src/cli/usage-worker-bundle.cjs` and `.cache`: `countUsage`'s worker thread (src/usage/usage-worker.ts),
  *   its cache made after it read the example, and `usage-worker.cjs` (src/usage/usage-worker-start.ts), the
  *   script the thread starts with, which runs them: the worker's modules through the ES module loader cost
@@ -143,14 +144,11 @@ writeFileSync(join(CLI, CACHE_FILE), codeCacheFile(ran));
 
 // the command modules with bundles of their own, each cache made once the bundle has run its command on the example:
 // the usage bundle's last, under the V8 flags `romp usage` runs with (its worker's too: V8 takes a cache made under
-// the same flags only, and they stay set); what it imports of the index (libsql, the parse) is left to `dist/`
-// (loaded only with an index)
-const INDEX = join(ROOT, 'dist', 'src', 'index-db') + sep;
+// the same flags only, and they stay set)
 for (const [specifier, name] of [...OWN_BUNDLES].sort(([, a]) => (a === USAGE_BUNDLE ? 1 : -1))) {
   const path = join(CLI, `${name}.cjs`);
-  const usage = name === USAGE_BUNDLE;
-  if (usage) useUsageFlags();
-  await bundleTo(join(CLI, specifier), path, (p, dynamic) => outside(p) || (usage && dynamic && p.startsWith(INDEX)));
+  if (name === USAGE_BUNDLE) useUsageFlags();
+  await bundleTo(join(CLI, specifier), path, outside);
   const warm = runBundle(path, undefined);
   await warmUp(name, warm.exports);
   writeFileSync(join(CLI, `${name}.cache`), codeCacheFile(warm));
@@ -184,6 +182,19 @@ async function warmUp(name: string, exports: unknown): Promise<void> {
   if (name === USAGE_BUNDLE) {
     const { runUsage } = exports as { runUsage: typeof RunUsage };
     for (const json of [false, true]) ran.push(await runUsage([example], { json, index: false }, io));
+    // and from an index of a projects folder of it (the index built by dist/'s romp index)
+    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
+    try {
+      const projects = join(root, 'projects');
+      mkdirSync(join(projects, '-example'), { recursive: true });
+      copyFileSync(example, join(projects, '-example', basename(example)));
+      const home = { projects, rompHome: join(root, 'home') };
+      const { runIndex } = (await import(pathToFileURL(join(CLI, 'run-index.js')).href)) as typeof RunIndex;
+      ran.push(await runIndex({ ...home, progress: false }, io));
+      for (const json of [false, true]) ran.push(await runUsage([], { ...home, json }, io));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   } else if (name === 'index-bundle') {
     const { runIndex, runSearch, runSql } = exports as typeof RunIndex;
     const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));

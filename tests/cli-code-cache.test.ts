@@ -157,7 +157,7 @@ function takesCache(specifier: string): boolean {
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }).trim() === 'true';
 }
 
-test('romp index, search, sql and ls run from their own bundles, with their caches: no ES module of dist/', () => {
+test('romp index, search, sql, ls and usage from an index run from bundles, with their caches: no ES module of dist/', () => {
   // made before the usage bundles, without their flags
   assert.deepEqual([takesCache('./run-index.js'), takesCache('./run-ls.js')], [true, true]);
   const root = tempDir('romp-code-cache-index-');
@@ -171,8 +171,12 @@ test('romp index, search, sql and ls run from their own bundles, with their cach
     binRun(['search', 'TODOs', '--json', ...home]),
     binRun(['sql', 'SELECT count(*) AS n FROM turns', '--json', '--romp-home', join(root, 'home')]),
     binRun(['ls', '--json', ...home]),
+    binRun(['usage', '--json', ...home]),
   ];
-  const [listed, indexed, hits, rows, listedFromIndex] = runs.map((r) => JSON.parse(r.out) as unknown);
+  const [listed, indexed, hits, rows, listedFromIndex, usage] = runs.map((r) => JSON.parse(r.out) as unknown);
+  // the example's eight responses, as tests/cli.test.ts sums them, from the index's usage rows
+  const total = (usage as { total: Record<string, number> }).total;
+  assert.deepEqual([total['responses'], total['input_tokens'], total['output_tokens']], [8, 61, 424]);
   // the example's one file: five lines typed (`promptSource: typed`), four turns on its active path
   assert.equal((indexed as { added: number }).added, 1);
   // typed in the first prompt only (the tool's output has "TODO:")
