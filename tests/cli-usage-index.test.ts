@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { openIndexForRead } from '../src/index-db/open-index.ts';
 import { storedUsage } from '../src/index-db/usage-files.ts';
@@ -184,4 +184,35 @@ test('romp usage over the corpus: with the index and without, byte for byte', { 
   db.close();
   assert.ok(Number(rows) >= 10 && rows === files, `${String(rows)} of ${String(files)} files`);
   await same(CORPUS_TRANSCRIPTS, home);
+});
+
+test('romp usage from the index of a folder named relative to here: the same output, the diagnostics naming it so', async () => {
+  const { root } = projects();
+  const home = tempDir('romp-home-');
+  const here = relative(process.cwd(), root);
+  // indexed by the relative name, read by both: the index keeps absolute paths
+  assert.equal((await runCli(['index', '--projects', here, '--romp-home', home, '--no-progress'])).code, 0);
+  assert.deepEqual(Object.values(await sources(here, home)), ['stored', 'stored', 'stored']);
+  for (const folder of [here, root]) {
+    const total = await same(folder, home);
+    assert.deepEqual(
+      [total['responses'], total['input_tokens'], total['output_tokens'], total['unpriced']],
+      [4, 123, 63, 1],
+    );
+  }
+  const warned = await runCli(['usage', '--projects', here, '--romp-home', home]);
+  assert.ok(warned.err.includes(`${join(here, '-work-app', 's1.jsonl')}:4: warning BAD_USAGE`), warned.err);
+  // what the index gives for the file names it as it was asked for, its responses and its diagnostics
+  const db = openIndexForRead(join(home, 'index.db'));
+  if (typeof db === 'string') assert.fail(db);
+  try {
+    const asked = join(here, '-work-app', 's1.jsonl');
+    const got = await storedUsage(db)(asked);
+    assert.deepEqual(
+      [[...new Set([...(got?.groups.values() ?? [])].map((r) => r.file))], got?.diagnostics.map((d) => d.file)],
+      [[asked], [asked]],
+    );
+  } finally {
+    db.close();
+  }
 });

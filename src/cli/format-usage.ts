@@ -108,9 +108,7 @@ function stackNumbers(grid: Grid, first: number): Grid {
   const names = head.slice(first).map((h) => h.replace(' (USD)', ''));
   const name = Math.max(...names.map((n) => n.length));
   // a number's width: a cell's first line (a cost's note under it, `(1 unpriced)`, only needs the whole line)
-  const value = Math.max(
-    ...body.flatMap((row) => row.slice(first).map((cell) => textWidth(cell.split('\n')[0] ?? ''))),
-  );
+  const value = maxOf(body.flatMap((row) => row.slice(first).map((cell) => textWidth(cell.split('\n')[0] ?? ''))));
   const lines = (cell: string, i: number): string[] =>
     cell
       .split('\n')
@@ -256,7 +254,7 @@ function render(grid: Grid, labels: number): string {
     style: { head: [], border: [] },
     colAligns: head.map((_, i) => (i < labels + 1 ? 'left' : 'right')),
   });
-  table.push(...body);
+  for (const row of body) table.push(row);
   return table.toString();
 }
 

@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { defaultProjectsDir } from '../discover/list-claude-sessions.ts';
@@ -295,7 +296,6 @@ export async function runSql(sql: string, options: SqlCliOptions, io: CliIO): Pr
       io,
       head.map((h, i) => fitWidth(h, widths[i] as number)),
       body.map((row) => row.map((c, i) => fitWidth(c, widths[i] as number))),
-      widths,
     );
     io.stdout.write(`(${result.rows.length} row${result.rows.length === 1 ? '' : 's'})\n`);
     return 0;
@@ -315,15 +315,25 @@ const TABLE_ROWS = 10_000;
  * @param io where to write
  * @param head the header cells
  * @param body the rows' cells
- * @param widths each column's width (columns of text)
  */
-function writeTable(io: CliIO, head: string[], body: string[][], widths: number[]): void {
-  const many = body.length > TABLE_ROWS;
+function writeTable(io: CliIO, head: string[], body: string[][]): void {
+  // each column as wide as one table of every row would make it: cli-table3 measures with string-width, which counts
+  // some characters (☕, ⭐) wider than `textWidth` does, and cuts a cell wider than its column
+  const colWidths =
+    body.length > TABLE_ROWS
+      ? head.map(
+          (h, i) =>
+            maxOf(
+              body.map((r) => stringWidth(r[i] as string)),
+              stringWidth(h),
+            ) + 2,
+        )
+      : undefined;
   for (let at = 0; at === 0 || at < body.length; at += TABLE_ROWS) {
     const table = new Table({
       head,
       style: { head: [], border: [] },
-      ...(many ? { colWidths: widths.map((w) => w + 2) } : {}),
+      ...(colWidths === undefined ? {} : { colWidths }),
     });
     for (const row of body.slice(at, at + TABLE_ROWS)) table.push(row);
     const lines = table.toString().split('\n');

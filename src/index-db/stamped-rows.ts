@@ -149,6 +149,16 @@ function sameStamp(stamp: FileStamp, row: Readonly<Record<string, unknown>> | un
 }
 
 /**
+ * A transcript's path as the index keeps it: absolute (`refreshIndex` walks the resolved folder), for a reader that
+ * walks a folder named relative to here.
+ * @param path the path as the reader has it
+ * @returns the path of its rows
+ */
+export function indexedPath(path: string): string {
+  return isAbsolute(path) ? path : resolve(path);
+}
+
+/**
  * A stamped table as a lookup: a file's stored text when the file has, now, the stamp it was read from, else
  * `undefined` (read the file). One query; then per file asked for, a `stat` when its row's stamp is the one `files`
  * records with a settled ctime (`statMatches`: the file is not opened), else a stamp (device, inode, size, mtime,
@@ -170,8 +180,7 @@ export function storedText(
       .map((r) => [String(r['path']), r]),
   );
   return async (path) => {
-    // the index keeps absolute paths (`refreshIndex`); a reader may walk a folder named relative to here
-    const row = rows.get(isAbsolute(path) ? path : resolve(path));
+    const row = rows.get(indexedPath(path)); // the path asked for, under its stored name
     if (row === undefined || row['parser_version'] !== PARSER_VERSION) return undefined;
     const recorded = {
       dev: Number(row['dev']),

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { collectFileResponses, mergeResponse, type FileUsage, type Response } from '../usage/count-usage.ts';
 import type { Database } from './database.ts';
 import type { FileStamp } from './file-stamp.ts';
-import { refreshStamped, storedText, type StampedRead, type StampedTable } from './stamped-rows.ts';
+import { indexedPath, refreshStamped, storedText, type StampedRead, type StampedTable } from './stamped-rows.ts';
 
 const USAGE_FILES: StampedTable = { table: 'usage_files', column: 'usage_json', store: storeUsage };
 
@@ -141,7 +141,11 @@ export function storedUsage(db: Database): (path: string) => Promise<FileUsage |
   return async (path) => {
     const text = await stored(path);
     if (text === undefined) return undefined;
-    const { groups, diagnostics } = storedParts(db, path, text);
-    return { groups, diagnostics };
+    const indexed = indexedPath(path);
+    const { groups, diagnostics } = storedParts(db, indexed, text);
+    if (indexed === path) return { groups, diagnostics };
+    // the file named as the reader named it, as a read of it would name it
+    for (const response of groups.values()) if (response.file === indexed) response.file = path;
+    return { groups, diagnostics: diagnostics.map((d) => (d.file === indexed ? { ...d, file: path } : d)) };
   };
 }
