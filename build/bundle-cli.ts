@@ -173,62 +173,62 @@ const [start] = (
 ).outputFiles;
 writeFileSync(join(CLI, USAGE_WORKER_START), start?.text ?? '');
 
-/** Runs an own bundle's command on the example (`romp usage` as a table and as JSON; `romp index`, `search` and
- * `sql` on a projects folder of it), so that its cache holds the functions compiled then. */
+/** Runs an own bundle's command on the example (`romp usage` as a table and as JSON, and from an index of it; `romp
+ * index`, `search` and `sql` on a projects folder of it; `romp ls` of that folder without an index and from one), so
+ * that its cache holds the functions compiled then. */
 async function warmUp(name: string, exports: unknown): Promise<void> {
   const example = join(ROOT, 'examples', 'session.jsonl');
   const io = { stdout: discard, stderr: discard };
   const ran: number[] = [];
+  const jsonToo = async (run: (json: boolean) => Promise<number>): Promise<void> => {
+    for (const json of [false, true]) ran.push(await run(json));
+  };
   if (name === USAGE_BUNDLE) {
     const { runUsage } = exports as { runUsage: typeof RunUsage };
-    for (const json of [false, true]) ran.push(await runUsage([example], { json, index: false }, io));
-    // and from an index of a projects folder of it (the index built by dist/'s romp index)
-    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
-    try {
-      const projects = join(root, 'projects');
-      mkdirSync(join(projects, '-example'), { recursive: true });
-      copyFileSync(example, join(projects, '-example', basename(example)));
-      const home = { projects, rompHome: join(root, 'home') };
-      const { runIndex } = (await import(pathToFileURL(join(CLI, 'run-index.js')).href)) as typeof RunIndex;
-      ran.push(await runIndex({ ...home, progress: false }, io));
-      for (const json of [false, true]) ran.push(await runUsage([], { ...home, json }, io));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await jsonToo((json) => runUsage([example], { json, index: false }, io));
+    await onExampleFolder(example, async (home, index) => {
+      ran.push(await index());
+      await jsonToo((json) => runUsage([], { ...home, json }, io));
+    });
   } else if (name === 'index-bundle') {
     const { runIndex, runSearch, runSql } = exports as typeof RunIndex;
-    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
-    try {
-      const projects = join(root, 'projects', '-example');
-      mkdirSync(projects, { recursive: true });
-      copyFileSync(example, join(projects, basename(example)));
-      const home = { projects: join(root, 'projects'), rompHome: join(root, 'home'), progress: false };
-      ran.push(await runIndex(home, io));
-      for (const json of [false, true]) {
-        ran.push(await runSearch(['session'], { ...home, json }, io));
-        ran.push(await runSql('SELECT count(*) AS n FROM turns', { ...home, json }, io));
-      }
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await onExampleFolder(example, async (home) => {
+      ran.push(await runIndex({ ...home, progress: false }, io));
+      await jsonToo((json) => runSearch(['session'], { ...home, json }, io));
+      await jsonToo((json) => runSql('SELECT count(*) AS n FROM turns', { ...home, json }, io));
+    });
   } else if (name === 'ls-bundle') {
     const { runLs } = exports as typeof RunLs;
-    const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
-    try {
-      const projects = join(root, 'projects');
-      mkdirSync(join(projects, '-example'), { recursive: true });
-      copyFileSync(example, join(projects, '-example', basename(example)));
-      // without an index, then from one (the index bundle builds it)
-      const home = { projects, rompHome: join(root, 'home') };
-      for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
-      const { runIndex } = (await import(pathToFileURL(join(CLI, 'run-index.js')).href)) as typeof RunIndex;
-      ran.push(await runIndex({ ...home, progress: false }, io));
-      for (const json of [false, true]) ran.push(await runLs({ ...home, json }, io));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await onExampleFolder(example, async (home, index) => {
+      await jsonToo((json) => runLs({ ...home, json }, io));
+      ran.push(await index());
+      await jsonToo((json) => runLs({ ...home, json }, io));
+    });
   } else throw new Error(`bundle-cli: no warm-up for ${name}`);
   if (ran.some((code) => code !== 0)) throw new Error(`bundle-cli: the example failed in ${name}`);
+}
+
+/**
+ * Runs `work` on a projects folder of the example in a temporary folder, deleted after: `home` names it and a romp home
+ * beside it; `index()` builds that home's index with `dist/`'s `romp index`, and gives its exit code.
+ */
+async function onExampleFolder(
+  example: string,
+  work: (home: { projects: string; rompHome: string }, index: () => Promise<number>) => Promise<void>,
+): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'romp-bundle-'));
+  try {
+    const projects = join(root, 'projects');
+    mkdirSync(join(projects, '-example'), { recursive: true });
+    copyFileSync(example, join(projects, '-example', basename(example)));
+    const home = { projects, rompHome: join(root, 'home') };
+    await work(home, async () => {
+      const { runIndex } = (await import(pathToFileURL(join(CLI, 'run-index.js')).href)) as typeof RunIndex;
+      return runIndex({ ...home, progress: false }, { stdout: discard, stderr: discard });
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /** Bundles `entry` (from `dist/`) into `outfile`, the modules `out` names left out, its `import()`s rewritten. */
