@@ -66,6 +66,18 @@ function nextUser(buf: Buffer, from: number): number {
  * harness lines.
  */
 const TOOL_USE_ID = Buffer.from('"tool_use_id"');
+/**
+ * The tail of `"tool_use_id"` searched for: a `_` is rarer in a line than a `"`, so `Buffer.indexOf` skips further
+ * (the search of a prompt line's bytes, which never hold one, was 9.6 of `romp ls`'s 236 ms CPU over 3,000 sessions).
+ */
+const USE_ID = TOOL_USE_ID.subarray(5);
+
+/** Whether a line holds `"tool_use_id"`. */
+function holdsToolUseId(line: Buffer): boolean {
+  for (let at = line.indexOf(USE_ID, 5); at !== -1; at = line.indexOf(USE_ID, at + 1))
+    if (line.compare(TOOL_USE_ID, 0, 5, at - 5, at) === 0) return true;
+  return false;
+}
 const TRUE = Buffer.from(':true');
 const NOT_PROMPT_FLAGS = ['"isSidechain"', '"isMeta"', '"isCompactSummary"'].map((s) => Buffer.from(s));
 
@@ -120,7 +132,7 @@ export class PromptCounter {
     }
     if (!this.#users.within(buf, start, end)) return;
     const bytes = buf.subarray(start, end);
-    if (bytes.indexOf(TOOL_USE_ID) !== -1 || flagged(bytes)) return;
+    if (holdsToolUseId(bytes) || flagged(bytes)) return;
     const record = parseRecord(buf.toString('utf8', start, end));
     const typed = record === undefined ? '' : promptOf(record);
     if (typed === '' || record === undefined) return;

@@ -9,7 +9,7 @@ import { dirents, discoverTranscripts, type SkippedEntry } from './discover-tran
 import { firstSessionId } from './first-session-id.ts';
 import { LAST_TIME_BYTES, lastTime, lastTimeIn, timestampText, type LastTime } from './last-time.ts';
 import { parseRecord } from './parse-record.ts';
-import { edgesIn, type Edges } from './read-edges.ts';
+import { edgesIn, utf8Line, type Edges } from './read-edges.ts';
 import { readWholeSync } from './read-whole-sync.ts';
 import { Utf16Parts } from './utf16-parts.ts';
 import { utf16Encoding } from '../read/utf16-encoding.ts';
@@ -287,31 +287,37 @@ function listing(edges: Edges, counted: PromptCount, last: LastTime): FileListin
   };
 }
 
-/** The first timestamp found in the lines (a byte scan, no JSON.parse). */
+/** The first timestamp found in the lines (byte strings: `edgesIn`; a byte scan, no JSON.parse). */
 function timeIn(lines: string[]): number {
   for (const line of lines) {
-    const t = parseTimestamp(timestampText(line));
+    const text = timestampText(line);
+    const t = parseTimestamp(text === undefined ? undefined : utf8Line(text));
     if (!Number.isNaN(t)) return t;
   }
   return Number.NaN;
 }
 
-/** The `gitBranch` of the last of the lines naming one (only those lines are parsed). */
+/** The `gitBranch` of the last of the lines (byte strings: `edgesIn`) naming one (only those lines are decoded and
+ * parsed). */
 function branchIn(lines: string[]): string | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string;
     if (!line.includes('"gitBranch"')) continue;
-    const value = parseRecord(line)?.['gitBranch'];
+    const value = parseRecord(utf8Line(line))?.['gitBranch'];
     if (typeof value === 'string') return value;
   }
   return undefined;
 }
 
-/** Only lines that name a title record are parsed. */
+/**
+ * Only lines (byte strings: `edgesIn`) that name a title record are decoded and parsed. (Searched in bytes, `\s`
+ * matches a byte of a UTF-8 sequence that `\u00a0` does (`0xa0`) and not a non-ASCII space's sequence: neither is
+ * JSON's whitespace, so the line it is in parses to nothing as text too.)
+ */
 function titleOf(lines: string[]): string {
   const records = lines
     .filter((l) => /"type":\s*"(custom-title|ai-title|summary)"/.test(l))
-    .map(parseRecord)
+    .map((l) => parseRecord(utf8Line(l)))
     .filter((r): r is RawRecord => r !== undefined);
   const last = (type: string, key: string): string | undefined => {
     const value = records.findLast((r) => r['type'] === type && typeof r[key] === 'string')?.[key];

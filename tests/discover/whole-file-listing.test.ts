@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { PromptCounter } from '../../src/discover/count-prompts.ts';
 import { fileListing } from '../../src/discover/list-claude-sessions.ts';
 import { lastTime, lastTimeIn, type LastTime } from '../../src/discover/last-time.ts';
-import { edgesIn, readEdges } from '../../src/discover/read-edges.ts';
+import { edgesIn, readEdges, utf8Line } from '../../src/discover/read-edges.ts';
 import { readWholeSync } from '../../src/discover/read-whole-sync.ts';
 import { corpusTranscripts } from '../helpers/corpus.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -27,7 +27,9 @@ async function bothWays(path: string): Promise<LastTime | undefined> {
     lastTimeIn(tail, info.size, info.mtimeMs),
     counter.done(),
   ];
-  assert.deepEqual(edges, await readEdges(path), `edges: ${path}`);
+  // the lines of `edgesIn` are byte strings: as text, the lines of `readEdges`
+  const text = { head: edges.head.map(utf8Line), tail: edges.tail.map(utf8Line), size: edges.size };
+  assert.deepEqual(text, await readEdges(path), `edges: ${path}`);
   assert.deepEqual(counted, promptsAtOnce(path), `prompts: ${path}`);
   if (last !== undefined) assert.deepEqual(last, await lastTime(path), `last time: ${path}`);
   assert.equal(readFileSync(path).length, info.size);
