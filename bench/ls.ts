@@ -3,10 +3,14 @@
  * folder of 3,000 sessions in 50 projects, copies of the corpus's sessions of up to 300 KB
  * (`bench/replicate.ts`), without the index (every file read) and with a fresh index (a stamp per file,
  * one query), against the head-and-tail floor: the same walk of the folder (`discoverTranscripts`),
- * then per session file an open, 8 KiB read from its start and 8 KiB from its end, a close. CPU time
- * (`process.cpuUsage`) and wall time, medians of rounds in alternating order, with the load average.
+ * then per session file an open, 8 KiB read from its start and 8 KiB from its end, a close, with system
+ * calls on this thread as `romp ls` makes them (`readWholeSync`). Beside it, two more baselines: every byte
+ * of each file read the same way (what `romp ls` must read to count prompts and lines), and the head and
+ * tail read through `fs/promises`, 32 files at once (the floor of the bench before 2026-12: its CPU time is
+ * 4-6x the synchronous reads', the thread pool's and the promises'). CPU time (`process.cpuUsage`) and wall
+ * time, medians of rounds in alternating order, with the load average.
  */
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +22,57 @@ import { openIndexForRead, openIndexForWrite } from '../src/index-db/open-index.
 import { refreshIndex } from '../src/index-db/refresh-index.ts';
 
 const EDGE = 8 * 1024;
+const PART = 64 * 1024;
 
-/** The floor: walk, then read a head and a tail of each file `romp ls` lists (sessions, flat agents). */
-async function floor(root: string): Promise<number> {
+/** The files `romp ls` lists and reads (sessions, flat agents). */
+async function listed(root: string): Promise<string[]> {
   const { files } = await discoverTranscripts(root);
-  const head = Buffer.allocUnsafe(EDGE);
-  const tail = Buffer.allocUnsafe(EDGE);
+  return files.filter((f) => f.parts.length === 1).map((f) => f.path);
+}
+
+const head = Buffer.allocUnsafe(EDGE);
+const tail = Buffer.allocUnsafe(EDGE);
+const part = Buffer.allocUnsafe(PART);
+
+/** The floor: walk, then read a head and a tail of each file `romp ls` lists, with system calls on this thread. */
+async function floor(root: string): Promise<number> {
+  let n = 0;
+  for (const path of await listed(root)) {
+    const fd = openSync(path, 'r');
+    try {
+      const { size } = fstatSync(fd);
+      readSync(fd, head, 0, EDGE, 0);
+      if (size > EDGE) readSync(fd, tail, 0, EDGE, Math.max(0, size - EDGE));
+      n++;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return n;
+}
+
+/** Walk, then read every byte of each file, in 64 KiB parts into one buffer (as `readWholeSync` reads). */
+async function whole(root: string): Promise<number> {
+  let bytes = 0;
+  for (const path of await listed(root)) {
+    const fd = openSync(path, 'r');
+    try {
+      const { size } = fstatSync(fd);
+      for (let at = 0; at < size;) {
+        const got = readSync(fd, part, 0, PART, at);
+        if (got === 0) break;
+        at += got;
+        bytes += got;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return bytes;
+}
+
+/** The head and tail read through `fs/promises`, as many files at once as `listClaudeSessions` fills. */
+async function floorAsync(root: string): Promise<number> {
   let n = 0;
   const one = async (path: string): Promise<void> => {
     const handle = await open(path, 'r');
@@ -36,9 +85,8 @@ async function floor(root: string): Promise<number> {
       await handle.close();
     }
   };
-  const listed = files.filter((f) => f.parts.length === 1).map((f) => f.path);
-  // as many files at once as listClaudeSessions reads
-  for (let i = 0; i < listed.length; i += 32) await Promise.all(listed.slice(i, i + 32).map(one));
+  const paths = await listed(root);
+  for (let i = 0; i < paths.length; i += 32) await Promise.all(paths.slice(i, i + 32).map(one));
   return n;
 }
 
@@ -68,7 +116,7 @@ async function timed(work: () => Promise<unknown>): Promise<Sample> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Builds the folder and its index once (kept in the temp folder), then times floor, ls, ls with the index. */
-export async function benchLs(sessions = 3000, rounds = 5): Promise<void> {
+export async function benchLs(sessions = 3000, rounds = 7): Promise<void> {
   const base = join(tmpdir(), `romp-bench-projects-real-${sessions}-v${REPLICA_VERSION}`);
   await replicateProjects(base, sessions, 50, smallSessions(300_000));
   const indexFile = join(`${base}-home`, 'index.db');
@@ -92,6 +140,8 @@ export async function benchLs(sessions = 3000, rounds = 5): Promise<void> {
   if (JSON.stringify(read) !== JSON.stringify(indexed)) throw new Error('ls with the index lists other sessions');
   const measures = {
     floor: () => floor(base),
+    whole: () => whole(base),
+    async: () => floorAsync(base),
     read: () => listClaudeSessions({ projectsDir: base }),
     index: () => withIndex(base, indexFile),
   } as const;
@@ -107,13 +157,10 @@ export async function benchLs(sessions = 3000, rounds = 5): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  for (const n of names)
-    console.log(
-      `  ${n.padEnd(6)} cpu ${cpu(n).toFixed(0).padStart(6)} ms (${(cpu(n) / cpu('floor')).toFixed(2)}× floor)  wall ${wall(
-        n,
-      )
-        .toFixed(0)
-        .padStart(6)} ms (${(wall(n) / wall('floor')).toFixed(2)}×)`,
-    );
-  console.log('  target: ls over 3,000 sessions ≤ 1.5× the head-and-tail floor (CPU)');
+  const times = (n: keyof typeof measures, f: typeof cpu, unit: string): string =>
+    `${f(n).toFixed(0).padStart(6)} ms (${(f(n) / f('floor')).toFixed(2)}× floor, ${(f(n) / f('whole')).toFixed(2)}× ${unit})`;
+  for (const n of names) console.log(`  ${n.padEnd(6)} cpu ${times(n, cpu, 'whole')}  wall ${times(n, wall, 'whole')}`);
+  console.log(
+    '  target: ls over 3,000 sessions ≤ 1.5× the head-and-tail floor (CPU); whole: every byte read as ls reads it',
+  );
 }
