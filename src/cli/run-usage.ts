@@ -8,7 +8,7 @@ import type { ReportRow, SessionLabel } from './format-usage.ts';
 import { timeFormat } from './format-time.ts';
 import { isoTime, withIsoTimes } from './iso-time.ts';
 import { PRICES, type Price } from '../usage/prices.ts';
-import { usageThreads } from '../usage/usage-threads.ts';
+import { USAGE_BYTES_PER_THREAD, usageThreads } from '../usage/usage-threads.ts';
 import type { Diagnostic } from '../diagnostics/diagnostic.ts';
 import { writeDiagnostics } from './write-diagnostics.ts';
 import { reportSkipped, reportUnreadable, UserError, type CliIO } from './cli-io.ts';
@@ -120,6 +120,7 @@ async function usageOf(
     report = await countUsage(paths, {
       prices,
       workers: usageThreads(),
+      bytesPerWorker: USAGE_BYTES_PER_THREAD,
       ...(options.timezone === undefined ? {} : { timeZone: options.timezone }),
       ...(db === undefined ? {} : { stored: (await import('../index-db/usage-files.ts')).storedUsage(db) }),
       onFile: () => bar?.increment(),

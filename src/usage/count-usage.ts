@@ -9,6 +9,7 @@ import { PRICES, priceFor, pricer, type Price } from './prices.ts';
 import { tokenCount } from './token-count.ts';
 import { readUsageLines, type UsageReadOptions } from './read-usage-lines.ts';
 import type { WorkerMessage } from './usage-worker.ts';
+import { threadsForBytes } from './usage-threads.ts';
 
 /** Token counts (tokens) and cost (USD). */
 export interface Totals {
@@ -63,8 +64,11 @@ export interface UsageOptions {
   onDiagnostic?: OnDiagnostic;
   /** Called after each file, for progress. */
   onFile?: (path: string, done: number, total: number) => void;
-  /** Threads reading files in parallel, this one among them (default: 1, this thread alone). */
+  /** Threads reading files in parallel, this one among them, at most (default: 1, this thread alone). */
   workers?: number;
+  /** Bytes to read per thread (`threadsForBytes`; `USAGE_BYTES_PER_THREAD`): fewer threads than `workers` for fewer
+   * bytes (default 0: `workers` threads). */
+  bytesPerWorker?: number;
   /** What is already known of a file (romp's index: `storedUsage`), else `undefined`: the file is read. */
   stored?: (path: string) => Promise<FileUsage | undefined>;
 }
@@ -257,7 +261,16 @@ export async function collectFileResponses(
   );
 }
 
-async function inWorkers(files: string[], count: number, options: UsageOptions): Promise<Map<string, Response>> {
+/** Reads the files on `most` threads at most, this one among them: as many as their bytes call for
+ * (`bytesPerWorker`). */
+async function inWorkers(files: string[], most: number, options: UsageOptions): Promise<Map<string, Response>> {
+  const sized = await sizes(files);
+  const count = threadsForBytes(
+    sized.reduce((sum, [, size]) => sum + size, 0),
+    most,
+    options.bytesPerWorker ?? 0,
+  );
+  if (count === 1) return collectResponses(files, options);
   const { Worker } = await import('node:worker_threads');
   const { existsSync } = await import('node:fs');
   // the worker's bundle with its code cache where built (the same file from dist/src/usage/ and dist/src/cli/)
@@ -267,7 +280,6 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
   let done = 0;
   const onFile = (file: string): void => options.onFile?.(file, ++done, files.length);
   const next = new Int32Array(new SharedArrayBuffer(4));
-  // started before the files are sized and sorted: its start overlaps this thread's
   const workers = Array.from(
     { length: count - 1 },
     () => new Worker(script, { workerData: { usageWorker: true, next } }),
@@ -285,7 +297,7 @@ async function inWorkers(files: string[], count: number, options: UsageOptions):
       }),
   );
   // the largest files first, taken one at a time by whichever thread is free: the last one taken is small
-  const ordered = largestFirst(await sizes(files));
+  const ordered = largestFirst(sized);
   for (const worker of workers) worker.postMessage({ files: ordered });
   // this thread reads too: one worker fewer to start (each costs a thread, its module loading, its JIT)
   await Promise.all([

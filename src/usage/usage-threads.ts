@@ -13,3 +13,24 @@ import { availableParallelism, loadavg } from 'node:os';
 export function usageThreads(cores: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
   return Math.max(1, Math.min(cores, 1 + Math.round(cores - load - 1)));
 }
+
+/**
+ * Bytes to read per thread of `romp usage` (`countUsage`'s `bytesPerWorker`). Each thread is a V8 isolate of
+ * its own that compiles and optimises the reader anew, on the cores the others read on: a second thread pays
+ * only past about 600 MB (issue 16, the bench's real-shaped folders on 2 idle cores, one thread against two,
+ * wall and CPU time: 404 MB 0.37 / 0.45 s against 0.39 / 0.66 s; 606 MB 0.48 / 0.55 s against 0.45 / 0.78 s;
+ * 808 MB 0.63 / 0.71 s against 0.56 / 0.99 s; 1.6 GB 1.08 / 1.17 s against 0.82 / 1.50 s).
+ */
+export const USAGE_BYTES_PER_THREAD = 400_000_000;
+
+/**
+ * How many threads read `bytes`: one per `perThread` bytes, rounded, from 1 to `most`.
+ * @param bytes the bytes to read
+ * @param most the threads the machine leaves (`usageThreads`)
+ * @param perThread bytes per thread (`USAGE_BYTES_PER_THREAD`); 0: `most`, whatever the bytes
+ * @returns threads, from 1 to `most`
+ */
+export function threadsForBytes(bytes: number, most: number, perThread: number): number {
+  if (perThread <= 0) return Math.max(1, most);
+  return Math.max(1, Math.min(most, Math.round(bytes / perThread)));
+}
