@@ -34,41 +34,37 @@ const head = Buffer.allocUnsafe(EDGE);
 const tail = Buffer.allocUnsafe(EDGE);
 const part = Buffer.allocUnsafe(PART);
 
-/** The floor: walk, then read a head and a tail of each file `romp ls` lists, with system calls on this thread. */
-async function floor(root: string): Promise<number> {
-  let n = 0;
+/** Walks, then opens each file `romp ls` lists, `fstat`s it, hands it to `read` and closes it: system calls on this
+ * thread, as `readWholeSync` makes them. Gives the sum of what `read` gave. */
+async function eachFile(root: string, read: (fd: number, size: number) => number): Promise<number> {
+  let sum = 0;
   for (const path of await listed(root)) {
     const fd = openSync(path, 'r');
     try {
-      const { size } = fstatSync(fd);
-      readSync(fd, head, 0, EDGE, 0);
-      if (size > EDGE) readSync(fd, tail, 0, EDGE, Math.max(0, size - EDGE));
-      n++;
+      sum += read(fd, fstatSync(fd).size);
     } finally {
       closeSync(fd);
     }
   }
-  return n;
+  return sum;
+}
+
+/** The floor: walk, then read a head and a tail of each file `romp ls` lists. */
+function floor(root: string): Promise<number> {
+  return eachFile(root, (fd, size) => {
+    readSync(fd, head, 0, EDGE, 0);
+    if (size > EDGE) readSync(fd, tail, 0, EDGE, Math.max(0, size - EDGE));
+    return 1;
+  });
 }
 
 /** Walk, then read every byte of each file, in 64 KiB parts into one buffer (as `readWholeSync` reads). */
-async function whole(root: string): Promise<number> {
-  let bytes = 0;
-  for (const path of await listed(root)) {
-    const fd = openSync(path, 'r');
-    try {
-      const { size } = fstatSync(fd);
-      for (let at = 0; at < size;) {
-        const got = readSync(fd, part, 0, PART, at);
-        if (got === 0) break;
-        at += got;
-        bytes += got;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return bytes;
+function whole(root: string): Promise<number> {
+  return eachFile(root, (fd, size) => {
+    let bytes = 0;
+    for (let got = -1; bytes < size && got !== 0; bytes += got) got = readSync(fd, part, 0, PART, bytes);
+    return bytes;
+  });
 }
 
 /** The head and tail read through `fs/promises`, as many files at once as `listClaudeSessions` fills. */
