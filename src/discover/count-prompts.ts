@@ -70,12 +70,13 @@ const TOOL_USE_ID = Buffer.from('"tool_use_id"');
  * The tail of `"tool_use_id"` searched for: a `_` is rarer in a line than a `"`, so `Buffer.indexOf` skips further
  * (the search of a prompt line's bytes, which never hold one, was 9.6 of `romp ls`'s 236 ms CPU over 3,000 sessions).
  */
-const USE_ID = TOOL_USE_ID.subarray(5);
+const USE_ID_AT = '"tool'.length;
+const USE_ID = TOOL_USE_ID.subarray(USE_ID_AT);
 
-/** Whether a line holds `"tool_use_id"`. */
+/** Whether a line holds `"tool_use_id"`: each `_use_id"` found, the `"tool` before it compared. */
 function holdsToolUseId(line: Buffer): boolean {
-  for (let at = line.indexOf(USE_ID, 5); at !== -1; at = line.indexOf(USE_ID, at + 1))
-    if (line.compare(TOOL_USE_ID, 0, 5, at - 5, at) === 0) return true;
+  for (let at = line.indexOf(USE_ID, USE_ID_AT); at !== -1; at = line.indexOf(USE_ID, at + 1))
+    if (line.compare(TOOL_USE_ID, 0, USE_ID_AT, at - USE_ID_AT, at) === 0) return true;
   return false;
 }
 const TRUE = Buffer.from(':true');

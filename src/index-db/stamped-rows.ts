@@ -10,7 +10,9 @@ import { jsonRows } from './json-rows.ts';
 import { PARSER_VERSION } from './parser-version.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
-const STAMP = ['dev', 'ino', 'size', 'mtime_ms', 'head_hash', 'tail_hash'] as const;
+/** The stamp's columns a `stat` gives (`statMatches`), then its hashes (`stampFile`). */
+const STAT_STAMP = ['dev', 'ino', 'size', 'mtime_ms'] as const;
+const STAMP = [...STAT_STAMP, 'head_hash', 'tail_hash'] as const;
 
 /** The columns of a stamped table: `path`, the stamp's, and one of what was read (`listing_json`, `usage_json`). */
 export interface StampedTable {
@@ -176,7 +178,7 @@ export function storedText(
   const rows = new Map(
     db
       .all(
-        `SELECT t.path, t.parser_version, t.dev, t.ino, t.size, t.mtime_ms, t.${column}, f.ctime_ms AS files_ctime_ms,
+        `SELECT t.path, t.parser_version, ${STAT_STAMP.map((c) => `t.${c}`).join(', ')}, t.${column}, f.ctime_ms AS files_ctime_ms,
           coalesce(${STAMP.map((c) => `f.${c} = t.${c}`).join(' AND ')}, 0) AS as_files
           FROM ${table} t LEFT JOIN files f ON f.path = t.path`,
       )
